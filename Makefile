@@ -1,0 +1,39 @@
+# Two commands on a fresh machine: `make demo` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.memsuite-installed
+# llama-cpp-python is source-only; the default build crashes on decode on CPUs with AMX. Build with
+# explicit AVX2 flags, and --no-cache-dir because pip's wheel cache ignores CMAKE_ARGS.
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: install demo test lint bench clean
+
+install: $(STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+# Reinstalls only when the project's packaging files change; a second `make test` installs nothing.
+$(STAMP): pyproject.toml Makefile | $(BIN)/python
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/python -c "import llama_cpp" 2>/dev/null || \
+		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet --no-cache-dir "llama-cpp-python[server]==0.3.36"
+	$(BIN)/pip install --quiet -e ".[local-llm,dev]"
+	touch $(STAMP)
+
+demo: install
+	$(BIN)/memsuite demo
+
+test: install
+	$(BIN)/ruff check memory_systems baselines eval tests benchmarks
+	$(BIN)/python -m pytest -q
+
+bench: install
+	$(BIN)/python benchmarks/bench_retrieval.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

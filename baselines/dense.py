@@ -1,0 +1,239 @@
+"""Dense vector memory: faiss over sentence embeddings (DESIGN.md §4 Dense).
+
+Exact search by default: ``IndexIDMap2`` over ``IndexFlatIP`` on unit vectors (inner product =
+cosine); HNSW as an option. Sessions are stored as MEME chunks, like BM25.
+
+A memory longer than the embedding window is split into overlapping token windows, each embedded
+separately; a memory scores as its best window. The MEME reference splits only above 8,000 tokens
+(text-embedding-3-small's limit); all-MiniLM-L6-v2 reads just 256 word pieces and silently truncates
+the rest, so the default window here is 200 cl100k tokens. Set ``window_tokens=8000`` for the
+reference's behaviour with a long-context embedder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import faiss
+import numpy as np
+
+from memory_systems.base import MemorySystem
+from memory_systems.embedder import Embedder
+from memory_systems.errors import InvalidInputError
+from memory_systems.persist import read_jsonl, write_jsonl
+from memory_systems.records import Hit, MemoryRecord
+from memory_systems.registry import register
+from memory_systems.store import RecordStore, check_k, check_namespace, check_text, check_texts
+from memory_systems.tokens import split_by_tokens
+
+#: Vector id = memory id * WINDOW_SLOTS + window number, so a hit maps back to its memory by division.
+WINDOW_SLOTS = 1 << 16
+INDEX_KINDS = ("flat", "hnsw")
+
+
+class _Index:
+    """One namespace's faiss index, keyed by vector id."""
+
+    def __init__(self, dim: int, kind: str, hnsw_m: int) -> None:
+        self.dim, self.kind, self.hnsw_m = dim, kind, hnsw_m
+        self.index = faiss.IndexIDMap2(self._inner())
+        self.windows: dict[int, int] = {}  # memory id -> number of window vectors
+
+    def _inner(self) -> faiss.Index:
+        if self.kind == "flat":
+            return faiss.IndexFlatIP(self.dim)
+        return faiss.IndexHNSWFlat(self.dim, self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
+
+    def add(self, memory_id: int, vectors: np.ndarray) -> None:
+        ids = memory_id * WINDOW_SLOTS + np.arange(len(vectors), dtype=np.int64)
+        self.index.add_with_ids(vectors, ids)
+        self.windows[memory_id] = len(vectors)
+
+    def remove(self, memory_id: int) -> None:
+        count = self.windows.pop(memory_id)
+        ids = memory_id * WINDOW_SLOTS + np.arange(count, dtype=np.int64)
+        if self.kind == "flat":
+            removed = self.index.remove_ids(ids)
+            assert removed == count, f"faiss removed {removed} of {count} vectors of memory {memory_id}"
+            return
+        # HNSW graphs cannot drop nodes: rebuild from the remaining stored vectors.
+        kept = faiss.vector_to_array(self.index.id_map)
+        kept = kept[~np.isin(kept, ids)]
+        vectors = np.stack([self.index.reconstruct(int(i)) for i in kept]) if len(kept) else None
+        self.index = faiss.IndexIDMap2(self._inner())
+        if vectors is not None:
+            self.index.add_with_ids(vectors, kept)
+
+    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """Best ``k`` memories as (memory id, best window score), widening the window search as needed."""
+        total = self.index.ntotal
+        fetch = min(total, k * 4)
+        while True:
+            scores, ids = self.index.search(query, fetch)
+            best: dict[int, float] = {}
+            for vid, score in zip(ids[0], scores[0], strict=True):
+                if vid < 0:
+                    continue
+                best.setdefault(int(vid) // WINDOW_SLOTS, float(score))
+            if len(best) >= k or fetch >= total:
+                return list(best.items())[:k]
+            fetch = min(total, fetch * 4)
+
+
+@register("dense")
+class DenseMemory(MemorySystem):
+    """Vector memory: faiss exact inner-product search over normalised embeddings.
+
+    Args:
+        embedder: The embedder to use; default the offline all-MiniLM-L6-v2 without disk cache.
+        top_k: Default number of hits of :meth:`retrieve`.
+        index: "flat" (exact, default) or "hnsw" (approximate).
+        hnsw_m: HNSW graph degree.
+        window_tokens: Longest text embedded as one vector, in cl100k tokens.
+        window_overlap: Tokens shared by consecutive windows.
+    """
+
+    name = "dense"
+
+    def __init__(
+        self,
+        *,
+        embedder: Embedder | None = None,
+        top_k: int = 5,
+        index: str = "flat",
+        hnsw_m: int = 32,
+        window_tokens: int = 200,
+        window_overlap: int = 40,
+    ) -> None:
+        super().__init__()
+        if index not in INDEX_KINDS:
+            raise InvalidInputError(f"dense index must be one of {INDEX_KINDS}, got {index!r}")
+        if not 0 <= window_overlap < window_tokens:
+            raise InvalidInputError(
+                f"need 0 <= window_overlap < window_tokens, got {window_overlap}, {window_tokens}"
+            )
+        self.embedder = embedder or Embedder()
+        self.top_k = check_k(top_k)
+        self.index_kind, self.hnsw_m = index, hnsw_m
+        self.window_tokens, self.window_overlap = window_tokens, window_overlap
+        self._records = RecordStore()
+        self._indexes: dict[str, _Index] = {}
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "top_k": self.top_k,
+            "index": self.index_kind,
+            "hnsw_m": self.hnsw_m,
+            "window_tokens": self.window_tokens,
+            "window_overlap": self.window_overlap,
+            "embedder": self.embedder.model_name,
+            "faiss_version": faiss.__version__,
+        }
+
+    def usage(self):
+        usage = self._usage
+        usage.embedding_calls = self.embedder.usage.embedding_calls
+        usage.embedded_texts = self.embedder.usage.embedded_texts
+        return usage
+
+    def _index(self, namespace: str) -> _Index:
+        index = self._indexes.get(namespace)
+        if index is None:
+            index = self._indexes[namespace] = _Index(self.embedder.dim, self.index_kind, self.hnsw_m)
+        return index
+
+    def _embed_windows(self, texts: list[str]) -> list[np.ndarray]:
+        """Per text, the vectors of its windows (all windows encoded in one batched call)."""
+        windows = [
+            split_by_tokens(t, max_tokens=self.window_tokens, overlap=self.window_overlap) for t in texts
+        ]
+        flat = self.embedder.encode([w for ws in windows for w in ws])
+        out, start = [], 0
+        for ws in windows:
+            out.append(flat[start : start + len(ws)])
+            start += len(ws)
+        return out
+
+    def store(
+        self,
+        items: Sequence[str],
+        *,
+        namespace: str = "default",
+        metadata: Sequence[dict[str, Any]] | None = None,
+    ) -> list[str]:
+        texts = check_texts(items)  # validate before anything changes
+        check_namespace(namespace)
+        vectors = self._embed_windows(texts)
+        added = self._records.add(texts, namespace, metadata)
+        if not added:
+            return []
+        index = self._index(namespace)
+        for record, vecs in zip(added, vectors, strict=True):
+            index.add(int(record.id), vecs)
+        return [r.id for r in added]
+
+    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
+        check_text(query, what="query")
+        k = check_k(self.top_k if k is None else k)
+        check_namespace(namespace)
+        index = self._indexes.get(namespace)
+        if index is None or index.index.ntotal == 0:
+            return []
+        query_vector = self.embedder.encode([query])
+        hits = []
+        for memory_id, score in index.search(query_vector, k):
+            record = self._records.get(str(memory_id), namespace)
+            hits.append(Hit(record.id, record.text, score, record.metadata))
+        return hits
+
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+        return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
+
+    def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
+        self._records.get(memory_id, namespace)
+        check_text(text)
+        (vectors,) = self._embed_windows([text])
+        self._records.replace(memory_id, text, namespace)
+        index = self._indexes[namespace]
+        index.remove(int(memory_id))
+        index.add(int(memory_id), vectors)
+
+    def delete(self, memory_id: str, *, namespace: str = "default") -> None:
+        record = self._records.remove(memory_id, namespace)
+        self._indexes[namespace].remove(int(record.id))
+
+    def records(self, *, namespace: str = "default") -> list[MemoryRecord]:
+        return self._records.list(namespace)
+
+    def reset(self, *, namespace: str | None = None) -> None:
+        if namespace is None:
+            self._indexes.clear()
+        else:
+            self._indexes.pop(check_namespace(namespace), None)
+        self._records.clear(namespace)
+
+    def _save_state(self, folder: Path) -> None:
+        self._records.dump(folder / "records.jsonl")
+        rows = []
+        for n, (namespace, index) in enumerate(self._indexes.items()):
+            faiss.write_index(index.index, str(folder / f"index-{n}.faiss"))
+            rows.append({"namespace": namespace, "file": f"index-{n}.faiss", "windows": index.windows})
+        write_jsonl(folder / "indexes.jsonl", rows)
+
+    @classmethod
+    def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> DenseMemory:
+        settings = {k: params[k] for k in ("top_k", "index", "hnsw_m", "window_tokens", "window_overlap")}
+        system = cls(embedder=kwargs.pop("embedder", None), **{**settings, **kwargs})
+        if system.embedder.model_name != params["embedder"]:
+            raise InvalidInputError(
+                f"{folder} was built with embedder {params['embedder']!r}, not {system.embedder.model_name!r}"
+            )
+        system._records = RecordStore.load(folder / "records.jsonl")
+        for row in read_jsonl(folder / "indexes.jsonl"):
+            index = _Index(system.embedder.dim, system.index_kind, system.hnsw_m)
+            index.index = faiss.read_index(str(folder / row["file"]))
+            index.windows = {int(k): v for k, v in row["windows"].items()}
+            system._indexes[row["namespace"]] = index
+        return system

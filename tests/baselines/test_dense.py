@@ -1,0 +1,58 @@
+"""Dense baseline: faiss internals after delete/update, HNSW option, token windows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from baselines.dense import DenseMemory
+from memory_systems.errors import InvalidInputError
+
+
+@pytest.mark.parametrize("index", ["flat", "hnsw"])
+def test_delete_and_update_leave_the_faiss_index(embedder, index):
+    memory = DenseMemory(embedder=embedder, index=index)
+    ids = memory.store(["The ferry leaves at noon.", "My dentist is Dr. Quessa.", "The garden needs water."])
+    faiss_index = memory._indexes["default"]
+    assert faiss_index.index.ntotal == 3
+    memory.delete(ids[0])
+    assert memory._indexes["default"].index.ntotal == 2
+    memory.update(ids[1], "My dentist is now Dr. Torbek.")
+    assert memory._indexes["default"].index.ntotal == 2
+    hits = memory.search("who is my dentist", k=3)
+    assert hits[0].text == "My dentist is now Dr. Torbek."
+    assert {h.id for h in hits} == {ids[1], ids[2]}
+
+
+def test_scores_are_cosine(embedder):
+    memory = DenseMemory(embedder=embedder)
+    memory.store(["a completely identical sentence"])
+    (hit,) = memory.search("a completely identical sentence", k=1)
+    assert hit.score == pytest.approx(1.0, abs=1e-4)
+
+
+def test_long_memory_is_found_by_its_last_window(embedder):
+    filler = " ".join(f"The meeting notes mention topic number {i} in passing." for i in range(80))
+    memory = DenseMemory(embedder=embedder, window_tokens=120, window_overlap=20)
+    ids = memory.store(
+        [
+            filler + " Finally: the vault code is stored with Marnel in Obrenmark.",
+            "Bread recipe: flour, water, salt.",
+        ]
+    )
+    assert memory._indexes["default"].windows[int(ids[0])] > 3
+    assert memory.search("who keeps the vault code", k=1)[0].id == ids[0]
+
+
+def test_bad_window_settings_are_refused(embedder):
+    with pytest.raises(InvalidInputError, match="window_overlap"):
+        DenseMemory(embedder=embedder, window_tokens=10, window_overlap=10)
+    with pytest.raises(InvalidInputError, match="index"):
+        DenseMemory(embedder=embedder, index="ivf")
+
+
+def test_embeddings_are_unit_norm(embedder):
+    vectors = embedder.encode(["one", "two words", "one"])
+    assert vectors.shape == (3, embedder.dim) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(vectors[0], vectors[2])

@@ -1,0 +1,32 @@
+"""Shared fixtures: the real offline embedder (loaded once) and the path of ../shared/data."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+#: Benchmark data samples live outside the repo; MEMSUITE_SHARED_DATA overrides the default.
+SHARED_DATA = Path(
+    os.environ.get("MEMSUITE_SHARED_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data")
+)
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """Folder of real benchmark samples; skips the test with the reason when it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared benchmark data not found at {SHARED_DATA} (set MEMSUITE_SHARED_DATA)")
+    return SHARED_DATA.resolve()
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real all-MiniLM-L6-v2 embedder without a disk cache, shared by every test."""
+    from memory_systems.embedder import Embedder
+
+    return Embedder()

@@ -1,0 +1,203 @@
+"""The contract of DESIGN.md §3, checked for every registered memory system.
+
+A system is covered the moment it is registered: the parametrization reads the registry.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memory_systems import persist
+from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memory_systems.errors import InvalidInputError, MemsuiteError, UnknownMemoryError
+from memory_systems.records import IngestReport, Session, Turn, Usage
+from memory_systems.registry import get_system, system_names
+
+FACTS = [
+    "The staging database runs on port 6642 behind the vornic proxy.",
+    "My cat Pelmet only eats salmon kibble from Harbisfield.",
+    "The quarterly review with Odrin is every second Thursday at 10:00.",
+    "Our deploy pipeline uses the Zunderbuild toolchain version 7.",
+]
+OTHER = [
+    "The kestrel orchard on Varn Street floods every spring.",
+    "Marnel prefers window seats on night trains to Destrel.",
+]
+
+
+@pytest.fixture
+def resources(embedder) -> dict:
+    return {"embedder": embedder}
+
+
+@pytest.fixture(params=system_names())
+def system(request, resources) -> MemorySystem:
+    return get_system(request.param, resources=resources)
+
+
+def _texts(system: MemorySystem, query: str, namespace: str, k: int = 10) -> list[str]:
+    return [hit.text for hit in system.search(query, k=k, namespace=namespace)]
+
+
+def _state(system: MemorySystem, namespace: str = "a") -> tuple:
+    """Everything observable about a namespace, to compare before and after."""
+    queries = ["staging database port", "cat food salmon", "quarterly review Odrin", "deploy toolchain"]
+    results = tuple(
+        tuple((h.id, h.text, round(h.score, 5)) for h in system.search(q, k=3, namespace=namespace))
+        for q in queries
+    )
+    return system.snapshot(namespace=namespace), results
+
+
+def test_store_returns_ids_and_search_finds(system):
+    ids = system.store(FACTS, namespace="a")
+    assert len(ids) == len(FACTS) and len(set(ids)) == len(FACTS)
+    assert all(isinstance(i, str) for i in ids)
+    hits = system.search("which port does the staging database use", k=2, namespace="a")
+    assert hits and hits[0].id == ids[0] and hits[0].text == FACTS[0]
+    assert len(system.search("anything at all about cats", k=2, namespace="a")) <= 2
+
+
+def test_namespaces_isolate(system):
+    ids_a = system.store(FACTS, namespace="a")
+    ids_b = system.store(OTHER, namespace="b")
+    for query in ["kestrel orchard floods", "night trains Destrel", "staging database port"]:
+        assert set(_texts(system, query, "a")) <= set(FACTS)
+        assert set(_texts(system, query, "b")) <= set(OTHER)
+    assert system.search("staging database", namespace="empty") == []
+    with pytest.raises(UnknownMemoryError):
+        system.delete(ids_b[0], namespace="a")
+    with pytest.raises(UnknownMemoryError):
+        system.update(ids_a[0], "replaced", namespace="b")
+    system.reset(namespace="a")
+    assert system.search("staging database port", namespace="a") == []
+    assert set(_texts(system, "kestrel orchard", "b")) == set(OTHER)
+
+
+def test_delete_is_real(system):
+    ids = system.store(FACTS, namespace="a")
+    system.delete(ids[0], namespace="a")
+    assert FACTS[0] not in _texts(system, FACTS[0], "a", k=10)
+    assert "6642" not in system.retrieve("staging database port 6642", k=10, namespace="a")
+    assert "6642" not in system.snapshot(namespace="a")
+    with pytest.raises(UnknownMemoryError):
+        system.delete(ids[0], namespace="a")
+    for other in ids[1:]:
+        system.delete(other, namespace="a")
+    assert system.search("staging database", namespace="a") == []
+    assert system.retrieve("staging database", namespace="a") == NO_MEMORY
+
+
+def test_update_replaces(system):
+    ids = system.store(FACTS, namespace="a")
+    system.update(ids[0], "The staging database moved to port 7719 behind the quiller proxy.", namespace="a")
+    texts = _texts(system, "staging database vornic proxy port 6642", "a")
+    assert all("6642" not in t for t in texts)
+    assert any("7719" in t for t in texts)
+    assert "6642" not in system.snapshot(namespace="a") and "7719" in system.snapshot(namespace="a")
+
+
+def test_retrieve_joins_hits_and_reports_no_memory(system):
+    assert system.retrieve("anything", namespace="a") == NO_MEMORY
+    system.store(FACTS, namespace="a")
+    context = system.retrieve("staging database port and the cat's food", k=2, namespace="a")
+    parts = context.split(CONTEXT_SEPARATOR)
+    assert len(parts) == 2 and all(p in FACTS for p in parts)
+
+
+def test_ingest_session_reports_and_is_searchable(system):
+    session = Session(
+        "s1",
+        "2023/03/05 (Sun) 11:24",
+        (
+            Turn("user", "I renamed the router to Brindlewatch yesterday."),
+            Turn("assistant", "Noted, Brindlewatch."),
+        ),
+    )
+    report = system.ingest_session(session, namespace="a")
+    assert isinstance(report, IngestReport) and report.session_id == "s1" and report.failures == 0
+    system.finalize(namespace="a")
+    assert "Brindlewatch" in system.retrieve("what is the router called", namespace="a")
+    assert "Brindlewatch" in system.snapshot(namespace="a")
+    assert isinstance(system.usage(), Usage)
+    assert system.usage().wall_s.get("ingest", 0) > 0
+
+
+def test_save_load_round_trip(system, resources, tmp_path: Path):
+    system.store(FACTS, namespace="a")
+    system.store(OTHER, namespace="b")
+    ids = system.store(["A memory that will be deleted before saving."], namespace="a")
+    system.delete(ids[0], namespace="a")
+    before = (_state(system, "a"), _state(system, "b"))
+    system.save(tmp_path / "store")
+    loaded = type(system).load(tmp_path / "store", **resources)
+    assert (_state(loaded, "a"), _state(loaded, "b")) == before
+    # The loaded store keeps working, and ids stay unique after reload.
+    new_ids = loaded.store(["A fresh memory after reload."], namespace="a")
+    assert new_ids[0] not in {
+        h.id
+        for h in loaded.search("staging", k=10, namespace="a")
+        if h.text != "A fresh memory after reload."
+    }
+
+
+def test_failed_save_keeps_previous_store(system, resources, tmp_path: Path, monkeypatch):
+    system.store(FACTS, namespace="a")
+    system.save(tmp_path / "store")
+    saved = _state(system, "a")
+    system.store(["A memory that a failed save must not persist."], namespace="a")
+
+    def crash(*args, **kwargs):
+        raise OSError("disk full (injected)")
+
+    monkeypatch.setattr(persist.os, "replace", crash)
+    with pytest.raises(OSError, match="injected"):
+        system.save(tmp_path / "store")
+    monkeypatch.undo()
+    assert _state(type(system).load(tmp_path / "store", **resources), "a") == saved
+    assert [p.name for p in tmp_path.iterdir()] == ["store"]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s, ids: s.store("a bare string, not a list", namespace="a"),
+        lambda s, ids: s.store(["fine", ""], namespace="a"),
+        lambda s, ids: s.store(["fine", 42], namespace="a"),
+        lambda s, ids: s.store(["fine"], namespace=""),
+        lambda s, ids: s.search("", namespace="a"),
+        lambda s, ids: s.search(None, namespace="a"),
+        lambda s, ids: s.search("port", k=0, namespace="a"),
+        lambda s, ids: s.update(ids[0], "   ", namespace="a"),
+        lambda s, ids: s.update(ids[0], 3.5, namespace="a"),
+        lambda s, ids: s.update("no-such-id", "text", namespace="a"),
+        lambda s, ids: s.update(123, "text", namespace="a"),
+        lambda s, ids: s.delete("no-such-id", namespace="a"),
+        lambda s, ids: s.ingest_session({"not": "a session"}, namespace="a"),
+    ],
+    ids=[
+        "store-bare-str",
+        "store-empty-item",
+        "store-int-item",
+        "store-empty-namespace",
+        "search-empty",
+        "search-none",
+        "search-k0",
+        "update-blank",
+        "update-float",
+        "update-unknown",
+        "update-int-id",
+        "delete-unknown",
+        "ingest-dict",
+    ],
+)
+def test_bad_input_clear_error_and_store_intact(system, call):
+    ids = system.store(FACTS, namespace="a")
+    before = _state(system, "a")
+    with pytest.raises(MemsuiteError) as info:
+        call(system, ids)
+    assert str(info.value)  # says what was wrong
+    assert isinstance(info.value, (InvalidInputError, UnknownMemoryError))
+    assert _state(system, "a") == before
