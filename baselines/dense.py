@@ -26,7 +26,7 @@ from memory_systems.persist import read_jsonl, write_jsonl
 from memory_systems.records import Hit, MemoryRecord
 from memory_systems.registry import register
 from memory_systems.store import RecordStore, check_k, check_namespace, check_text, check_texts
-from memory_systems.tokens import split_by_tokens
+from memory_systems.tokens import count_tokens_batch, split_by_tokens
 
 #: Vector id = memory id * WINDOW_SLOTS + window number, so a hit maps back to its memory by division.
 WINDOW_SLOTS = 1 << 16
@@ -46,10 +46,16 @@ class _Index:
             return faiss.IndexFlatIP(self.dim)
         return faiss.IndexHNSWFlat(self.dim, self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
 
-    def add(self, memory_id: int, vectors: np.ndarray) -> None:
-        ids = memory_id * WINDOW_SLOTS + np.arange(len(vectors), dtype=np.int64)
-        self.index.add_with_ids(vectors, ids)
-        self.windows[memory_id] = len(vectors)
+    def add(self, memory_ids: list[int], vectors: list[np.ndarray]) -> None:
+        """Add memories' window vectors in one faiss call (one call per memory is 10x slower)."""
+        ids = np.concatenate(
+            [
+                m * WINDOW_SLOTS + np.arange(len(v), dtype=np.int64)
+                for m, v in zip(memory_ids, vectors, strict=True)
+            ]
+        )
+        self.index.add_with_ids(np.concatenate(vectors), ids)
+        self.windows.update((m, len(v)) for m, v in zip(memory_ids, vectors, strict=True))
 
     def remove(self, memory_id: int) -> None:
         count = self.windows.pop(memory_id)
@@ -146,8 +152,12 @@ class DenseMemory(MemorySystem):
 
     def _embed_windows(self, texts: list[str]) -> list[np.ndarray]:
         """Per text, the vectors of its windows (all windows encoded in one batched call)."""
+        # Counting in one threaded batch first keeps short texts (most of them) off the slow path.
         windows = [
-            split_by_tokens(t, max_tokens=self.window_tokens, overlap=self.window_overlap) for t in texts
+            [t]
+            if n <= self.window_tokens
+            else split_by_tokens(t, max_tokens=self.window_tokens, overlap=self.window_overlap)
+            for t, n in zip(texts, count_tokens_batch(texts), strict=True)
         ]
         flat = self.embedder.encode([w for ws in windows for w in ws])
         out, start = [], 0
@@ -169,9 +179,7 @@ class DenseMemory(MemorySystem):
         added = self._records.add(texts, namespace, metadata)
         if not added:
             return []
-        index = self._index(namespace)
-        for record, vecs in zip(added, vectors, strict=True):
-            index.add(int(record.id), vecs)
+        self._index(namespace).add([int(r.id) for r in added], vectors)
         return [r.id for r in added]
 
     def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
@@ -198,7 +206,7 @@ class DenseMemory(MemorySystem):
         self._records.replace(memory_id, text, namespace)
         index = self._indexes[namespace]
         index.remove(int(memory_id))
-        index.add(int(memory_id), vectors)
+        index.add([int(memory_id)], [vectors])
 
     def delete(self, memory_id: str, *, namespace: str = "default") -> None:
         record = self._records.remove(memory_id, namespace)

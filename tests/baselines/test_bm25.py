@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -13,33 +14,60 @@ from memory_systems.base import CONTEXT_SEPARATOR
 from memory_systems.chunking import chunk_session
 from memory_systems.records import Session, Turn
 
-WORDS = [
-    "river", "stone", "lamp", "orchard", "kettle", "violin", "harbor",
-    "maple", "copper", "signal", "lantern", "meadow", "falcon", "quartz",
-]
 
-
-def _corpus(n: int, seed: int = 3) -> list[str]:
-    rng = random.Random(seed)
-    return [" ".join(rng.choices(WORDS, k=rng.randint(4, 12))) for _ in range(n)]
-
-
-def _reference_context(corpus: list[str], query: str, top_k: int) -> str:
-    """What the MEME reference does: bm25s lucene, default tokenize, k=min(top_k, n), joined."""
+def _reference(corpus: list[str], query: str, top_k: int) -> tuple[list[int], list[float]]:
+    """What the MEME reference does: bm25s lucene, default tokenize, k = min(top_k, n)."""
     retriever = bm25s.BM25(method="lucene")
     retriever.index(bm25s.tokenize(corpus, show_progress=False), show_progress=False)
-    docs, _ = retriever.retrieve(
+    docs, scores = retriever.retrieve(
         bm25s.tokenize(query, show_progress=False), k=min(top_k, len(corpus)), show_progress=False
     )
-    return CONTEXT_SEPARATOR.join(corpus[int(i)] for i in docs[0])
+    return [int(d) for d in docs[0]], [float(s) for s in scores[0]]
 
 
-@pytest.mark.parametrize("query", ["river lamp", "violin harbor maple", "quartz falcon signal lantern"])
-def test_context_identical_to_direct_bm25s(query):
-    corpus = _corpus(60)
+def _zipf_corpus(n: int, vocab: int = 400, seed: int = 11, length: tuple[int, int] = (5, 25)) -> list[str]:
+    rng = random.Random(seed)
+    weights = [1 / (rank + 1) for rank in range(vocab)]
+    words = [f"t{i}" for i in range(vocab)]
+    return [" ".join(rng.choices(words, weights, k=rng.randint(*length))) for _ in range(n)]
+
+
+def test_context_byte_identical_to_direct_bm25s_without_ties():
+    corpus = _zipf_corpus(300, vocab=2000, length=(20, 60), seed=4)
     memory = BM25Memory()
     memory.store(corpus)
-    assert memory.retrieve(query) == _reference_context(corpus, query, 5)
+    rng = random.Random(2)
+    for _ in range(50):
+        query = " ".join(f"t{rng.randint(0, 1999)}" for _ in range(4))
+        docs, scores = _reference(corpus, query, 5)
+        if len(set(scores)) < len(scores) or scores[-1] == 0:
+            continue  # ties: see the next test
+        assert memory.retrieve(query) == CONTEXT_SEPARATOR.join(corpus[d] for d in docs)
+
+
+def test_same_scores_as_direct_bm25s_and_ties_by_insertion_order():
+    # Short documents over a small vocabulary: many exact score ties, few and many matches.
+    corpus = _zipf_corpus(400, vocab=120, seed=21, length=(1, 6))
+    memory = BM25Memory()
+    memory.store(corpus)
+    rng = random.Random(8)
+    known = {word for doc in corpus for word in doc.split()}
+    checked = 0
+    for _ in range(150):
+        query = " ".join(f"t{rng.randint(0, 130)}" for _ in range(rng.randint(1, 4)))
+        if not known & set(query.split()):
+            continue
+        docs, scores = _reference(corpus, query, len(corpus))  # the full ranking, to see every tie
+        hits = memory.search(query, k=7)
+        assert [h.score for h in hits] == pytest.approx(scores[:7], abs=0)
+        for rank, hit in enumerate(hits):
+            if scores.count(scores[rank]) == 1:
+                assert hit.text == corpus[docs[rank]]
+        for first, second in itertools.pairwise(hits):
+            if first.score == second.score:
+                assert int(first.id) < int(second.id)
+        checked += 1
+    assert checked > 100
 
 
 def test_sessions_are_meme_chunks():
@@ -51,6 +79,10 @@ def test_sessions_are_meme_chunks():
     memory = BM25Memory()
     memory.ingest_session(session)
     assert memory.retrieve("copper lamp") == chunk_session(session)[0]
+    assert (
+        memory.retrieve("copper lamp")
+        == "[Session: 2023/03/01 (Wed) 09:00]\nUser: The lamp is copper.\nAssistant: Copper lamp, noted."
+    )
 
 
 def test_k_is_capped_by_corpus_size_and_unknown_query_returns_nothing():
@@ -67,15 +99,6 @@ def test_lazy_rebuild_sees_changes():
     memory.update(ids[1], "kettle violin")
     assert memory.search("kettle", k=1)[0].id == ids[1]
     assert all(h.id != ids[1] for h in memory.search("lamp", k=2))
-
-
-def _zipf_corpus(n: int, vocab: int = 400, seed: int = 11) -> list[str]:
-    rng = random.Random(seed)
-    weights = [1 / (rank + 1) for rank in range(vocab)]
-    return [
-        " ".join(rng.choices([f"t{i}" for i in range(vocab)], weights, k=rng.randint(5, 25)))
-        for _ in range(n)
-    ]
 
 
 def _lucene_scores(corpus: list[str], query: str, k1: float = 1.5, b: float = 0.75) -> list[float]:
