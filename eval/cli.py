@@ -36,6 +36,28 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_run(args: argparse.Namespace) -> int:
+    from eval.config import load_config, with_systems
+    from eval.runner import run
+
+    config = load_config(args.config, args.set)
+    if args.systems:
+        config = with_systems(config, args.systems.split(","))
+    out = args.out or Path("runs") / config.name
+    folder = run(
+        config,
+        out_dir=out,
+        cache_dir=None if args.no_cache else args.cache_dir,
+        restart=args.restart,
+        show_progress=not args.quiet,
+    )
+    header = folder.header()
+    print(f"run {header['status']}: {out} ({header.get('errors', 0)} failed units)")
+    if header.get("wiring_only"):
+        print("note: made with the embedded 135M model -- proves the wiring, not answer quality")
+    return 0 if header["status"] == "complete" else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memsuite", description=__doc__.splitlines()[0])
@@ -51,6 +73,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
     p.set_defaults(func=_cmd_demo)
+
+    p = sub.add_parser("run", help="run a config (systems x benchmark); resumes an unfinished run folder")
+    p.add_argument("config", type=Path, help="YAML run config (see configs/)")
+    p.add_argument("--out", type=Path, help="run folder (default runs/<config name>)")
+    p.add_argument("--systems", help="comma-separated systems, replacing the config's list")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config value, e.g. --set k=10 --set benchmark_options.episodes=3 (beats the file)",
+    )
+    p.add_argument("--restart", action="store_true", help="discard finished units in the run folder")
+    p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
+    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_run)
     return parser
 
 

@@ -1,0 +1,177 @@
+"""The one runner: systems x units of one benchmark, resumable, with progress and a typed run folder.
+
+It never names a system or a benchmark: systems come from the registry and take shared resources by
+signature (embedder, llm); benchmarks supply units and a protocol (eval/protocol.py).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import traceback
+from collections import defaultdict
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from eval.config import RunConfig
+from eval.protocol import Row, RunContext
+from eval.registry import get_benchmark
+from eval.runlog import RunFolder, UnitRecord, base_header, now_iso
+from memory_systems.embedder import Embedder
+from memory_systems.errors import ConfigError
+from memory_systems.progress import progress_bar
+from memory_systems.records import Usage
+from memory_systems.registry import get_system
+
+logger = logging.getLogger(__name__)
+
+CODE_ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def _llm(spec: Any, cache_dir: Path | None):
+    """A ready LLM client for ``spec`` (None -> None; "local" starts and stops the embedded server)."""
+    if spec in (None, "none"):
+        yield None
+        return
+    from memory_systems.llm import open_llm  # the LLM layer is only needed when a config asks for it
+
+    with open_llm(spec, cache_dir=cache_dir) as client:
+        yield client
+
+
+def run(
+    config: RunConfig,
+    *,
+    out_dir: Path,
+    cache_dir: Path | None = None,
+    restart: bool = False,
+    show_progress: bool = True,
+) -> RunFolder:
+    """Run every system of ``config`` over every unit of its benchmark; resume what is done.
+
+    Args:
+        config: The validated run config.
+        out_dir: The run folder (created; resumed when it holds a run of the same config).
+        cache_dir: Root of the embedding and LLM caches, or None.
+        restart: Start over even if the folder holds finished units.
+        show_progress: Show a progress bar (units done / total, ETA).
+
+    Returns:
+        The run folder, with ``summary.json`` written.
+
+    Raises:
+        ConfigError: The folder holds a run of a different config (and ``restart`` is False).
+    """
+    folder = RunFolder(out_dir)
+    if folder.header_path.exists() and not restart:
+        previous = folder.header().get("config")
+        if previous != json.loads(json.dumps(config.to_dict(), default=str)):  # as the header stored it
+            raise ConfigError(
+                f"{out_dir} holds a run of a different config; choose another --out or pass --restart"
+            )
+    elif restart and folder.path.exists():
+        for name in ("rows.jsonl", "units.jsonl", "summary.json"):
+            (folder.path / name).unlink(missing_ok=True)
+
+    benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
+    units = benchmark.units()
+    done = folder.done_units()
+    todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
+    header = base_header(config.to_dict(), CODE_ROOT)
+    embedder = Embedder(config.embedder, cache_dir=cache_dir / "embeddings" if cache_dir else None)
+    errors = 0
+    with ExitStack() as stack:
+        answer_llm = stack.enter_context(_llm(config.answer_llm, cache_dir))
+        internal_llm = (
+            answer_llm
+            if config.internal_llm in (None, config.answer_llm)
+            else stack.enter_context(_llm(config.internal_llm, cache_dir))
+        )
+        header["embedder"] = embedder.identity()
+        header["answer_llm"] = answer_llm.identity() if answer_llm is not None else None
+        header["internal_llm"] = internal_llm.identity() if internal_llm is not None else None
+        header["wiring_only"] = any(
+            llm is not None and llm.identity().get("wiring_only") for llm in (answer_llm, internal_llm)
+        )
+        header["units"] = {"total": len(units) * len(config.systems), "already_done": len(done)}
+        folder.write_header(header)
+        resources = {"embedder": embedder, "llm": internal_llm}
+        with progress_bar(total=len(todo), desc=f"{config.benchmark}", enabled=show_progress) as bar:
+            for spec, unit in todo:
+                bar.set_postfix_str(f"{spec.key} {unit}")
+                errors += _run_unit(benchmark, spec, unit, config, folder, resources, answer_llm)
+                bar.update(1)
+    summary = summarize(folder, benchmark)
+    folder.write_summary(summary)
+    header.update(
+        status="complete" if errors == 0 else "complete_with_errors", finished_at=now_iso(), errors=errors
+    )
+    folder.write_header(header)
+    return folder
+
+
+def _run_unit(benchmark, spec, unit, config, folder, resources, answer_llm) -> int:
+    """Run one (system, unit) and append its result; returns 1 on error (recorded), else 0."""
+    started = time.perf_counter()
+    ctx = RunContext(
+        k=config.k,
+        answer_llm=answer_llm,
+        judges=config.judges,
+        seed=config.seed,
+        workdir=folder.work_dir(spec.key, unit),
+        options=dict(config.benchmark_options),
+    )
+    try:
+        system = get_system(spec.name, resources=resources, **spec.args)
+        rows = [_label(row, spec.key) for row in benchmark.run_unit(system, unit, ctx)]
+    except Exception as exc:  # one broken unit must not end a long run: record it and go on
+        logger.error("%s on %s failed: %s", spec.key, unit, exc)
+        record = UnitRecord(
+            spec.key,
+            unit,
+            "error",
+            wall_s=time.perf_counter() - started,
+            error="".join(traceback.format_exception_only(exc)).strip(),
+        )
+        folder.append_unit(record, [])
+        return 1
+    usage = system.usage()
+    record = UnitRecord(
+        spec.key, unit, "done", rows=len(rows), wall_s=time.perf_counter() - started, usage=usage.to_dict()
+    )
+    folder.append_unit(record, rows)
+    return 0
+
+
+def _label(row: Row, label: str) -> Row:
+    if row.system == label:
+        return row
+    return Row(**{**row.to_dict(), "system": label})
+
+
+def summarize(folder: RunFolder, benchmark) -> dict[str, Any]:
+    """Per system: the benchmark's scores over its rows, usage totals, and unit counts."""
+    rows_by_system: dict[str, list[Row]] = defaultdict(list)
+    for row in folder.rows():
+        rows_by_system[row.system].append(row)
+    usage_by_system: dict[str, Usage] = defaultdict(Usage)
+    units_by_system: dict[str, dict[str, int]] = defaultdict(lambda: {"done": 0, "error": 0})
+    wall_by_system: dict[str, float] = defaultdict(float)
+    for unit in folder.units():
+        units_by_system[unit.system][unit.status] = units_by_system[unit.system].get(unit.status, 0) + 1
+        if unit.status == "done":
+            usage_by_system[unit.system] = usage_by_system[unit.system] + Usage(**unit.usage)
+            wall_by_system[unit.system] += unit.wall_s
+    systems = sorted(set(rows_by_system) | set(units_by_system))
+    return {
+        system: {
+            "scores": benchmark.summarize(rows_by_system[system]),
+            "usage": usage_by_system[system].to_dict(),
+            "units": units_by_system[system],
+            "wall_s": wall_by_system[system],
+        }
+        for system in systems
+    }

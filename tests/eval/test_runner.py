@@ -1,0 +1,125 @@
+"""The runner on a small test benchmark with the real bm25 system: rows, resume, failures, header."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from eval.config import config_from_dict, load_config
+from eval.protocol import Row, RunContext
+from eval.registry import get_benchmark, register_benchmark
+from eval.runlog import load_run
+from eval.runner import run
+from memory_systems.base import MemorySystem
+from memory_systems.errors import ConfigError
+
+FACTS = {
+    "u1": ["The boiler code is 4471.", "The cat is called Pelmet."],
+    "u2": ["The ferry leaves at noon.", "Our router is named Brindlewatch."],
+    "u3": ["The garden gate is painted teal.", "Odrin lives in Varnhollow."],
+}
+QUESTIONS = {
+    "u1": ("boiler code", "4471"),
+    "u2": ("router name", "Brindlewatch"),
+    "u3": ("where Odrin lives", "Varnhollow"),
+}
+
+
+class TinyBenchmark:
+    """Store two facts per unit, ask one question, judge by substring."""
+
+    name = "tiny"
+
+    def __init__(self, fail_on: str | None = None, calls: list | None = None) -> None:
+        self.fail_on = fail_on
+        self.calls = calls if calls is not None else []
+
+    def units(self) -> list[str]:
+        return list(FACTS)
+
+    def run_unit(self, system: MemorySystem, unit_id: str, ctx: RunContext) -> Iterator[Row]:
+        self.calls.append(unit_id)
+        system.store(FACTS[unit_id], namespace=unit_id)
+        question, gold = QUESTIONS[unit_id]
+        context = system.retrieve(question, k=1, namespace=unit_id)
+        yield Row(
+            system.name,
+            self.name,
+            unit_id,
+            "q1",
+            question,
+            gold,
+            context,
+            verdicts={"rule": {"correct": gold in context}},
+        )
+        if unit_id == self.fail_on:
+            raise RuntimeError("injected failure")
+
+    def summarize(self, rows: list[Row]) -> dict:
+        return {"accuracy": sum(r.verdicts["rule"]["correct"] for r in rows) / len(rows) if rows else 0.0}
+
+
+CALLS: list[str] = []
+
+
+@register_benchmark("tiny_test")
+def _tiny(fail_on: str | None = None) -> TinyBenchmark:
+    return TinyBenchmark(fail_on, CALLS)
+
+
+def _config(**extra):
+    return config_from_dict({"benchmark": "tiny_test", "systems": ["bm25"], "name": "t", **extra})
+
+
+def test_rows_summary_and_header(tmp_path):
+    folder = run(_config(), out_dir=tmp_path / "run", show_progress=False)
+    rows = folder.rows()
+    assert [(r.system, r.unit_id) for r in rows] == [("bm25", "u1"), ("bm25", "u2"), ("bm25", "u3")]
+    assert all(r.verdicts["rule"]["correct"] for r in rows)
+    header = load_run(tmp_path / "run").header()
+    assert header["status"] == "complete" and header["config"]["benchmark"] == "tiny_test"
+    assert header["packages"]["bm25s"] and header["started_at"].endswith("+00:00")
+    assert header["embedder"]["model"] == "all-MiniLM-L6-v2" and header["answer_llm"] is None
+    summary = folder.summary()
+    assert summary["bm25"]["scores"] == {"accuracy": 1.0}
+    assert summary["bm25"]["units"]["done"] == 3 and summary["bm25"]["wall_s"] > 0
+
+
+def test_failed_unit_is_recorded_and_retried_on_resume(tmp_path):
+    CALLS.clear()
+    config = _config(benchmark_options={"fail_on": "u2"})
+    folder = run(config, out_dir=tmp_path / "run", show_progress=False)
+    assert folder.header()["status"] == "complete_with_errors"
+    units = {u.unit_id: u for u in folder.units()}
+    assert units["u2"].status == "error" and "injected failure" in units["u2"].error
+    assert sorted(r.unit_id for r in folder.rows()) == ["u1", "u3"]  # no half unit written
+    CALLS.clear()
+    run(config, out_dir=tmp_path / "run", show_progress=False)
+    assert CALLS == ["u2"]  # only the failed unit runs again
+    assert sorted(r.unit_id for r in folder.rows()) == ["u1", "u3"]
+
+
+def test_resume_skips_done_units_and_refuses_other_config(tmp_path):
+    run(_config(), out_dir=tmp_path / "run", show_progress=False)
+    CALLS.clear()
+    folder = run(_config(), out_dir=tmp_path / "run", show_progress=False)
+    assert CALLS == [] and len(folder.rows()) == 3
+    with pytest.raises(ConfigError, match="different config"):
+        run(_config(k=3), out_dir=tmp_path / "run", show_progress=False)
+    folder = run(_config(k=3), out_dir=tmp_path / "run", show_progress=False, restart=True)
+    assert len(folder.rows()) == 3
+
+
+def test_config_errors_name_key_file_and_nearest(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("benchmark: tiny_test\nsystems: [bm25]\nanswer_lm: local\n")
+    with pytest.raises(ConfigError, match=r"c.yaml: unknown key 'answer_lm'; did you mean 'answer_llm'"):
+        load_config(path)
+    path.write_text("benchmark: tiny_test\nsystems: [bm25]\n")
+    config = load_config(path, ["k=9", "benchmark_options.fail_on=u1"])
+    assert config.k == 9 and config.benchmark_options == {"fail_on": "u1"} and config.name == "c"
+    with pytest.raises(ConfigError, match=r"unknown benchmark 'memee'.*did you mean 'meme'"):
+        get_benchmark("memee")
+    with pytest.raises(ConfigError, match="share a label"):
+        config_from_dict({"benchmark": "tiny_test", "systems": ["bm25", "bm25"]})
