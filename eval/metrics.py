@@ -1,0 +1,71 @@
+"""Benchmark-independent metrics: pure functions of rows (no system or LLM calls, no mutation)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from eval.protocol import Row
+
+
+def verdict_of(row: Row, judge: str) -> bool | None:
+    """The ``correct`` field of ``judge``'s verdict on a row (None when absent or failed)."""
+    verdict = row.verdicts.get(judge)
+    return verdict.get("correct") if isinstance(verdict, dict) else None
+
+
+def mean(values: Iterable[float]) -> float | None:
+    """Arithmetic mean, or None for no values (a table prints it as a dash, not as 0)."""
+    values = list(values)
+    return sum(values) / len(values) if values else None
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The ``q``-quantile (0..1) by linear interpolation; None for no values."""
+    if not values:
+        return None
+    if len(values) == 1:
+        return float(values[0])
+    return float(
+        statistics.quantiles(values, n=1000, method="inclusive")[max(0, min(998, round(q * 1000) - 1))]
+    )
+
+
+def judge_agreement(rows: Iterable[Row], a: str = "rule", b: str = "llm") -> dict[str, Any]:
+    """How often two judges agree on the rows both judged (failed verdicts excluded).
+
+    Returns:
+        ``{"n", "agreement", "kappa", "a_only_true", "b_only_true", "excluded"}``; Cohen's kappa is
+        None when it is undefined (one judge constant on the sample).
+    """
+    pairs, excluded = [], 0
+    for row in rows:
+        x, y = verdict_of(row, a), verdict_of(row, b)
+        if x is None or y is None:
+            excluded += 1
+            continue
+        pairs.append((bool(x), bool(y)))
+    n = len(pairs)
+    if n == 0:
+        return {
+            "n": 0,
+            "agreement": None,
+            "kappa": None,
+            "a_only_true": 0,
+            "b_only_true": 0,
+            "excluded": excluded,
+        }
+    agree = sum(x == y for x, y in pairs) / n
+    pa, pb = sum(x for x, _ in pairs) / n, sum(y for _, y in pairs) / n
+    expected = pa * pb + (1 - pa) * (1 - pb)
+    kappa = None if expected == 1 else (agree - expected) / (1 - expected)
+    return {
+        "n": n,
+        "agreement": agree,
+        "kappa": kappa,
+        "a_only_true": sum(x and not y for x, y in pairs),
+        "b_only_true": sum(y and not x for x, y in pairs),
+        "excluded": excluded,
+    }
