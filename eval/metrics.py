@@ -24,13 +24,7 @@ def mean(values: Iterable[float]) -> float | None:
 
 def percentile(values: Sequence[float], q: float) -> float | None:
     """The ``q``-quantile (0..1) by linear interpolation; None for no values."""
-    if not values:
-        return None
-    if len(values) == 1:
-        return float(values[0])
-    return float(
-        statistics.quantiles(values, n=1000, method="inclusive")[max(0, min(998, round(q * 1000) - 1))]
-    )
+    return float(np.percentile(values, q * 100)) if len(values) else None
 
 
 def judge_agreement(rows: Iterable[Row], a: str = "rule", b: str = "llm") -> dict[str, Any]:
