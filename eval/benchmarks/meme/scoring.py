@@ -1,0 +1,111 @@
+"""MEME scores from rows: per-task rates with the trivial-pass filter, Overall, and the paper's table.
+
+Pure functions of rows (DESIGN.md §5 MEME). A MEME row carries in ``metadata``: ``task`` (ER, Agg,
+Tr, Del, Cas, Abs), ``phase`` (before / after) and ``entities`` (the target entity ids).
+
+Trivial-pass filter (paper): an after-answer to Cas, Abs or Del counts as a pass only if the
+before-question on the same entity also passed -- otherwise a system that never stored the fact
+would "pass" Deletion or Absence by knowing nothing. Labels: ``real`` (before and after pass),
+``trivial`` (after passes, before failed), ``knew_but_failed`` (before passes, after fails),
+``never_knew`` (both fail). A Cas/Abs/Del after-question without a before-question keeps its own
+verdict and is labelled ``unfiltered``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from eval.metrics import mean, verdict_of
+from eval.protocol import Row
+
+TASKS = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")
+FILTERED_TASKS = ("Cas", "Abs", "Del")
+
+#: MEME paper main table (gpt-4.1-mini answers, 100 episodes, filler 32k): ER Agg Tr Del Cas Abs Overall.
+PAPER_MAIN_TABLE: dict[str, dict[str, float]] = {
+    "BM25": dict(zip((*TASKS, "Overall"), (1.00, 0.05, 0.16, 0.27, 0.02, 0.00, 0.25), strict=True)),
+    "text-emb-3-small": dict(
+        zip((*TASKS, "Overall"), (0.96, 0.33, 0.46, 0.17, 0.04, 0.00, 0.33), strict=True)
+    ),
+    "Mem0": dict(zip((*TASKS, "Overall"), (0.67, 0.35, 0.43, 0.21, 0.03, 0.00, 0.28), strict=True)),
+    "Graphiti": dict(zip((*TASKS, "Overall"), (0.03, 0.01, 0.04, 0.09, 0.02, 0.01, 0.03), strict=True)),
+    "MD-flat": dict(zip((*TASKS, "Overall"), (0.94, 0.45, 0.77, 0.25, 0.06, 0.05, 0.42), strict=True)),
+    "Karpathy Wiki": dict(zip((*TASKS, "Overall"), (0.11, 0.18, 0.27, 0.03, 0.01, 0.02, 0.10), strict=True)),
+}
+#: Which memsuite system reproduces which paper row.
+PAPER_ROW_OF_SYSTEM = {
+    "bm25": "BM25",
+    "dense": "text-emb-3-small",
+    "llm_extraction": "Mem0",
+    "mem0ai": "Mem0",
+    "graphiti": "Graphiti",
+    "md_flat": "MD-flat",
+    "karpathy_wiki": "Karpathy Wiki",
+}
+
+
+def _entity_key(row: Row) -> tuple[str, tuple[str, ...]]:
+    return row.unit_id, tuple(row.metadata.get("entities") or ())
+
+
+def filter_labels(rows: list[Row], judge: str = "rule") -> dict[int, str]:
+    """Trivial-pass label of each Cas/Abs/Del after-row, keyed by the row's index in ``rows``."""
+    before: dict[tuple, bool | None] = {}
+    for row in rows:
+        if row.metadata.get("phase") == "before":
+            key = (*_entity_key(row), row.metadata.get("task"))
+            before[key] = verdict_of(row, judge)
+            before.setdefault(_entity_key(row), verdict_of(row, judge))
+    labels = {}
+    for i, row in enumerate(rows):
+        if row.metadata.get("phase") != "after" or row.metadata.get("task") not in FILTERED_TASKS:
+            continue
+        key = (*_entity_key(row), row.metadata["task"])
+        knew = before.get(key, before.get(_entity_key(row)))
+        passed = bool(verdict_of(row, judge))
+        if knew is None:
+            labels[i] = "unfiltered"
+        elif knew:
+            labels[i] = "real" if passed else "knew_but_failed"
+        else:
+            labels[i] = "trivial" if passed else "never_knew"
+    return labels
+
+
+def meme_scores(rows: list[Row], judge: str = "rule") -> dict[str, Any]:
+    """Per-task rates over after-questions (Cas/Abs/Del filtered), Overall, and diagnostics.
+
+    Args:
+        rows: Rows of one system.
+        judge: Which judge's verdicts to score ("rule" or "llm").
+
+    Returns:
+        ``{"tasks": {task: rate}, "Overall": mean of the six rates (None if any task has no rows),
+        "n": {task: count}, "before": {task: rate}, "filter": {label: count}, "judge_failures": int}``.
+    """
+    labels = filter_labels(rows, judge)
+    passes: dict[str, list[float]] = defaultdict(list)
+    before: dict[str, list[float]] = defaultdict(list)
+    failures = 0
+    for i, row in enumerate(rows):
+        task, verdict = row.metadata.get("task"), verdict_of(row, judge)
+        if judge in row.verdicts and verdict is None:
+            failures += 1
+        if row.metadata.get("phase") == "before":
+            before[task].append(float(bool(verdict)))
+            continue
+        label = labels.get(i)
+        passed = bool(verdict) if label in (None, "unfiltered") else label == "real"
+        passes[task].append(float(passed))
+    rates = {task: mean(passes[task]) for task in TASKS}
+    overall = None if any(rate is None for rate in rates.values()) else sum(rates.values()) / len(TASKS)
+    return {
+        "judge": judge,
+        "tasks": rates,
+        "Overall": overall,
+        "n": {task: len(passes[task]) for task in TASKS},
+        "before": {task: mean(before[task]) for task in TASKS if before[task]},
+        "filter": dict(Counter(labels.values())),
+        "judge_failures": failures,
+    }
