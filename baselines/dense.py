@@ -12,7 +12,8 @@ reference's behaviour with a long-context embedder.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,27 @@ from memory_systems.persist import read_jsonl, write_jsonl
 from memory_systems.records import Hit, MemoryRecord
 from memory_systems.registry import register
 from memory_systems.store import RecordStore, check_k, check_namespace, check_text, check_texts
-from memory_systems.tokens import count_tokens_batch, split_by_tokens
+from memory_systems.tokens import fits_in_tokens, split_by_tokens
 
 #: Vector id = memory id * WINDOW_SLOTS + window number, so a hit maps back to its memory by division.
 WINDOW_SLOTS = 1 << 16
 INDEX_KINDS = ("flat", "hnsw")
+
+
+@contextmanager
+def _one_faiss_thread() -> Iterator[None]:
+    """Search one query on one OpenMP thread, then restore the previous setting.
+
+    For a single query faiss's OpenMP threads cost more than they save, and their spinning slows the
+    next torch call too: at 105K vectors on 2 cores a query takes 22 ms on 2 threads vs 6 ms on one
+    (benchmarks/bench_retrieval.py measures the end-to-end effect).
+    """
+    previous = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(1)
+    try:
+        yield
+    finally:
+        faiss.omp_set_num_threads(previous)
 
 
 class _Index:
@@ -46,16 +63,14 @@ class _Index:
             return faiss.IndexFlatIP(self.dim)
         return faiss.IndexHNSWFlat(self.dim, self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
 
-    def add(self, memory_ids: list[int], vectors: list[np.ndarray]) -> None:
-        """Add memories' window vectors in one faiss call (one call per memory is 10x slower)."""
-        ids = np.concatenate(
-            [
-                m * WINDOW_SLOTS + np.arange(len(v), dtype=np.int64)
-                for m, v in zip(memory_ids, vectors, strict=True)
-            ]
-        )
-        self.index.add_with_ids(np.concatenate(vectors), ids)
-        self.windows.update((m, len(v)) for m, v in zip(memory_ids, vectors, strict=True))
+    def add(self, memory_ids: list[int], vectors: np.ndarray, counts: list[int]) -> None:
+        """Add memories' window vectors (``counts[i]`` consecutive rows each) in one faiss call."""
+        counts_arr = np.asarray(counts, dtype=np.int64)
+        starts = np.repeat(np.cumsum(counts_arr) - counts_arr, counts_arr)
+        window = np.arange(len(vectors), dtype=np.int64) - starts
+        ids = np.repeat(np.asarray(memory_ids, dtype=np.int64) * WINDOW_SLOTS, counts_arr) + window
+        self.index.add_with_ids(vectors, ids)
+        self.windows.update(zip(memory_ids, counts, strict=True))
 
     def remove(self, memory_id: int) -> None:
         count = self.windows.pop(memory_id)
@@ -77,7 +92,8 @@ class _Index:
         total = self.index.ntotal
         fetch = min(total, k * 4)
         while True:
-            scores, ids = self.index.search(query, fetch)
+            with _one_faiss_thread():
+                scores, ids = self.index.search(query, fetch)
             best: dict[int, float] = {}
             for vid, score in zip(ids[0], scores[0], strict=True):
                 if vid < 0:
@@ -150,21 +166,15 @@ class DenseMemory(MemorySystem):
             index = self._indexes[namespace] = _Index(self.embedder.dim, self.index_kind, self.hnsw_m)
         return index
 
-    def _embed_windows(self, texts: list[str]) -> list[np.ndarray]:
-        """Per text, the vectors of its windows (all windows encoded in one batched call)."""
-        # Counting in one threaded batch first keeps short texts (most of them) off the slow path.
+    def _embed_windows(self, texts: list[str]) -> tuple[np.ndarray, list[int]]:
+        """All windows of all texts encoded in one batched call, and the window count per text."""
         windows = [
             [t]
-            if n <= self.window_tokens
+            if fits_in_tokens(t, self.window_tokens)
             else split_by_tokens(t, max_tokens=self.window_tokens, overlap=self.window_overlap)
-            for t, n in zip(texts, count_tokens_batch(texts), strict=True)
+            for t in texts
         ]
-        flat = self.embedder.encode([w for ws in windows for w in ws])
-        out, start = [], 0
-        for ws in windows:
-            out.append(flat[start : start + len(ws)])
-            start += len(ws)
-        return out
+        return self.embedder.encode([w for ws in windows for w in ws]), [len(ws) for ws in windows]
 
     def store(
         self,
@@ -175,11 +185,11 @@ class DenseMemory(MemorySystem):
     ) -> list[str]:
         texts = check_texts(items)  # validate before anything changes
         check_namespace(namespace)
-        vectors = self._embed_windows(texts)
+        vectors, counts = self._embed_windows(texts)
         added = self._records.add(texts, namespace, metadata)
         if not added:
             return []
-        self._index(namespace).add([int(r.id) for r in added], vectors)
+        self._index(namespace).add([int(r.id) for r in added], vectors, counts)
         return [r.id for r in added]
 
     def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
@@ -202,11 +212,11 @@ class DenseMemory(MemorySystem):
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         self._records.get(memory_id, namespace)
         check_text(text)
-        (vectors,) = self._embed_windows([text])
+        vectors, counts = self._embed_windows([text])
         self._records.replace(memory_id, text, namespace)
         index = self._indexes[namespace]
         index.remove(int(memory_id))
-        index.add([int(memory_id)], [vectors])
+        index.add([int(memory_id)], vectors, counts)
 
     def delete(self, memory_id: str, *, namespace: str = "default") -> None:
         record = self._records.remove(memory_id, namespace)

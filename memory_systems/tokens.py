@@ -23,8 +23,21 @@ def count_tokens(text: str) -> int:
 
 
 def count_tokens_batch(texts: list[str]) -> list[int]:
-    """Token counts of many texts, using tiktoken's threaded batch encoder."""
-    return [len(ids) for ids in encoding().encode_ordinary_batch(texts)]
+    """Token counts of many texts.
+
+    A plain loop: tiktoken's ``encode_ordinary_batch`` submits one thread-pool future per text, which
+    costs more than encoding a short text.
+    """
+    encode = encoding().encode_ordinary
+    return [len(encode(text)) for text in texts]
+
+
+def fits_in_tokens(text: str, max_tokens: int) -> bool:
+    """Whether ``text`` has at most ``max_tokens`` tokens, without encoding it when that is certain.
+
+    A cl100k token is at least one UTF-8 byte, so a text of at most ``max_tokens`` bytes always fits.
+    """
+    return len(text.encode("utf-8")) <= max_tokens or count_tokens(text) <= max_tokens
 
 
 def split_by_tokens(text: str, *, max_tokens: int, overlap: int = 0) -> list[str]:
