@@ -83,10 +83,8 @@ def generate_turns(n: int, seed: int = 0) -> list[str]:
 
 def generate_queries(n: int, seed: int = 1) -> list[str]:
     rng = random.Random(seed)
-    return [
-        f"what happened with the {rng.choice(_THINGS)} {rng.choice(_NAMES)} mentioned in {rng.choice(_PLACES)}?"
-        for _ in range(n)
-    ]
+    template = "what happened with the {} {} mentioned in {}?"
+    return [template.format(rng.choice(_THINGS), rng.choice(_NAMES), rng.choice(_PLACES)) for _ in range(n)]
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -157,15 +155,21 @@ def section_dense(turns: int, repeats: int) -> dict:
     # Ingest throughput vs raw SentenceTransformer.encode on the same texts (no cache on either side).
     sample = texts[:4000]
     raw, ours = [], []
-    for rep in range(repeats):
-        batch = [f"{t} r{rep}" for t in sample]  # fresh texts each repeat: no cache can help
+    def time_raw(batch: list[str]) -> None:
         started = time.perf_counter()
         model.encode(batch, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
         raw.append(len(batch) / (time.perf_counter() - started))
-        batch = [f"{t} s{rep}" for t in sample]
+
+    def time_ours(batch: list[str]) -> None:
         started = time.perf_counter()
         DenseMemory(embedder=Embedder()).store(batch)
         ours.append(len(batch) / (time.perf_counter() - started))
+
+    for rep in range(repeats):
+        # Fresh texts each repeat (no cache can help); alternate the order so drift hits both sides.
+        first, second = (time_raw, time_ours) if rep % 2 == 0 else (time_ours, time_raw)
+        first([f"{t} a{rep}" for t in sample])
+        second([f"{t} b{rep}" for t in sample])
 
     with tempfile.TemporaryDirectory() as cache_dir:
         started = time.perf_counter()
