@@ -58,6 +58,32 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0 if header["status"] == "complete" else 1
 
 
+def _cmd_llm_serve(args: argparse.Namespace) -> int:
+    import signal
+    import time
+
+    from memory_systems.llm_server import serve_local
+
+    def _stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops the server as cleanly as Ctrl-C does
+
+    signal.signal(signal.SIGTERM, _stop)
+    with serve_local(port=args.port, n_ctx=args.n_ctx, n_threads=args.n_threads) as server:
+        print(f"base_url: {server.base_url}", flush=True)
+        print(f"model: {server.model}", flush=True)
+        print(
+            f"n_ctx {server.n_ctx}, ready in {server.startup_s:.1f} s; a 135M model proves the wiring,"
+            " not answer quality. Ctrl-C stops it.",
+            flush=True,
+        )
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memsuite", description=__doc__.splitlines()[0])
@@ -90,6 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_run)
+
+    llm = sub.add_parser("llm", help="the LLM layer (embedded offline model)")
+    llm_sub = llm.add_subparsers(dest="llm_command", required=True)
+    p = llm_sub.add_parser("serve", help="serve the embedded SmolLM2-135M model until Ctrl-C")
+    p.add_argument("--port", type=int, help="loopback port (default: a free one)")
+    p.add_argument("--n-ctx", type=int, default=2048, help="context window in tokens, <= 8192 (default 2048)")
+    p.add_argument("--n-threads", type=int, default=2, help="CPU threads (default 2)")
+    p.set_defaults(func=_cmd_llm_serve)
     return parser
 
 

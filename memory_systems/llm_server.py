@@ -19,14 +19,13 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_systems.errors import MemsuiteError, MissingDependencyError
+from memory_systems.errors import ConfigError, MemsuiteError, MissingDependencyError
 
 logger = logging.getLogger(__name__)
 
@@ -100,16 +99,22 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _die_with_parent() -> None:
-    # Runs in the child between fork and exec: ask Linux to SIGTERM the server when the process that
-    # started it dies, so a SIGKILLed test or run never leaves a model server holding the CPU.
+def _die_with_parent_hook() -> Callable[[], None] | None:
+    """A ``preexec_fn`` asking Linux to SIGTERM the server when the thread that started it dies.
+
+    So a SIGKILLed test or run never leaves a model server holding the CPU. libc is resolved here, in
+    the parent: the child then only makes the prctl system call, which is safe between fork and exec
+    even when other threads held locks at the fork.
+    """
+    if sys.platform != "linux":
+        return None
     try:
         import ctypes
 
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+        prctl = ctypes.CDLL("libc.so.6", use_errno=True).prctl
     except (OSError, AttributeError):
-        pass  # not Linux: the context manager's cleanup still stops the server on normal exit
+        return None  # the context manager's cleanup still stops the server on normal exit
+    return lambda: prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
 
 
 def _models_ready(base_url: str) -> bool:
@@ -171,8 +176,6 @@ def serve_local(
         MissingDependencyError: The ``local-llm`` extra is not installed.
         ServerStartError: The server exited early or did not answer within ``startup_timeout_s``.
     """
-    from memory_systems.errors import ConfigError
-
     if not 256 <= n_ctx <= MAX_N_CTX:
         raise ConfigError(f"n_ctx must be between 256 and {MAX_N_CTX} (SmolLM2's window), got {n_ctx}")
     _require_server()
@@ -208,7 +211,8 @@ def serve_local(
                     # Own session: Ctrl-C in a terminal reaches only memsuite, which then stops the
                     # server in order instead of both racing to print shutdown noise.
                     start_new_session=True,
-                    preexec_fn=_die_with_parent if in_main_thread and sys.platform == "linux" else None,
+                    # The death signal follows the starting *thread*: only bind it to the main one.
+                    preexec_fn=_die_with_parent_hook() if in_main_thread else None,
                 )
             deadline = started + startup_timeout_s
             while proc.poll() is None and time.perf_counter() < deadline:
@@ -234,8 +238,9 @@ def serve_local(
                     f"embedded LLM server did not answer {base_url}/models within {startup_timeout_s:.0f} s;"
                     f" log tail:\n{_tail(log_path)}"
                 )
-            logger.warning("embedded LLM server exited at start (attempt %d); log:\n%s", attempt + 1,
-                           _tail(log_path, 5))  # fmt: skip
+            logger.warning(
+                "embedded LLM server exited at start (attempt %d); log:\n%s", attempt + 1, _tail(log_path, 5)
+            )
         else:
             raise ServerStartError(
                 f"embedded LLM server exited at start-up (code {proc.returncode if proc else '?'});"

