@@ -12,6 +12,7 @@ import time
 import traceback
 from collections import defaultdict
 from contextlib import ExitStack, contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -98,11 +99,14 @@ def run(
         )
         header["units"] = {"total": len(units) * len(config.systems), "already_done": len(done)}
         folder.write_header(header)
-        resources = {"embedder": embedder, "llm": internal_llm}
         with progress_bar(total=len(todo), desc=f"{config.benchmark}", enabled=show_progress) as bar:
             for spec, unit in todo:
                 bar.set_postfix_str(f"{spec.key} {unit}")
-                errors += _run_unit(benchmark, spec, unit, config, folder, resources, answer_llm)
+                # Per-system views of the shared clients: one cache and endpoint, usage kept per system.
+                resources = {"embedder": embedder, "llm": _view(internal_llm, spec.key)}
+                errors += _run_unit(
+                    benchmark, spec, unit, config, folder, resources, _view(answer_llm, spec.key)
+                )
                 bar.update(1)
     summary = summarize(folder, benchmark)
     folder.write_summary(summary)
@@ -111,6 +115,10 @@ def run(
     )
     folder.write_header(header)
     return folder
+
+
+def _view(client: Any, system: str) -> Any:
+    return client.for_system(system) if client is not None else None
 
 
 def _run_unit(benchmark, spec, unit, config, folder, resources, answer_llm) -> int:
@@ -124,6 +132,8 @@ def _run_unit(benchmark, spec, unit, config, folder, resources, answer_llm) -> i
         workdir=folder.work_dir(spec.key, unit),
         options=dict(config.benchmark_options),
     )
+    clients = {id(c): c for c in (answer_llm, resources.get("llm")) if c is not None}.values()
+    llm_before = _llm_usage(clients)
     try:
         system = get_system(spec.name, resources=resources, **spec.args)
         rows = [_label(row, spec.key) for row in benchmark.run_unit(system, unit, ctx)]
@@ -138,12 +148,40 @@ def _run_unit(benchmark, spec, unit, config, folder, resources, answer_llm) -> i
         )
         folder.append_unit(record, [])
         return 1
-    usage = system.usage()
+    usage = _unit_usage(system.usage(), _llm_usage(clients) - llm_before)
     record = UnitRecord(
         spec.key, unit, "done", rows=len(rows), wall_s=time.perf_counter() - started, usage=usage.to_dict()
     )
     folder.append_unit(record, rows)
     return 0
+
+
+def _llm_usage(clients) -> Usage:
+    total = Usage()
+    for client in clients:
+        total = total + client.usage()
+    return total
+
+
+def _unit_usage(system_usage: Usage, llm_delta: Usage) -> Usage:
+    """The system's own counters with the LLM fields replaced by what this unit used.
+
+    The per-system LLM ledgers are cumulative over a run (and a system may report them in its own
+    usage), so the unit's LLM use is the difference of two readings taken around it.
+    """
+    wall = dict(system_usage.wall_s)
+    for phase in ("answer", "judge"):
+        if llm_delta.wall_s.get(phase):
+            wall[phase] = llm_delta.wall_s[phase]
+    return replace(
+        system_usage,
+        llm_calls=llm_delta.llm_calls,
+        prompt_tokens=llm_delta.prompt_tokens,
+        completion_tokens=llm_delta.completion_tokens,
+        llm_failures=llm_delta.llm_failures,
+        cache_hits=llm_delta.cache_hits,
+        wall_s=wall,
+    )
 
 
 def _label(row: Row, label: str) -> Row:

@@ -127,5 +127,19 @@ class Usage:
             wall_s=wall,
         )
 
+    def __sub__(self, other: Usage) -> Usage:
+        """What was used between two readings of a cumulative counter (``later - earlier``)."""
+        negated = Usage(
+            llm_calls=-other.llm_calls,
+            prompt_tokens=-other.prompt_tokens,
+            completion_tokens=-other.completion_tokens,
+            llm_failures=-other.llm_failures,
+            cache_hits=-other.cache_hits,
+            embedding_calls=-other.embedding_calls,
+            embedded_texts=-other.embedded_texts,
+            wall_s={phase: -seconds for phase, seconds in other.wall_s.items()},
+        )
+        return self + negated
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -47,5 +47,7 @@ def local_llm():
         try:
             server = stack.enter_context(serve_local())
         except MissingDependencyError as exc:
+            if os.environ.get("CI"):  # CI installs the extra: a skip there would hide a broken install
+                raise
             pytest.skip(str(exc))
         yield server
