@@ -1,0 +1,22 @@
+"""WMB-100K v2.1: records, loader, protocol and scores (DESIGN.md §5 WMB-100K)."""
+
+from eval.benchmarks.wmb.loader import load_documents, load_questions, load_turns, select_within_turns
+from eval.benchmarks.wmb.protocol import WMBBenchmark
+from eval.benchmarks.wmb.schema import Conversation, Document, Question, Turn
+from eval.benchmarks.wmb.scoring import calibrate, judge_coverage, result_json, wmb_scores
+
+__all__ = [
+    "Conversation",
+    "Document",
+    "Question",
+    "Turn",
+    "WMBBenchmark",
+    "calibrate",
+    "judge_coverage",
+    "load_documents",
+    "load_questions",
+    "load_turns",
+    "result_json",
+    "select_within_turns",
+    "wmb_scores",
+]

@@ -1,0 +1,725 @@
+"""WMB-100K judges and scores: pure functions of rows (no system calls; LLM judges are callables).
+
+Sources (public repository wontopos/WMB-100K @ 436cba8): README.md (scoring, speed bands, grades,
+quick/official modes), scripts/score.py (judge inputs, Part B over S1-S7, FM handling, p50/p95,
+result JSON), src/types.rs (grade bands as code), scripts/adapter_template.py (S3 searches both
+categories and merges without duplicates).
+
+Scoring, as the reference does it:
+
+- A situational question (S1..S7) is correct when the judge finds the required memories in the
+  returned memories, joined with ``"\\n"`` and cut to 3,000 characters. Nothing returned is wrong
+  without a judge call. The judge never sees ``gold_answer``.
+- A FalseMemory probe is correct iff nothing was returned; each false positive costs 0.25.
+- Speed penalty per question on its search latency in whole milliseconds (the reference stores
+  ``int(seconds * 1000)``): > 300 ms -0.01, > 500 ms -0.05, > 1,000 ms -0.1; S3 questions time both
+  searches together, as the reference adapters do. Every row counts, probes included.
+- Part B = correct / total x 100 over Part B (non-``.DOC.``) questions. The README scores the S1
+  questions only ("1,000 S1 questions x 0.1"); scripts/score.py counts S1-S7. Both are reported:
+  ``part_b`` / ``total`` / ``grade`` are the S1 headline, ``part_b_s1_s7`` / ``total_s1_s7`` the
+  script's. total = Part B - FM penalty - speed penalty, never clamped.
+- p50 / p95 latency as the reference computes them: ``sorted[n // 2]`` and ``sorted[int(n * 0.95)]``.
+- Grades (src/types.rs ``grade``, README table): >= 90 Exceptional, >= 80 Excellent, >= 70 Good,
+  >= 60 Fair, >= 50 Below Average, else Failing (negative totals included).
+
+The deterministic coverage judge (memsuite's offline stand-in for the LLM judges). The reference
+prompt asks whether the returned memories "contain the specific facts listed in required memories",
+strictly, with no partial credit; the rule mirrors that:
+
+1. Normalise: NFKC, lower case, split on anything not a letter or digit, drop stop words (English
+   function words plus "user"/"assistant", which start every stored memory) and one-letter words;
+   keep numbers. Each word becomes its first 5 characters (a truncation stemmer: alarm/alarms,
+   gentle/gently, prefer/prefers meet).
+2. A required memory's labels are removed first ("turn_597: " on S2-S7, "from daily_life: " on S3).
+3. A required memory is *found* when the returned text covers at least 50% of its stems.
+4. A question is correct when every required memory is found (the prompt wants all listed facts).
+
+The 50% bar was chosen on the real daily_life sample (114 questions with gold turns, bm25, k=5):
+the verdict then agrees with "a gold turn was returned" on 94% of questions (0.4: 91%, 0.6: 93%).
+It is lexical, so a paraphrase the LLM judges would accept can fail; treat it as a reproducible
+lower-bound proxy, and report its agreement with an LLM judge when one is available
+(:func:`eval.metrics.judge_agreement`).
+
+Retrieval evidence (memsuite's own metric, independent of any judge): the share of questions with gold
+turns for which a returned memory sits on a line that carries a gold turn id.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from eval.benchmarks.wmb.schema import FALSE_MEMORY, HEADLINE_QTYPE, PART_A_MARKER, QTYPES, SITUATIONAL_QTYPES
+from eval.metrics import verdict_of
+from eval.protocol import Row
+from memory_systems.errors import ConfigError
+
+WMB_VERSION = "v2.1"
+#: The judge sees at most this many characters of the returned memories (scripts/score.py).
+JUDGE_CHARS = 3000
+#: Penalty per false positive on a FalseMemory probe.
+FM_PENALTY = 0.25
+#: (latency strictly above, in whole ms; penalty), slowest band first (README "Speed Penalty").
+SPEED_BANDS: tuple[tuple[int, float], ...] = ((1000, 0.1), (500, 0.05), (300, 0.01))
+#: (lowest total, grade), best first (src/types.rs ``grade``); below the last band: Failing.
+GRADE_BANDS: tuple[tuple[float, str], ...] = (
+    (90.0, "Exceptional"),
+    (80.0, "Excellent"),
+    (70.0, "Good"),
+    (60.0, "Fair"),
+    (50.0, "Below Average"),
+)
+FAILING = "Failing"
+#: Coverage judge: share of a required memory's stems the returned text must hold.
+COVERAGE_THRESHOLD = 0.5
+#: Coverage judge: characters kept of each word (truncation stemmer).
+STEM_CHARS = 5
+
+_STOP_WORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had
+    has have having he her here hers herself him himself his how i if in into is it its itself just
+    me more most my myself no nor not now of off on once only or other our ours ourselves out over
+    own same she should so some such than that the their theirs them themselves then there these
+    they this those through to too under until up very was we were what when where which while who
+    whom why will with would you your yours yourself yourselves
+    don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn couldn cannot ll ve re
+    user users assistant
+    """.split()  # noqa: SIM905 - a word list reads better as text than as 170 quoted strings
+)
+_WORD = re.compile(r"[^\W_]+")
+_LABEL = re.compile(r"^\s*(?:turn_\d+|from [\w ]+?)\s*:\s*", re.IGNORECASE)
+
+
+# -- the coverage judge ----------------------------------------------------------------------------
+def judge_text(memories: Sequence[str]) -> str:
+    """The returned memories as the judge sees them: joined with newlines, cut to 3,000 characters."""
+    return "\n".join(memories)[:JUDGE_CHARS]
+
+
+def content_stems(text: str) -> frozenset[str]:
+    """The normalised content words of ``text`` (see the module docstring), each cut to 5 characters."""
+    words = _WORD.findall(unicodedata.normalize("NFKC", text).lower())
+    return frozenset(w[:STEM_CHARS] for w in words if w not in _STOP_WORDS and (len(w) > 1 or w.isdigit()))
+
+
+def strip_memory_label(required_memory: str) -> str:
+    """A required memory without its "turn_N: " or "from <category>: " label."""
+    return _LABEL.sub("", required_memory, count=1)
+
+
+def memory_coverage(required_memory: str, text: str) -> float:
+    """Share of the required memory's content stems that occur in ``text`` (1.0 if it has none).
+
+    A required memory made only of stop words is covered when its normalised words all occur.
+    """
+    wanted = content_stems(strip_memory_label(required_memory))
+    if not wanted:
+        words = set(_WORD.findall(strip_memory_label(required_memory).lower()))
+        return 1.0 if words <= set(_WORD.findall(text.lower())) else 0.0
+    return len(wanted & content_stems(text)) / len(wanted)
+
+
+def judge_coverage(
+    required_memories: Sequence[str],
+    memories: Sequence[str],
+    *,
+    threshold: float = COVERAGE_THRESHOLD,
+) -> dict[str, Any]:
+    """The deterministic coverage verdict on one situational question.
+
+    Args:
+        required_memories: The question's ``required_memories``.
+        memories: The memories returned (after the abstention cutoff), best first.
+        threshold: Share of a required memory's stems that must be covered for it to count as found.
+
+    Returns:
+        ``{"correct", "reason", "coverage": [per required memory], "found", "required"}``;
+        ``correct`` is None when the question lists no required memory (nothing to judge against).
+    """
+    if not memories:
+        return {
+            "correct": False,
+            "reason": "nothing returned",
+            "coverage": [],
+            "found": 0,
+            "required": len(required_memories),
+        }
+    if not required_memories:
+        return {
+            "correct": None,
+            "reason": "the question lists no required memory",
+            "coverage": [],
+            "found": 0,
+            "required": 0,
+        }
+    text = judge_text(memories)
+    coverage = [memory_coverage(required, text) for required in required_memories]
+    found = sum(c >= threshold for c in coverage)
+    correct = found == len(required_memories)
+    return {
+        "correct": correct,
+        "reason": f"{found}/{len(required_memories)} required memories covered to >= {threshold:.0%}",
+        "coverage": [round(c, 3) for c in coverage],
+        "found": found,
+        "required": len(required_memories),
+    }
+
+
+# -- the LLM judge hook ----------------------------------------------------------------------------
+#: A judge: prompt in, verdict out (the reply text, a bool, or None for a failed call).
+JudgeFn = Callable[[str], Any]
+
+# Same inputs and rules as the reference prompt (scripts/score.py JUDGE_PROMPT), in memsuite's words.
+_JUDGE_PROMPT = """You score a memory retrieval system.
+
+Decide whether the RETURNED MEMORIES contain the specific information listed in REQUIRED MEMORIES.
+
+Rules:
+- Judge only from the returned memories below; do not use your own knowledge.
+- If the returned memories are empty or irrelevant to the question, answer WRONG.
+- CORRECT: the returned memories contain the specific facts listed in the required memories.
+- WRONG: the returned memories do not contain the required information.
+- Be strict: the facts must be present in the returned memories themselves.
+
+Question: {question}
+Required Memories: {required_memories}
+Returned Memories: {memories}
+
+Answer with only one word: CORRECT or WRONG"""
+
+
+def judge_prompt(question: str, required_memories: Sequence[str], memories: Sequence[str]) -> str:
+    """The judge prompt: required memories joined with ", ", returned ones as :func:`judge_text`."""
+    return _JUDGE_PROMPT.format(
+        question=question, required_memories=", ".join(required_memories), memories=judge_text(memories)
+    )
+
+
+def parse_judge_reply(reply: Any) -> bool | None:
+    """CORRECT -> True, WRONG or INCORRECT -> False, a bool as is, anything else (or None) -> None.
+
+    The reference tests ``"CORRECT" in reply.upper()``, which also reads "INCORRECT" as correct; here
+    the first word decides, and an unreadable reply is a failed vote, not a verdict.
+    """
+    if reply is None or isinstance(reply, bool):
+        return reply
+    words = re.findall(r"[A-Za-z]+", str(reply))
+    if not words:
+        return None
+    first = words[0].upper()
+    return True if first == "CORRECT" else False if first in ("WRONG", "INCORRECT") else None
+
+
+def judge_llm(
+    question: str,
+    required_memories: Sequence[str],
+    memories: Sequence[str],
+    judges: Sequence[JudgeFn],
+    *,
+    official: bool = False,
+) -> dict[str, Any]:
+    """The LLM verdict: quick mode asks the first judge, official mode three judges (two must agree).
+
+    Args:
+        question: The question text.
+        required_memories: Its required memories.
+        memories: The memories returned.
+        judges: Callables prompt -> reply; quick mode uses ``judges[0]``, official mode needs three.
+        official: Official mode (majority of three) instead of quick mode (one judge).
+
+    Returns:
+        ``{"correct", "reason", "votes", "errors"}``. Nothing returned is wrong without a call. A vote
+        that fails (exception or unreadable reply) is None; when failures leave no majority,
+        ``correct`` is None (the reference would count the failed call as WRONG).
+
+    Raises:
+        ConfigError: No judge, or official mode without exactly three judges.
+    """
+    needed = 3 if official else 1
+    if len(judges) < needed or (official and len(judges) != 3):
+        mode = "official mode needs exactly three" if official else "quick mode needs one"
+        raise ConfigError(f"WMB LLM judge: {mode} judge callables, got {len(judges)}")
+    if not memories:
+        return {"correct": False, "reason": "nothing returned", "votes": [], "errors": []}
+    prompt = judge_prompt(question, required_memories, memories)
+    votes: list[bool | None] = []
+    errors: list[str] = []
+    for judge in judges[:needed]:
+        try:
+            votes.append(parse_judge_reply(judge(prompt)))
+        except Exception as exc:  # a judge is any endpoint wrapper: record the failure, never crash a run
+            votes.append(None)
+            errors.append(f"{type(exc).__name__}: {exc}")
+    yes, no = votes.count(True), votes.count(False)
+    majority = (needed // 2) + 1
+    correct = True if yes >= majority else False if no >= majority else None
+    return {
+        "correct": correct,
+        "reason": f"{yes} CORRECT / {no} WRONG / {needed - yes - no} failed",
+        "votes": votes,
+        "errors": errors,
+    }
+
+
+# -- penalties, grades, latency --------------------------------------------------------------------
+def speed_penalty(latency_ms: float) -> float:
+    """Penalty of one question's search latency (whole milliseconds, as the reference records it)."""
+    whole_ms = int(latency_ms)
+    for above_ms, penalty in SPEED_BANDS:
+        if whole_ms > above_ms:
+            return penalty
+    return 0.0
+
+
+def grade(total: float | None) -> str | None:
+    """The grade band of a total (None for no total)."""
+    if total is None:
+        return None
+    for lowest, name in GRADE_BANDS:
+        if total >= lowest:
+            return name
+    return FAILING
+
+
+def latency_percentiles(latencies_ms: Iterable[float]) -> tuple[int | None, int | None]:
+    """(p50, p95) in whole ms as the reference takes them: ``sorted[n // 2]``, ``sorted[int(n * 0.95)]``."""
+    ordered = sorted(int(ms) for ms in latencies_ms)
+    if not ordered:
+        return None, None
+    return ordered[len(ordered) // 2], ordered[min(int(len(ordered) * 0.95), len(ordered) - 1)]
+
+
+# -- rows ------------------------------------------------------------------------------------------
+def _qtype(row: Row) -> str:
+    return row.metadata.get("qtype", "")
+
+
+def _is_part_a(row: Row) -> bool:
+    return PART_A_MARKER in row.question_id
+
+
+def _memories(row: Row) -> list[str]:
+    return list(row.metadata.get("memories") or [])
+
+
+def _latency(row: Row) -> float:
+    return float(row.usage.get("latency_ms") or 0.0)
+
+
+def kept_hits(
+    hits: Sequence[Mapping[str, Any]], min_score: float | None, *, merge: bool = False
+) -> list[Mapping[str, Any]]:
+    """The hits a cutoff keeps, in order: those scoring at least ``min_score`` (all when None).
+
+    Args:
+        hits: Recorded hits (``{"text", "score", ...}``), in search order.
+        min_score: The abstention cutoff, or None.
+        merge: The hits come from several namespaces (S3): keep only the first of equal texts, as
+            the reference adapters merge the two searches without duplicates. A single search's
+            hits are kept as returned, as the reference does.
+
+    The protocol applies the same function, so a row can be re-cut offline from its recorded hits.
+    """
+    kept, seen = [], set()
+    for hit in hits:
+        if min_score is not None and not hit["score"] >= min_score:
+            continue
+        if merge:
+            if hit["text"] in seen:
+                continue
+            seen.add(hit["text"])
+        kept.append(hit)
+    return kept
+
+
+def _merges(row: Row) -> bool:
+    return len(row.metadata.get("namespaces") or ()) > 1
+
+
+def _situational_verdict(row: Row, memories: Sequence[str]) -> dict[str, Any]:
+    return judge_coverage(row.metadata.get("required_memories") or [], memories)
+
+
+def judge_false_memory(memories: Sequence[str]) -> dict[str, Any]:
+    """The verdict on a FalseMemory probe: correct iff nothing was returned (no judge call)."""
+    if memories:
+        return {"correct": False, "reason": f"false positive: {len(memories)} memories returned"}
+    return {"correct": True, "reason": "nothing returned"}
+
+
+def rescore(row: Row, min_score: float | None) -> Row:
+    """The row as it would be with another abstention cutoff, re-judged by the coverage judge.
+
+    Memories are re-selected from the recorded hits (``metadata["hits"]``, taken before any cutoff);
+    the "rule" verdict is recomputed, and other judges' verdicts are dropped (they would need new
+    calls). Latency is unchanged: the search was the same.
+    """
+    hits = kept_hits(row.metadata.get("hits") or [], min_score, merge=_merges(row))
+    memories = [hit["text"] for hit in hits]
+    is_probe = _qtype(row) == FALSE_MEMORY
+    verdict = judge_false_memory(memories) if is_probe else _situational_verdict(row, memories)
+    metadata = {
+        **row.metadata,
+        "memories": memories,
+        "min_score": min_score,
+        "gold_turn_retrieved": _gold_flag(row, hits),
+    }
+    return replace(row, context="\n".join(memories), verdicts={"rule": verdict}, metadata=metadata)
+
+
+def _gold_flag(row: Row, hits: Sequence[Mapping[str, Any]]) -> bool | None:
+    if not row.metadata.get("gold_turn_ids"):
+        return None
+    return any(hit.get("gold") for hit in hits)
+
+
+def _ratio(correct: int, total: int) -> float | None:
+    return correct / total * 100 if total else None
+
+
+def _minus(score: float | None, *penalties: float) -> float | None:
+    return None if score is None else score - sum(penalties)
+
+
+def wmb_scores(rows: Sequence[Row], judge: str = "rule") -> dict[str, Any]:
+    """Every WMB-100K number of one system's rows, full precision.
+
+    Args:
+        rows: Rows of one system written by the WMB protocol.
+        judge: Whose verdicts decide situational questions ("rule" or "llm").
+
+    Returns:
+        ``part_b`` (S1 headline) and ``part_b_s1_s7`` as ``{correct, total, score}`` (score in
+        points of 100, None without questions); ``fm`` ``{probes, false_positives, penalty}``;
+        ``speed`` ``{p50_ms, p95_ms, penalty, searches}``; ``total`` / ``grade`` (headline) and
+        ``total_s1_s7`` / ``grade_s1_s7``; ``qtype_accuracy`` ``{qtype: {correct, total,
+        accuracy_pct}}`` (probes: correct = nothing returned); ``retrieval`` ``{questions_with_gold,
+        gold_turn_retrieved, rate_pct, gold_turn_in_hits, in_hits_rate_pct}``; ``part_a`` (None
+        without ``.DOC.`` rows); ``judge_failures`` (situational rows that returned memories but
+        carry no verdict of ``judge``, or a None one; scored as wrong).
+    """
+    by_type: dict[str, list[int]] = {qtype: [0, 0] for qtype in QTYPES}
+    s1, all_b, part_a = [0, 0], [0, 0], [0, 0]
+    probes = false_positives = failures = 0
+    with_gold = retrieved = in_hits = 0
+    for row in rows:
+        qtype = _qtype(row)
+        counts = by_type.setdefault(qtype, [0, 0])
+        counts[1] += 1
+        if qtype == FALSE_MEMORY:
+            probes += 1
+            if _memories(row):
+                false_positives += 1
+            else:
+                counts[0] += 1
+            continue
+        correct = bool(verdict_of(row, judge))
+        if verdict_of(row, judge) is None and _memories(row):
+            failures += 1
+        counts[0] += correct
+        if row.metadata.get("gold_turn_ids"):
+            with_gold += 1
+            retrieved += bool(row.metadata.get("gold_turn_retrieved"))
+            in_hits += any(hit.get("gold") for hit in row.metadata.get("hits") or [])
+        if _is_part_a(row):
+            part_a[0] += correct
+            part_a[1] += 1
+            continue
+        all_b[0] += correct
+        all_b[1] += 1
+        if qtype == HEADLINE_QTYPE:
+            s1[0] += correct
+            s1[1] += 1
+    latencies = [_latency(row) for row in rows]
+    p50, p95 = latency_percentiles(latencies)
+    speed = sum(speed_penalty(ms) for ms in latencies)
+    fm = false_positives * FM_PENALTY
+    part_b = _ratio(*s1)
+    part_b_all = _ratio(*all_b)
+    total, total_all = _minus(part_b, fm, speed), _minus(part_b_all, fm, speed)
+    return {
+        "judge": judge,
+        "part_b": {"correct": s1[0], "total": s1[1], "score": part_b},
+        "part_b_s1_s7": {"correct": all_b[0], "total": all_b[1], "score": part_b_all},
+        "fm": {"probes": probes, "false_positives": false_positives, "penalty": fm},
+        "speed": {"p50_ms": p50, "p95_ms": p95, "penalty": speed, "searches": len(latencies)},
+        "total": total,
+        "grade": grade(total),
+        "total_s1_s7": total_all,
+        "grade_s1_s7": grade(total_all),
+        "qtype_accuracy": {
+            qtype: {"correct": c, "total": n, "accuracy_pct": _ratio(c, n)}
+            for qtype, (c, n) in by_type.items()
+            if n or qtype in QTYPES
+        },
+        "retrieval": {
+            "questions_with_gold": with_gold,
+            "gold_turn_retrieved": retrieved,
+            "rate_pct": _ratio(retrieved, with_gold),
+            "gold_turn_in_hits": in_hits,
+            "in_hits_rate_pct": _ratio(in_hits, with_gold),
+        },
+        "part_a": {"correct": part_a[0], "total": part_a[1], "score": _ratio(*part_a)} if part_a[1] else None,
+        "judge_failures": failures,
+    }
+
+
+def result_json(
+    rows: Sequence[Row],
+    *,
+    system_name: str | None = None,
+    judge: str = "rule",
+    official: bool = False,
+    judges_used: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The reference result file (scripts/score.py ``result``): same fields, rounding and counting.
+
+    Its Part B and total count S1-S7 as the script does; :func:`wmb_scores` has the S1 headline.
+
+    Args:
+        rows: Rows of one system.
+        system_name: ``system_name`` field; default the rows' system.
+        judge: Whose verdicts to score.
+        official: LLM judge in official mode (labels ``scoring_mode``).
+        judges_used: Judge model names for ``judges_used`` (default: the coverage rule's name).
+    """
+    scores = wmb_scores(rows, judge)
+    if judge == "rule":
+        mode = "memsuite coverage rule (deterministic; not an official WMB-100K mode)"
+        used = list(judges_used) or ["memsuite-coverage-rule"]
+    else:
+        mode = "Official (3-LLM majority)" if official else "Quick (1 LLM judge)"
+        used = list(judges_used)
+    part_a = scores["part_a"] or {"correct": 0, "total": 0, "score": None}
+    part_b = scores["part_b_s1_s7"]
+    penalties = scores["fm"]["penalty"] + scores["speed"]["penalty"]
+    # The script divides by max(total, 1): no questions gives Part B 0.0 (not None) and total -penalties.
+    total = scores["total_s1_s7"] if part_b["total"] else -penalties
+    return {
+        "system_name": system_name or (rows[0].system if rows else ""),
+        "wmb_version": WMB_VERSION,
+        "scoring_mode": mode,
+        "judges_used": used,
+        "part_a": {
+            "correct": part_a["correct"],
+            "total": part_a["total"],
+            "score": round(part_a["score"], 1) if part_a["score"] is not None else None,
+            "note": "optional, not in main score",
+        },
+        "part_b": {
+            "correct": part_b["correct"],
+            "total": part_b["total"],
+            "score": round(part_b["score"] or 0.0, 1),
+        },
+        "fm": {
+            "probes": scores["fm"]["probes"],
+            "false_positives": scores["fm"]["false_positives"],
+            "penalty": round(scores["fm"]["penalty"], 1),
+        },
+        "speed": {
+            "p50_ms": scores["speed"]["p50_ms"] or 0,
+            "p95_ms": scores["speed"]["p95_ms"] or 0,
+            "penalty": round(scores["speed"]["penalty"], 1),
+        },
+        "total": round(total, 1),
+        "s_accuracy": {
+            qtype: {
+                "correct": scores["qtype_accuracy"][qtype]["correct"],
+                "total": scores["qtype_accuracy"][qtype]["total"],
+            }
+            for qtype in QTYPES
+        },
+    }
+
+
+# -- abstention calibration ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CurvePoint:
+    """Scores of one split at one abstention cutoff."""
+
+    threshold: float | None
+    """Minimum relevance score a hit needs to be returned; None = no cutoff."""
+    part_b: float | None
+    """Situational accuracy, points of 100 (None without situational questions)."""
+    correct: int
+    """Situational questions judged correct."""
+    questions: int
+    """Situational questions in the split."""
+    fm_false_positives: int
+    """Probes of the split that returned something."""
+    fm_probes: int
+    """Probes in the split."""
+    fm_penalty: float
+    """FM penalty estimated for the whole row set: the split's false-positive rate x all probes x 0.25."""
+    speed_penalty: float
+    """Speed penalty of all rows (a cutoff does not change search latency)."""
+    total: float | None
+    """part_b - fm_penalty - speed_penalty."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The cutoff chosen on the tuning split, and the trade-off curves of both splits."""
+
+    threshold: float | None
+    """The cutoff with the best tuning total (the lowest such cutoff on ties; None = no cutoff)."""
+    tune: tuple[CurvePoint, ...]
+    """Tuning split: one point per candidate cutoff, ascending (no cutoff first)."""
+    test: tuple[CurvePoint, ...]
+    """Held-out split at the same cutoffs (empty when the tuning split takes every row)."""
+    tune_ids: tuple[str, ...]
+    """Question ids of the tuning split."""
+    test_ids: tuple[str, ...]
+    """Question ids of the held-out split."""
+
+    @property
+    def best(self) -> CurvePoint:
+        """The tuning split's point at the chosen cutoff."""
+        return next(p for p in self.tune if p.threshold == self.threshold)
+
+    @property
+    def held_out(self) -> CurvePoint | None:
+        """The held-out split's point at the chosen cutoff (None without a held-out split)."""
+        return next((p for p in self.test if p.threshold == self.threshold), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        held = self.held_out
+        return {
+            "threshold": self.threshold,
+            "best": self.best.to_dict(),
+            "held_out": held.to_dict() if held else None,
+            "tune": [p.to_dict() for p in self.tune],
+            "test": [p.to_dict() for p in self.test],
+            "tune_ids": list(self.tune_ids),
+            "test_ids": list(self.test_ids),
+        }
+
+
+class _Steps:
+    """One row's outcome as a step function of the cutoff (it changes only at the hits' scores)."""
+
+    def __init__(self, row: Row) -> None:
+        hits = row.metadata.get("hits") or []
+        self.levels = sorted({float(hit["score"]) for hit in hits})
+        self.is_probe = _qtype(row) == FALSE_MEMORY
+        # outcome[i]: cutoff at levels[i]; outcome[len(levels)]: every hit dropped.
+        self.outcomes = []
+        for cutoff in [*self.levels, math.inf]:
+            memories = [hit["text"] for hit in kept_hits(hits, cutoff, merge=_merges(row))]
+            if self.is_probe:
+                self.outcomes.append(bool(memories))  # a false positive
+            else:
+                self.outcomes.append(bool(_situational_verdict(row, memories)["correct"]))
+
+    def at(self, threshold: float | None) -> bool:
+        if threshold is None:
+            return self.outcomes[0]
+        return self.outcomes[bisect.bisect_left(self.levels, threshold)]
+
+
+def _split(ids: Sequence[str], tune_fraction: float) -> set[str]:
+    """The tuning share of ``ids``: a fixed function of the ids (sha256 order), same on every run."""
+    ordered = sorted(ids, key=lambda qid: hashlib.sha256(qid.encode()).hexdigest())
+    return set(ordered[: round(len(ordered) * tune_fraction)])
+
+
+def _candidates(steps: Iterable[_Steps], max_points: int) -> list[float | None]:
+    scores = sorted({level for step in steps for level in step.levels})
+    if len(scores) > max_points:
+        # Evenly spaced ranks keep the curve's shape at a bounded cost.
+        picks = {round(i * (len(scores) - 1) / (max_points - 1)) for i in range(max_points)}
+        scores = [scores[i] for i in sorted(picks)]
+    nothing = [math.nextafter(scores[-1], math.inf)] if scores else []
+    return [None, *scores, *nothing]
+
+
+def calibrate(
+    rows: Sequence[Row],
+    *,
+    thresholds: Sequence[float | None] | None = None,
+    tune_fraction: float = 0.5,
+    headline_only: bool = True,
+    max_points: int = 200,
+) -> Calibration:
+    """Pick the abstention cutoff that maximises the total, and the Part B / FM trade-off curve.
+
+    Uses the Part B FalseMemory probes and situational questions (S1 only by default, the headline;
+    S1-S7 with ``headline_only=False``) of one system's rows, judged by the coverage judge (the only
+    judge that can re-judge a new cutoff without calls). Each stratum (probes, situational questions)
+    is split by a fixed hash of the question id: ``tune_fraction`` tunes, the rest is held out and
+    only reported. Totals on a split estimate the whole row set's total: Part B is a rate, the FM
+    penalty is the split's false-positive rate times all probes times 0.25, the speed penalty that of
+    all rows (a cutoff does not change latency). So the numbers of a split of any size are comparable.
+
+    Args:
+        rows: One system's rows from the WMB protocol, run without a cutoff (or a lower one than any
+            candidate): ``metadata["hits"]`` must hold every hit with its score.
+        thresholds: Candidate cutoffs (None = no cutoff); default no cutoff, every distinct hit score
+            of the tuning rows (at most ``max_points``, evenly spaced by rank) and one above the
+            highest (return nothing).
+        tune_fraction: Share of each stratum used for tuning, in (0, 1].
+        headline_only: Tune the S1 headline (default) or Part B over S1-S7.
+        max_points: Bound on the default candidates.
+
+    Returns:
+        The chosen cutoff and both splits' curves.
+
+    Raises:
+        ConfigError: ``tune_fraction`` outside (0, 1], or no probe and no situational row to tune on.
+    """
+    if not 0 < tune_fraction <= 1:
+        raise ConfigError(f"calibrate: tune_fraction must be in (0, 1], got {tune_fraction!r}")
+    wanted = {HEADLINE_QTYPE} if headline_only else set(SITUATIONAL_QTYPES)
+    chosen = [
+        row for row in rows if not _is_part_a(row) and (_qtype(row) == FALSE_MEMORY or _qtype(row) in wanted)
+    ]
+    if not chosen:
+        raise ConfigError("calibrate: no Part B FalseMemory or situational rows to tune on")
+    steps = {row.question_id: _Steps(row) for row in chosen}
+    probe_ids = [row.question_id for row in chosen if _qtype(row) == FALSE_MEMORY]
+    question_ids = [row.question_id for row in chosen if _qtype(row) != FALSE_MEMORY]
+    tune_ids = _split(probe_ids, tune_fraction) | _split(question_ids, tune_fraction)
+    test_ids = set(steps) - tune_ids
+    all_probes = len(probe_ids)
+    speed = sum(speed_penalty(_latency(row)) for row in rows)
+    if thresholds is None:
+        thresholds = _candidates((steps[qid] for qid in tune_ids), max_points)
+
+    def point(ids: set[str], threshold: float | None) -> CurvePoint:
+        outcome = Counter()
+        for qid in ids:
+            step = steps[qid]
+            hit = step.at(threshold)
+            outcome["probes" if step.is_probe else "questions"] += 1
+            outcome["false_positives" if step.is_probe else "correct"] += hit
+        part_b = _ratio(outcome["correct"], outcome["questions"])
+        fp_rate = outcome["false_positives"] / outcome["probes"] if outcome["probes"] else 0.0
+        fm = fp_rate * all_probes * FM_PENALTY
+        return CurvePoint(
+            threshold,
+            part_b,
+            outcome["correct"],
+            outcome["questions"],
+            outcome["false_positives"],
+            outcome["probes"],
+            fm,
+            speed,
+            _minus(part_b, fm, speed),
+        )
+
+    tune = tuple(point(tune_ids, t) for t in thresholds)
+    test = tuple(point(test_ids, t) for t in thresholds) if test_ids else ()
+    best = max(tune, key=lambda p: -math.inf if p.total is None else p.total)  # max keeps the first on ties
+    return Calibration(best.threshold, tune, test, tuple(sorted(tune_ids)), tuple(sorted(test_ids)))
