@@ -98,6 +98,20 @@ def _under(root: Path | None, path: str | Path) -> Path:
     return path if path.is_absolute() or root is None else root / path
 
 
+def client_judge(client: Any) -> JudgeFn:
+    """A judge callable over an ``LLMClient``: prompt -> reply; a failed call raises (and is recorded)."""
+
+    def judge(prompt: str) -> str:
+        result = client.chat(
+            [{"role": "user", "content": prompt}], phase="judge", temperature=0.0, max_tokens=50
+        )
+        if result.failure is not None:
+            raise RuntimeError(f"{result.failure.kind}: {result.failure.message}")
+        return result.text
+
+    return judge
+
+
 @register_benchmark("wmb")
 class WMBBenchmark:
     """WMB-100K Part B as units (categories) and a protocol, for the runner.
@@ -228,9 +242,14 @@ class WMBBenchmark:
         judges = tuple(ctx.judges) or ("rule",)
         for judge in judges:
             _choice("judge", judge, JUDGES)
-        if "llm" in judges and not self.llm_judges:
+        llm_judges = self.llm_judges
+        if "llm" in judges and not llm_judges and ctx.answer_llm is not None:
+            # Quick mode from a config: the run's LLM judges (official mode needs three callables).
+            llm_judges = (client_judge(ctx.answer_llm),)
+        if "llm" in judges and not llm_judges:
             raise ConfigError(
-                "the wmb llm judge needs judge callables: WMBBenchmark(llm_judges=[prompt -> reply, ...])"
+                "the wmb llm judge needs an answer_llm in the config, or judge callables: "
+                "WMBBenchmark(llm_judges=[prompt -> reply, ...])"
             )
         questions = self.questions_of(unit_id)
         # Namespaces this unit's questions search, the unit's own first (a fresh system per unit).
@@ -242,7 +261,7 @@ class WMBBenchmark:
         min_score = resolve_min_score(ctx.options.get("min_score", self.min_score), system.name)
         text_lines = {ns: _lines_by_text(self.conversation(ns)) for ns in namespaces}
         for question in questions:
-            yield self._ask(system, question, ctx.k, min_score, judges, text_lines)
+            yield self._ask(system, question, ctx.k, min_score, judges, text_lines, llm_judges)
 
     def _ingest(self, system: MemorySystem, namespace: str) -> None:
         conversation = self.conversation(namespace)
@@ -271,6 +290,7 @@ class WMBBenchmark:
         min_score: float | None,
         judges: tuple[str, ...],
         text_lines: Mapping[str, Mapping[str, tuple[int, ...]]],
+        llm_judges: Sequence[JudgeFn] = (),
     ) -> Row:
         gold_lines = set()
         for turn_id in question.gold_turn_ids:
@@ -302,7 +322,7 @@ class WMBBenchmark:
                 )
         returned = kept_hits(hits, min_score, merge=len(question.namespaces) > 1)
         memories = [hit["text"] for hit in returned]
-        verdicts = {judge: self._verdict(judge, question, memories) for judge in judges}
+        verdicts = {judge: self._verdict(judge, question, memories, llm_judges) for judge in judges}
         return Row(
             system=system.name,
             benchmark=self.name,
@@ -329,7 +349,9 @@ class WMBBenchmark:
             },
         )
 
-    def _verdict(self, judge: str, question: Question, memories: list[str]) -> dict[str, Any]:
+    def _verdict(
+        self, judge: str, question: Question, memories: list[str], llm_judges: Sequence[JudgeFn]
+    ) -> dict[str, Any]:
         if question.is_false_memory:
             return judge_false_memory(memories)
         if judge == "rule":
@@ -338,7 +360,7 @@ class WMBBenchmark:
             question.text,
             question.required_memories,
             memories,
-            self.llm_judges,
+            llm_judges,
             official=self.judge_mode == "official",
         )
 

@@ -594,3 +594,30 @@ def test_real_bm25_run_on_the_daily_life_sample(shared_data: Path) -> None:
     assert scores["fm"]["probes"] == 20
     assert scores["speed"]["searches"] == 134 and math.isfinite(scores["total"])
     assert all(row.usage["latency_ms"] > 0 for row in rows)
+
+
+@pytest.mark.slow
+def test_llm_judge_through_the_real_local_model(shared_data: Path, local_llm, monkeypatch) -> None:
+    from memory_systems.llm import LLMClient, local_config
+
+    benchmark = WMBBenchmark(
+        shared_data / "wmb100k",
+        questions_file="questions.sample.json",
+        turn_files={"daily_life": "daily_life.prefix.jsonl"},
+        categories=["daily_life"],
+        questions="gold_in_turns",
+    )
+    chosen = WMBBenchmark.questions_of(benchmark, "daily_life")[:4]
+    monkeypatch.setattr(benchmark, "questions_of", lambda category: chosen)
+    client = LLMClient(local_config(local_llm.base_url))
+    rows = list(
+        benchmark.run_unit(
+            get_system("bm25"), "daily_life", RunContext(k=3, answer_llm=client, judges=("rule", "llm"))
+        )
+    )
+    assert len(rows) == 4
+    for row in rows:
+        verdict = row.verdicts["llm"]
+        # Wiring only: the 135M model's verdicts are not meaningful, but each is a vote or a recorded failure.
+        assert verdict["correct"] in (True, False, None) and "votes" in verdict
+    assert client.usage(phase="judge").llm_calls + client.usage(phase="judge").cache_hits >= 1
