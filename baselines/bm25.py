@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import logging
+
 import bm25s
 import numpy as np
 
@@ -19,6 +21,9 @@ from memory_systems.base import MemorySystem
 from memory_systems.records import Hit, MemoryRecord
 from memory_systems.registry import register
 from memory_systems.store import RecordStore, check_k, check_namespace, check_text
+
+# bm25s sets its own logger to DEBUG at import and logs every index build; keep it to warnings.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 
 class _Index:

@@ -84,6 +84,43 @@ def _cmd_llm_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    import json
+
+    from eval.benchmarks.wmb.scoring import calibrate
+    from eval.runlog import load_run
+
+    folder = load_run(args.run_dir)
+    if folder.header()["config"]["benchmark"] != "wmb":
+        print(f"memsuite: error: {args.run_dir} is not a WMB-100K run", file=sys.stderr)
+        return 2
+    rows_by_system: dict[str, list] = {}
+    for row in folder.rows():
+        rows_by_system.setdefault(row.system, []).append(row)
+    results = {}
+    for system, rows in sorted(rows_by_system.items()):
+        result = calibrate(rows, tune_fraction=args.tune_fraction, headline_only=not args.all_qtypes)
+        results[system] = result.to_dict()
+        best, held = result.best, result.held_out
+        print(
+            f"{system}: min_score = {result.threshold}  (tune total {best.total:.1f}"
+            + (f", held-out total {held.total:.1f})" if held else ")")
+        )
+        print(f"  {'cutoff':>10} {'part_b':>8} {'fm_pen':>8} {'total':>8}   (tuning split)")
+        step = max(1, len(result.tune) // args.points)
+        for point in result.tune[::step]:
+            cutoff = "none" if point.threshold is None else f"{point.threshold:.4f}"
+            print(f"  {cutoff:>10} {point.part_b:8.1f} {point.fm_penalty:8.2f} {point.total:8.1f}")
+    out = folder.path / "calibration.json"
+    out.write_text(json.dumps(results, indent=2))
+    print(f"curves written to {out}; set benchmark_options.min_score to use a cutoff")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memsuite", description=__doc__.splitlines()[0])
@@ -117,6 +154,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_run)
 
+    p = sub.add_parser("calibrate", help="choose WMB-100K abstention cutoffs on a held-out split of a run")
+    p.add_argument("run_dir", type=Path, help="a WMB run folder (run without min_score)")
+    p.add_argument(
+        "--tune-fraction", type=float, default=0.5, help="share of questions used to tune (default 0.5)"
+    )
+    p.add_argument(
+        "--all-qtypes", action="store_true", help="tune Part B over S1-S7 instead of the S1 headline"
+    )
+    p.add_argument("--points", type=int, default=12, help="curve points to print (all are written)")
+    p.set_defaults(func=_cmd_calibrate)
+
     llm = sub.add_parser("llm", help="the LLM layer (embedded offline model)")
     llm_sub = llm.add_subparsers(dest="llm_command", required=True)
     p = llm_sub.add_parser("serve", help="serve the embedded SmolLM2-135M model until Ctrl-C")
@@ -133,7 +181,6 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
-    logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s logs every index build at DEBUG
     try:
         return args.func(args)
     except MemsuiteError as exc:
