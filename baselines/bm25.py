@@ -8,11 +8,10 @@ retrieved context is then byte-identical to the MEME reference implementation's.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-import logging
 
 import bm25s
 import numpy as np
