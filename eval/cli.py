@@ -50,6 +50,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         cache_dir=None if args.no_cache else args.cache_dir,
         restart=args.restart,
         show_progress=not args.quiet,
+        workers=args.workers,
     )
     header = folder.header()
     print(f"run {header['status']}: {out} ({header.get('errors', 0)} failed units)")
@@ -149,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="override a config value, e.g. --set k=10 --set benchmark_options.episodes=3 (beats the file)",
     )
     p.add_argument("--restart", action="store_true", help="discard finished units in the run folder")
+    p.add_argument("--workers", type=int, default=1, help="units run concurrently (threads; default 1)")
     p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

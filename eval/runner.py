@@ -11,12 +11,13 @@ import logging
 import time
 import traceback
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from eval.config import RunConfig
+from eval.config import RunConfig, SystemSpec
 from eval.protocol import Row, RunContext
 from eval.registry import get_benchmark
 from eval.runlog import RunFolder, UnitRecord, base_header, now_iso
@@ -50,6 +51,7 @@ def run(
     cache_dir: Path | None = None,
     restart: bool = False,
     show_progress: bool = True,
+    workers: int = 1,
 ) -> RunFolder:
     """Run every system of ``config`` over every unit of its benchmark; resume what is done.
 
@@ -59,6 +61,7 @@ def run(
         cache_dir: Root of the embedding and LLM caches, or None.
         restart: Start over even if the folder holds finished units.
         show_progress: Show a progress bar (units done / total, ETA).
+        workers: Units run concurrently (threads); rows are the same as with one worker, order aside.
 
     Returns:
         The run folder, with ``summary.json`` written.
@@ -99,15 +102,31 @@ def run(
         )
         header["units"] = {"total": len(units) * len(config.systems), "already_done": len(done)}
         folder.write_header(header)
+
+        def compute(spec: SystemSpec, unit: str) -> tuple[UnitRecord, list[Row]]:
+            # Per-unit views of the shared clients: one endpoint and cache, usage kept per unit, so
+            # concurrent units of one system never mix their accounting.
+            account = f"{spec.key}@{unit}"
+            views = {"answer": _view(answer_llm, account), "internal": _view(internal_llm, account)}
+            resources = {"embedder": embedder, "llm": views["internal"]}
+            return _compute_unit(benchmark, spec, unit, config, folder, resources, views)
+
         with progress_bar(total=len(todo), desc=f"{config.benchmark}", enabled=show_progress) as bar:
-            for spec, unit in todo:
-                bar.set_postfix_str(f"{spec.key} {unit}")
-                # Per-system views of the shared clients: one cache and endpoint, usage kept per system.
-                resources = {"embedder": embedder, "llm": _view(internal_llm, spec.key)}
-                errors += _run_unit(
-                    benchmark, spec, unit, config, folder, resources, _view(answer_llm, spec.key)
-                )
-                bar.update(1)
+            if workers <= 1:
+                for spec, unit in todo:
+                    bar.set_postfix_str(f"{spec.key} {unit}")
+                    errors += _write(folder, *compute(spec, unit))
+                    bar.update(1)
+            else:
+                # Threads, not processes: units mostly wait on LLM endpoints, and they share the
+                # loaded embedder and the LLM clients. Only this thread writes the run folder.
+                with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="memsuite-unit") as pool:
+                    pending = {pool.submit(compute, spec, unit): (spec, unit) for spec, unit in todo}
+                    for future in as_completed(pending):
+                        spec, unit = pending[future]
+                        errors += _write(folder, *future.result())
+                        bar.update(1)
+                        bar.set_postfix_str(f"{workers} workers, last {spec.key} {unit}")
     summary = summarize(folder, benchmark)
     folder.write_summary(summary)
     header.update(
@@ -117,69 +136,67 @@ def run(
     return folder
 
 
-def _view(client: Any, system: str) -> Any:
-    return client.for_system(system) if client is not None else None
+def _view(client: Any, account: str) -> Any:
+    return client.for_system(account) if client is not None else None
 
 
-def _run_unit(benchmark, spec, unit, config, folder, resources, answer_llm) -> int:
-    """Run one (system, unit) and append its result; returns 1 on error (recorded), else 0."""
+def _write(folder: RunFolder, record: UnitRecord, rows: list[Row]) -> int:
+    folder.append_unit(record, rows)
+    return int(record.status != "done")
+
+
+def _compute_unit(benchmark, spec, unit, config, folder, resources, views) -> tuple[UnitRecord, list[Row]]:
+    """Run one (system, unit); never raises: a failure becomes an error record (and no rows)."""
     started = time.perf_counter()
     ctx = RunContext(
         k=config.k,
-        answer_llm=answer_llm,
+        answer_llm=views["answer"],
         judges=config.judges,
         seed=config.seed,
         workdir=folder.work_dir(spec.key, unit),
         options=dict(config.benchmark_options),
     )
-    clients = {id(c): c for c in (answer_llm, resources.get("llm")) if c is not None}.values()
-    llm_before = _llm_usage(clients)
     try:
         system = get_system(spec.name, resources=resources, **spec.args)
         rows = [_label(row, spec.key) for row in benchmark.run_unit(system, unit, ctx)]
     except Exception as exc:  # one broken unit must not end a long run: record it and go on
         logger.error("%s on %s failed: %s", spec.key, unit, exc)
-        record = UnitRecord(
-            spec.key,
-            unit,
-            "error",
-            wall_s=time.perf_counter() - started,
-            error="".join(traceback.format_exception_only(exc)).strip(),
-        )
-        folder.append_unit(record, [])
-        return 1
-    usage = _unit_usage(system.usage(), _llm_usage(clients) - llm_before)
+        error = "".join(traceback.format_exception_only(exc)).strip()
+        return UnitRecord(spec.key, unit, "error", wall_s=time.perf_counter() - started, error=error), []
+    usage = _unit_usage(system.usage(), _llm_usage(views.values()))
     record = UnitRecord(
         spec.key, unit, "done", rows=len(rows), wall_s=time.perf_counter() - started, usage=usage.to_dict()
     )
-    folder.append_unit(record, rows)
-    return 0
+    return record, rows
 
 
-def _llm_usage(clients) -> Usage:
-    total = Usage()
-    for client in clients:
-        total = total + client.usage()
+def _llm_usage(views) -> Usage:
+    """LLM use of one unit: its views' own accounts (a client shared by both roles counted once)."""
+    total, seen = Usage(), set()
+    for view in views:
+        if view is not None and id(view._ledger) not in seen:
+            seen.add(id(view._ledger))
+            total = total + view.usage()
     return total
 
 
-def _unit_usage(system_usage: Usage, llm_delta: Usage) -> Usage:
-    """The system's own counters with the LLM fields replaced by what this unit used.
+def _unit_usage(system_usage: Usage, llm_usage: Usage) -> Usage:
+    """The system's own counters with the LLM fields replaced by the unit's LLM accounts.
 
-    The per-system LLM ledgers are cumulative over a run (and a system may report them in its own
-    usage), so the unit's LLM use is the difference of two readings taken around it.
+    A system may also report its LLM client's usage itself; the unit's accounts are the one source,
+    so nothing is counted twice.
     """
     wall = dict(system_usage.wall_s)
     for phase in ("answer", "judge"):
-        if llm_delta.wall_s.get(phase):
-            wall[phase] = llm_delta.wall_s[phase]
+        if llm_usage.wall_s.get(phase):
+            wall[phase] = llm_usage.wall_s[phase]
     return replace(
         system_usage,
-        llm_calls=llm_delta.llm_calls,
-        prompt_tokens=llm_delta.prompt_tokens,
-        completion_tokens=llm_delta.completion_tokens,
-        llm_failures=llm_delta.llm_failures,
-        cache_hits=llm_delta.cache_hits,
+        llm_calls=llm_usage.llm_calls,
+        prompt_tokens=llm_usage.prompt_tokens,
+        completion_tokens=llm_usage.completion_tokens,
+        llm_failures=llm_usage.llm_failures,
+        cache_hits=llm_usage.cache_hits,
         wall_s=wall,
     )
 

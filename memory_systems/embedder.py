@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import re
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -65,6 +66,7 @@ class EmbeddingCache:
         self.dim = dim
         self.folder.mkdir(parents=True, exist_ok=True)
         self._rows: dict[bytes, np.ndarray] = {}
+        self._thread_lock = threading.Lock()  # flock serialises processes, not threads of one process
         meta = self.folder / "meta.json"
         if meta.exists():
             saved = json.loads(meta.read_text())["dim"]
@@ -94,7 +96,11 @@ class EmbeddingCache:
         return self._rows.get(key)
 
     def put_many(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
-        """Append new rows (keys already present are skipped)."""
+        """Append new rows (keys already present are skipped); safe across threads and processes."""
+        with self._thread_lock:
+            self._put_many(keys, vectors)
+
+    def _put_many(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
         fresh = [(k, v) for k, v in zip(keys, vectors, strict=True) if k not in self._rows]
         if not fresh:
             return
@@ -145,6 +151,7 @@ class Embedder:
         self.batch_size = batch_size
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self._cache: EmbeddingCache | None = None
+        self._lock = threading.Lock()
         self.usage = Usage()
 
     @property
@@ -170,9 +177,10 @@ class Embedder:
         return {"model": self.model_name, "dim": self.dim, "batch_size": self.batch_size}
 
     def _disk_cache(self) -> EmbeddingCache | None:
-        if self.cache_dir is not None and self._cache is None:
-            safe = re.sub(r"[^A-Za-z0-9_.-]", "_", self.model_name)
-            self._cache = EmbeddingCache(self.cache_dir / safe, self.dim)
+        with self._lock:  # runner workers share one embedder: open the cache once
+            if self.cache_dir is not None and self._cache is None:
+                safe = re.sub(r"[^A-Za-z0-9_.-]", "_", self.model_name)
+                self._cache = EmbeddingCache(self.cache_dir / safe, self.dim)
         return self._cache
 
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:

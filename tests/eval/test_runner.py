@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -123,3 +124,38 @@ def test_config_errors_name_key_file_and_nearest(tmp_path):
         get_benchmark("memee")
     with pytest.raises(ConfigError, match="share a label"):
         config_from_dict({"benchmark": "tiny_test", "systems": ["bm25", "bm25"]})
+
+
+def _row_key(row: Row) -> tuple:
+    return (row.system, row.unit_id, row.question_id, row.context, json.dumps(row.verdicts, sort_keys=True))
+
+
+def test_four_workers_give_the_same_rows_as_one(tmp_path):
+    one = run(_config(systems=["bm25", "dense"]), out_dir=tmp_path / "one", show_progress=False)
+    four = run(_config(systems=["bm25", "dense"]), out_dir=tmp_path / "four", show_progress=False, workers=4)
+    assert sorted(map(_row_key, one.rows())) == sorted(map(_row_key, four.rows()))
+    assert len(four.rows()) == 6 and four.header()["status"] == "complete"
+
+
+def test_workers_failing_midway_lose_no_rows_and_never_interleave(tmp_path):
+    folder = run(
+        _config(systems=["bm25", "dense"], benchmark_options={"fail_on": "u2"}),
+        out_dir=tmp_path / "run",
+        show_progress=False,
+        workers=4,
+    )
+    units = folder.units()
+    assert sorted((u.system, u.unit_id, u.status) for u in units) == [
+        ("bm25", "u1", "done"),
+        ("bm25", "u2", "error"),
+        ("bm25", "u3", "done"),
+        ("dense", "u1", "done"),
+        ("dense", "u2", "error"),
+        ("dense", "u3", "done"),
+    ]
+    # Every line of rows.jsonl is one whole row, and exactly the finished units' rows are there.
+    lines = (tmp_path / "run" / "rows.jsonl").read_text().splitlines()
+    assert all(json.loads(line)["schema_version"] == 1 for line in lines)
+    assert sorted((r.system, r.unit_id) for r in folder.rows()) == sorted(
+        (u.system, u.unit_id) for u in units if u.status == "done"
+    )
