@@ -42,6 +42,7 @@ import openai
 import yaml
 
 from memory_systems.errors import ConfigError, InvalidInputError
+from memory_systems.ratelimit import RateLimiter
 from memory_systems.records import PHASES, Usage
 
 logger = logging.getLogger(__name__)
@@ -115,6 +116,12 @@ class LLMConfig:
     """Sampling seed sent with each request, for endpoints that honour it."""
     wiring_only: bool = False
     """True for models too small to measure quality (the embedded 135M model); recorded in runs."""
+    max_concurrency: int | None = None
+    """Most requests in flight to this endpoint at once, over all threads (None: unlimited)."""
+    requests_per_s: float | None = None
+    """Most requests started per second (None: unlimited); 429s are still retried with backoff."""
+    tokens_per_min: float | None = None
+    """Most prompt + completion tokens per minute, estimated before a call and corrected after."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, source: str = "llm") -> LLMConfig:
@@ -564,6 +571,14 @@ class LLMClient:
             max_retries=0,
             timeout=config.timeout_s,
         )
+        try:
+            self._limiter = RateLimiter(
+                requests_per_s=config.requests_per_s,
+                tokens_per_min=config.tokens_per_min,
+                max_concurrency=config.max_concurrency,
+            )
+        except ValueError as exc:
+            raise ConfigError(f"LLM config: {exc}") from exc
         self._ledger = _Ledger()
         self._rng = random.Random()  # backoff jitter only; never affects results
         self._system_name = ""
@@ -831,8 +846,10 @@ class LLMClient:
         for attempt in range(attempts):
             self._ledger.add(system_name, phase, requests=1)
             try:
-                response = self._sdk.chat.completions.create(**request, timeout=self.config.timeout_s)
-                stored = _normalise(response)
+                with self._limiter.slot(_estimate_tokens(request)) as slot:
+                    response = self._sdk.chat.completions.create(**request, timeout=self.config.timeout_s)
+                    stored = _normalise(response)
+                    slot.settle(stored["prompt_tokens"] + stored["completion_tokens"])
             except Exception as exc:  # classified below; anything unexpected becomes a counted failure
                 failure, transient, retry_after = _classify(exc)
                 failure = replace(failure, attempts=attempt + 1)
@@ -987,6 +1004,12 @@ def _retry_after(exc: openai.APIStatusError) -> float | None:
 
 #: Keys of a ``model: local`` mapping that configure the embedded server rather than the client.
 _SERVER_KEYS = ("n_ctx", "n_threads", "startup_timeout_s")
+
+
+def _estimate_tokens(request: Mapping[str, Any]) -> int:
+    """Tokens a request will use, before it is sent: ~4 characters a token, plus the answer budget."""
+    chars = sum(len(str(m.get("content") or "")) for m in request.get("messages", ()))
+    return chars // 4 + int(request.get("max_tokens") or 0)
 
 
 @contextmanager

@@ -11,13 +11,13 @@ import sys
 import textwrap
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from memory_systems.errors import ConfigError, InvalidInputError
+from memory_systems.fake_endpoint import FakeEndpoint
 from memory_systems.llm import (
     LLMClient,
     LLMConfig,
@@ -27,104 +27,6 @@ from memory_systems.llm import (
     parse_json,
     request_key,
 )
-
-# --------------------------------------------------------------------------------------------------
-# A scripted OpenAI-compatible endpoint
-# --------------------------------------------------------------------------------------------------
-
-
-class FakeEndpoint:
-    """``/v1/chat/completions`` on a loopback port, answering from a script of behaviours.
-
-    Each request takes the next behaviour of ``script``; the last one repeats. Behaviours:
-    ``("text", s)``, ``("tool", name, arguments_json)``, ``("status", code, message)``,
-    ``("sleep", seconds)``, ``("drop",)`` (close without answering), ``("garbage",)`` (200, not JSON),
-    ``("no_choices",)``.
-    """
-
-    def __init__(self) -> None:
-        self.script: list[tuple[Any, ...]] = [("text", "hello")]
-        self.requests: list[dict[str, Any]] = []
-        self._release = threading.Event()
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:  # keep test output clean
-                pass
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                endpoint.requests.append(body)
-                step = endpoint.script.pop(0) if len(endpoint.script) > 1 else endpoint.script[0]
-                endpoint._answer(self, step, body)
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def _answer(self, handler: BaseHTTPRequestHandler, step: tuple[Any, ...], body: dict[str, Any]) -> None:
-        kind = step[0]
-        if kind == "sleep":
-            self._release.wait(step[1])  # released at teardown so no handler outlives the test
-            return
-        if kind == "drop":
-            handler.close_connection = True
-            handler.connection.shutdown(2)
-            return
-        if kind == "status":
-            payload = {"error": {"message": step[2], "type": "invalid_request_error"}}
-            self._send(handler, step[1], json.dumps(payload).encode())
-            return
-        if kind == "garbage":
-            self._send(handler, 200, b"<html>gateway says hi</html>", content_type="text/html")
-            return
-        message: dict[str, Any] = {"role": "assistant", "content": None}
-        finish = "stop"
-        if kind == "text":
-            message["content"] = step[1]
-        elif kind == "tool":
-            message["tool_calls"] = [
-                {"id": "call_1", "type": "function", "function": {"name": step[1], "arguments": step[2]}}
-            ]
-            finish = "tool_calls"
-        choices = [] if kind == "no_choices" else [{"index": 0, "message": message, "finish_reason": finish}]
-        prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body["messages"])
-        completion_tokens = len(str(message["content"] or "").split()) or 1
-        payload = {
-            "id": "chatcmpl-test",
-            "object": "chat.completion",
-            "created": 0,
-            "model": body["model"],
-            "choices": choices,
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
-        }
-        self._send(handler, 200, json.dumps(payload).encode())
-
-    @staticmethod
-    def _send(
-        handler: BaseHTTPRequestHandler, status: int, data: bytes, content_type: str = "application/json"
-    ) -> None:
-        handler.send_response(status)
-        handler.send_header("Content-Type", content_type)
-        handler.send_header("Content-Length", str(len(data)))
-        handler.end_headers()
-        handler.wfile.write(data)
-
-    def close(self) -> None:
-        self._release.set()
-        self._server.shutdown()
-        self._server.server_close()
 
 
 @pytest.fixture
