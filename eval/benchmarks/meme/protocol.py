@@ -1,0 +1,255 @@
+"""The MEME protocol (DESIGN.md §5 MEME): reset, ingest to the before point, finalize, ask the
+before-questions, ingest the rest, finalize, ask the after-questions; snapshot after every session.
+
+One unit is one episode, in its own namespace. Every question gets exactly one ``retrieve`` (query
+budget 1) and, when the run has an answer LLM, one answer call with the same prompt for every system
+(temperature 0, at most 500 tokens). Verdicts per row:
+
+- ``evidence`` (LLM-free, always): the retrieved context holds what the question needs -- the gold
+  value for ER, Cas and before-questions, every value for Agg and Tr. Abs and Del after the change
+  have no evidence rule (what they need is an absence or an uncertainty), so it is None there.
+- ``rule`` (when there is an answer): the deterministic judge of :mod:`eval.judges.rule`.
+- ``llm`` (when ``judges`` includes "llm"): the rubric judge, asked through the answer LLM.
+
+The context handed to the answer LLM is cut to ``max_context_tokens`` cl100k tokens when set (by
+default the answer model's window minus room for the prompt and the answer, when the endpoint says
+what it is): a 135M local model has 2K-8K tokens, one MEME chunk alone can hold 4K.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+
+from eval.benchmarks.meme.loader import load_episodes
+from eval.benchmarks.meme.schema import Episode, Question
+from eval.benchmarks.meme.scoring import meme_scores
+from eval.judges.llm import judge_llm
+from eval.judges.rule import contains, judge_rule
+from eval.metrics import judge_agreement
+from eval.protocol import Row, RunContext
+from eval.registry import register_benchmark
+from memory_systems.base import MemorySystem
+from memory_systems.errors import ConfigError
+from memory_systems.tokens import encoding
+
+logger = logging.getLogger(__name__)
+
+ANSWER_SYSTEM_PROMPT = (
+    "You are an assistant with a memory of earlier conversations with the user. "
+    "Answer only from the memory context you are given."
+)
+ANSWER_TEMPLATE = (
+    "Memory context:\n{context}\n\n"
+    "Current date: {date}\n"
+    "Question: {question}\n\n"
+    "Answer using only the memory context above. If the information is not there, say that you don't "
+    "have that information. Answer with only the value, no explanation."
+)
+#: Room kept free in the answer model's window: prompt text, chat template, and the answer.
+_PROMPT_RESERVE_TOKENS = 700
+ANSWER_MAX_TOKENS = 500
+
+
+def answer_messages(context: str, question: str, date: str | None) -> list[dict[str, str]]:
+    """The unified answer prompt (identical for every system)."""
+    user = ANSWER_TEMPLATE.format(context=context, date=date or "unknown", question=question)
+    return [{"role": "system", "content": ANSWER_SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def truncate_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:
+    """``text`` cut to its first ``max_tokens`` cl100k tokens (retrieved context is best-first)."""
+    if max_tokens is None:
+        return text, False
+    ids = encoding().encode_ordinary(text)
+    if len(ids) <= max_tokens:
+        return text, False
+    return encoding().decode(ids[:max_tokens]), True
+
+
+def evidence_verdict(question: Question, phase: str, context: str) -> dict[str, Any]:
+    """Whether the retrieved context holds what the question needs (see the module docstring)."""
+    if phase == "after" and question.task in ("Abs", "Del"):
+        return {"correct": None, "reason": "no evidence rule for this task", "judge": "evidence"}
+    needed = [question.gold] if phase == "before" or question.task in ("ER", "Cas") else list(question.values)
+    needed = [v for v in needed if v] or [question.gold]
+    missing = [v for v in needed if not contains(context, v)]
+    return {
+        "correct": not missing,
+        "reason": f"missing {missing}" if missing else "all present",
+        "judge": "evidence",
+    }
+
+
+def _open_snapshots(folder: Path):
+    return gzip.open(folder / "snapshots.jsonl.gz", "wt", encoding="utf-8")
+
+
+class MemeBenchmark:
+    """MEME as a runner benchmark: units are episodes.
+
+    Args:
+        data: A released episode file (JSON array) or a folder of episode files; default: generate.
+        episodes: Number of generated episodes (when ``data`` is None).
+        filler: Generated filler budget: "none", "32k" or "128k".
+        seed: Generator seed.
+        max_context_tokens: Cut the context handed to the answer LLM to this many tokens; default
+            derived from the answer model's window when the endpoint reports it.
+        snapshots: Record ``snapshot()`` after every session into the unit's work folder.
+        domain: Only episodes of this domain (personal_life / software_project).
+    """
+
+    name = "meme"
+
+    def __init__(
+        self,
+        data: str | Path | None = None,
+        *,
+        episodes: int = 3,
+        filler: str = "none",
+        seed: int = 0,
+        max_context_tokens: int | None = None,
+        snapshots: bool = True,
+        domain: str | None = None,
+    ) -> None:
+        if data is not None:
+            loaded = load_episodes(Path(data))
+            source = {"kind": "official", "path": str(data)}
+        else:
+            from eval.generators.meme import generate_episodes
+
+            loaded = generate_episodes(episodes, filler=filler, seed=seed)
+            source = {"kind": "generated", "episodes": episodes, "filler": filler, "seed": seed}
+        if domain is not None:
+            loaded = [e for e in loaded if e.domain == domain]
+        if not loaded:
+            raise ConfigError(f"no MEME episodes to run ({source})")
+        self.source = source
+        self.episodes: dict[str, Episode] = {e.episode_id: e for e in loaded}
+        self.max_context_tokens = max_context_tokens
+        self.snapshots = snapshots
+
+    def units(self) -> list[str]:
+        return list(self.episodes)
+
+    def _context_budget(self, ctx: RunContext) -> int | None:
+        if self.max_context_tokens is not None:
+            return self.max_context_tokens
+        window = ctx.answer_llm.identity().get("n_ctx") if ctx.answer_llm is not None else None
+        # The answer model's tokenizer is not cl100k: keep a 20% margin.
+        return int((window - _PROMPT_RESERVE_TOKENS) * 0.8) if window else None
+
+    def run_unit(self, system: MemorySystem, unit_id: str, ctx: RunContext) -> Iterator[Row]:
+        episode = self.episodes[unit_id]
+        namespace = unit_id
+        system.reset(namespace=namespace)
+        keep = self.snapshots and ctx.workdir is not None
+        opened = _open_snapshots(ctx.workdir) if keep else nullcontext()
+        failures = 0
+        with opened as snapshot_file:
+            index = 0
+            for phase in ("before", "after"):
+                for session in episode.phase_sessions(phase):
+                    report = system.ingest_session(session.to_session(), namespace=namespace)
+                    failures += report.failures
+                    if snapshot_file is not None:
+                        record = {
+                            "index": index,
+                            "session_id": session.session_id,
+                            "phase": phase,
+                            "snapshot": system.snapshot(namespace=namespace),
+                        }
+                        snapshot_file.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    index += 1
+                system.finalize(namespace=namespace)
+                question_set = episode.question_set(phase)
+                for i, question in enumerate(question_set.questions):
+                    question_id = f"{phase}-{i:02d}-{question.task}"
+                    yield self._ask(
+                        system,
+                        episode,
+                        question_id,
+                        phase,
+                        question,
+                        question_set.timestamp,
+                        ctx,
+                        ingest_failures=failures,
+                    )
+
+    def _ask(self, system, episode, question_id, phase, question, date, ctx, *, ingest_failures) -> Row:
+        started = time.perf_counter()
+        retrieved = system.retrieve(question.question, k=ctx.k, namespace=episode.episode_id)
+        retrieve_ms = (time.perf_counter() - started) * 1000
+        context, truncated = truncate_tokens(retrieved, self._context_budget(ctx))
+        verdicts: dict[str, Any] = {"evidence": evidence_verdict(question, phase, context)}
+        answer = None
+        usage: dict[str, Any] = {"retrieve_ms": retrieve_ms}
+        if ctx.answer_llm is not None:
+            result = ctx.answer_llm.chat(
+                answer_messages(context, question.question, date),
+                phase="answer",
+                temperature=0.0,
+                max_tokens=ANSWER_MAX_TOKENS,
+            )
+            usage.update(
+                answer_prompt_tokens=result.prompt_tokens,
+                answer_completion_tokens=result.completion_tokens,
+                answer_cached=result.cached,
+            )
+            if result.failure is not None:
+                usage["answer_failure"] = f"{result.failure.kind}: {result.failure.message}"[:300]
+            answer = result.text if result.failure is None else ""
+            kwargs = {"phase": phase, "values": question.values, "old_value": question.old_value}
+            if "rule" in ctx.judges:
+                verdicts["rule"] = judge_rule(question.task, answer, question.gold, **kwargs).to_dict()
+            if "llm" in ctx.judges:
+                verdicts["llm"] = judge_llm(
+                    ctx.answer_llm, question.task, question.question, answer, question.gold, **kwargs
+                ).to_dict()
+        return Row(
+            system=system.name,
+            benchmark=self.name,
+            unit_id=episode.episode_id,
+            question_id=question_id,
+            question=question.question,
+            gold=question.gold,
+            context=context,
+            answer=answer,
+            verdicts=verdicts,
+            usage=usage,
+            metadata={
+                "task": question.task,
+                "phase": phase,
+                "entities": list(question.entities),
+                "values": list(question.values),
+                "old_value": question.old_value,
+                "hop": question.resolved_hop,
+                "domain": episode.domain,
+                "context_truncated": truncated,
+                "ingest_failures": ingest_failures,
+                "source": self.source["kind"],
+            },
+        )
+
+    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+        """MEME scores under every judge present in the rows, and rule-vs-LLM agreement."""
+        judges = sorted({name for row in rows for name in row.verdicts})
+        summary: dict[str, Any] = {
+            "source": self.source,
+            "by_judge": {j: meme_scores(rows, j) for j in judges},
+        }
+        if "rule" in judges and "llm" in judges:
+            summary["agreement_rule_llm"] = judge_agreement(rows, "rule", "llm")
+        return summary
+
+
+@register_benchmark("meme")
+def _meme(**options: Any) -> MemeBenchmark:
+    data = options.pop("data", None)
+    return MemeBenchmark(data, **options)

@@ -1,0 +1,178 @@
+"""The MEME protocol through the runner, on a small hand-made episode in the released layout."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from eval.benchmarks.meme.protocol import answer_messages, evidence_verdict, truncate_tokens
+from eval.benchmarks.meme.schema import Question
+from eval.config import config_from_dict
+from eval.runner import run
+
+ERROR_LOG = "FATAL qv-7 quorum lost\n  at shard brindle-3 (epoch 4471)"
+
+
+def _session(i: int, *turns: str, kind: str = "evidence") -> dict:
+    roles = ["user", "assistant"]
+    return {
+        "session_id": f"s{i}",
+        "type": kind,
+        "timestamp": f"2023/03/0{i + 1} (Wed) 09:00",
+        "conversation": [{"role": roles[j % 2], "content": t} for j, t in enumerate(turns)],
+    }
+
+
+EPISODE = {
+    "episode_id": "sw_001",
+    "domain": "software_project",
+    "sessions": [
+        _session(0, f"Our staging cluster crashed with this log:\n{ERROR_LOG}", "Noted the crash log."),
+        _session(
+            1,
+            "The deploy tool is Zunderbuild. The CI runner depends on the deploy tool; if the deploy "
+            "tool changes, the CI runner will be Corvex.",
+            "Understood: the CI runner follows the deploy tool.",
+        ),
+        _session(2, "My locker code at the office is 8812.", "Got it, 8812."),
+        _session(3, "What is a good name for a cat?", "Pelmet is a fine name.", kind="filler"),
+        _session(
+            4,
+            "We switched the deploy tool from Zunderbuild to Plinthwork today.",
+            "Deploy tool is now Plinthwork.",
+            "Also, please forget my locker code.",
+            "Done, I forgot it.",
+        ),
+        _session(5, "Any tips for sourdough?", "Feed the starter daily.", kind="filler"),
+    ],
+    "before_questions": {
+        "timestamp": "2023/03/04 (Sat) 10:00",
+        "position_after_session": 3,
+        "questions": [
+            {
+                "task_type": "ER",
+                "entity": ["crash_log"],
+                "entity_values": [ERROR_LOG],
+                "question": "What exact log did the staging crash print?",
+                "expected_answer": ERROR_LOG,
+            },
+            {
+                "task_type": "Del",
+                "entity": ["locker_code"],
+                "entity_values": ["8812"],
+                "question": "What is my office locker code?",
+                "expected_answer": "8812",
+            },
+            {
+                "task_type": "Cas",
+                "entity": ["ci_runner"],
+                "entity_values": ["Zunderbuild"],
+                "question": "Which deploy tool do we use?",
+                "expected_answer": "Zunderbuild",
+            },
+        ],
+    },
+    "after_questions": {
+        "timestamp": "2023/03/07 (Tue) 10:00",
+        "position_after_session": 5,
+        "questions": [
+            {
+                "task_type": "ER",
+                "entity": ["crash_log"],
+                "entity_values": [ERROR_LOG],
+                "question": "What exact log did the staging crash print?",
+                "expected_answer": ERROR_LOG,
+            },
+            {
+                "task_type": "Del",
+                "entity": ["locker_code"],
+                "entity_values": ["8812"],
+                "question": "What is my office locker code?",
+                "gold_answer": "No — explicitly removed",
+            },
+            {
+                "task_type": "Cascade-D (1-hop)",
+                "entity": ["ci_runner"],
+                "entity_values": ["Zunderbuild", "Corvex"],
+                "question": "What is the CI runner now?",
+                "expected_answer": "Corvex",
+            },
+        ],
+    },
+}
+
+
+@pytest.fixture
+def episode_file(tmp_path):
+    path = tmp_path / "episodes.json"
+    path.write_text(json.dumps([EPISODE]))
+    return path
+
+
+def _config(episode_file, **extra):
+    return config_from_dict(
+        {
+            "benchmark": "meme",
+            "systems": ["bm25", "dense"],
+            "name": "meme_test",
+            "k": 2,
+            "benchmark_options": {"data": str(episode_file)},
+            **extra,
+        }
+    )
+
+
+def test_retrieval_only_run_rows_evidence_and_snapshots(episode_file, tmp_path):
+    folder = run(_config(episode_file), out_dir=tmp_path / "run", show_progress=False)
+    rows = folder.rows()
+    assert len(rows) == 12 and {r.system for r in rows} == {"bm25", "dense"}
+    by_id = {(r.system, r.question_id): r for r in rows}
+    er = by_id[("bm25", "after-00-ER")]
+    assert er.answer is None and er.verdicts["evidence"]["correct"] is True and ERROR_LOG in er.context
+    assert by_id[("bm25", "after-01-Del")].verdicts["evidence"]["correct"] is None
+    assert by_id[("bm25", "before-01-Del")].metadata["phase"] == "before"
+    assert by_id[("bm25", "after-02-Cas")].metadata["values"] == ["Zunderbuild", "Corvex"]
+    # One snapshot per session, in order, each holding what was ingested so far.
+    with gzip.open(tmp_path / "run" / "work" / "bm25" / "sw_001" / "snapshots.jsonl.gz", "rt") as fh:
+        snapshots = [json.loads(line) for line in fh]
+    assert [s["index"] for s in snapshots] == list(range(6))
+    assert "Plinthwork" not in snapshots[3]["snapshot"] and "Plinthwork" in snapshots[4]["snapshot"]
+    summary = folder.summary()["bm25"]["scores"]
+    assert summary["source"]["kind"] == "official"
+    assert summary["by_judge"]["evidence"]["tasks"]["ER"] == 1.0
+
+
+def test_evidence_rules_and_prompt():
+    q = Question(task="Agg", question="q", gold="a, b", entity_values=["alpha", "beta"])
+    assert evidence_verdict(q, "after", "alpha and beta")["correct"] is True
+    assert evidence_verdict(q, "after", "only alpha")["correct"] is False
+    messages = answer_messages("CTX", "What?", "2023/03/07")
+    assert "CTX" in messages[1]["content"] and "only the value" in messages[1]["content"]
+    text, cut = truncate_tokens("word " * 500, 50)
+    assert cut and len(text.split()) <= 51
+
+
+@pytest.mark.slow
+def test_answers_with_the_real_local_model(episode_file, tmp_path, local_llm):
+    config = _config(
+        episode_file,
+        answer_llm={
+            "model": local_llm.model,
+            "base_url": local_llm.base_url,
+            "api_key_env": None,
+            "wiring_only": True,
+        },
+        systems=["bm25"],
+        judges=["rule"],
+    )
+    folder = run(config, out_dir=tmp_path / "run", show_progress=False)
+    rows = folder.rows()
+    assert len(rows) == 6
+    assert all(isinstance(r.answer, str) for r in rows)
+    assert all("rule" in r.verdicts and r.verdicts["rule"]["correct"] in (True, False) for r in rows)
+    header = folder.header()
+    assert header["wiring_only"] is True and header["answer_llm"]["model"] == local_llm.model
+    usage = folder.summary()["bm25"]["usage"]
+    assert usage["llm_calls"] + usage["cache_hits"] >= 6
