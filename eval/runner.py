@@ -22,7 +22,7 @@ from eval.protocol import Row, RunContext
 from eval.registry import get_benchmark
 from eval.runlog import RunFolder, UnitRecord, base_header, now_iso
 from memory_systems.embedder import Embedder
-from memory_systems.errors import ConfigError
+from memory_systems.errors import ConfigError, require
 from memory_systems.progress import progress_bar
 from memory_systems.records import Usage
 from memory_systems.registry import get_system
@@ -30,6 +30,7 @@ from memory_systems.registry import get_system
 logger = logging.getLogger(__name__)
 
 CODE_ROOT = Path(__file__).resolve().parents[1]
+EXECUTORS = ("threads", "ray")
 
 
 @contextmanager
@@ -52,6 +53,8 @@ def run(
     restart: bool = False,
     show_progress: bool = True,
     workers: int = 1,
+    executor: str = "threads",
+    ray_address: str | None = None,
 ) -> RunFolder:
     """Run every system of ``config`` over every unit of its benchmark; resume what is done.
 
@@ -61,7 +64,10 @@ def run(
         cache_dir: Root of the embedding and LLM caches, or None.
         restart: Start over even if the folder holds finished units.
         show_progress: Show a progress bar (units done / total, ETA).
-        workers: Units run concurrently (threads); rows are the same as with one worker, order aside.
+        workers: Units run concurrently; rows are the same as with one worker, order aside.
+        executor: "threads" (this process) or "ray" (Ray tasks; needs the ``ray`` extra).
+        ray_address: Address of an existing Ray cluster ("auto" for the local one); default: start
+            a local Ray instance for this run.
 
     Returns:
         The run folder, with ``summary.json`` written.
@@ -69,6 +75,8 @@ def run(
     Raises:
         ConfigError: The folder holds a run of a different config (and ``restart`` is False).
     """
+    if executor not in EXECUTORS:
+        raise ConfigError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
     folder = RunFolder(out_dir)
     if folder.header_path.exists() and not restart:
         previous = folder.header().get("config")
@@ -112,7 +120,15 @@ def run(
             return _compute_unit(benchmark, spec, unit, config, folder, resources, views)
 
         with progress_bar(total=len(todo), desc=f"{config.benchmark}", enabled=show_progress) as bar:
-            if workers <= 1:
+            if executor == "ray":
+                clients = {"answer": answer_llm, "internal": internal_llm}
+                for record, rows in _run_on_ray(
+                    todo, config, folder, cache_dir, clients, workers, ray_address
+                ):
+                    errors += _write(folder, record, rows)
+                    bar.update(1)
+                    bar.set_postfix_str(f"ray, last {record.system} {record.unit_id}")
+            elif workers <= 1:
                 for spec, unit in todo:
                     bar.set_postfix_str(f"{spec.key} {unit}")
                     errors += _write(folder, *compute(spec, unit))
@@ -134,6 +150,68 @@ def run(
     )
     folder.write_header(header)
     return folder
+
+
+def _run_on_ray(todo, config, folder, cache_dir, clients, workers, ray_address):
+    """The same units as Ray tasks; yields each finished unit as it completes (this process writes).
+
+    Each task rebuilds the benchmark, embedder and LLM clients in its worker process (once per run
+    and process) from plain data: the config, and the resolved endpoint of each LLM (an embedded
+    server started here keeps serving the workers of a local cluster).
+    """
+    ray = require("ray", extra="ray", purpose="--executor ray")
+    started_here = not ray.is_initialized()
+    if started_here:
+        options = {"address": ray_address} if ray_address else {"num_cpus": max(1, workers)}
+        ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **options)
+    try:
+        endpoints = {role: _endpoint(client) for role, client in clients.items()}
+        shared = clients["answer"] is not None and clients["answer"] is clients["internal"]
+        task = ray.remote(_ray_unit)
+        pending = [
+            task.remote(config, spec, unit, str(folder.path), cache_dir, endpoints, shared)
+            for spec, unit in todo
+        ]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _endpoint(client: Any) -> tuple[Any, dict[str, Any]] | None:
+    if client is None:
+        return None
+    return client.config, {k: v for k, v in client.identity().items() if k in ("server", "n_ctx")}
+
+
+# Per worker process: what _ray_unit builds once per run (Ray reuses worker processes across tasks).
+_RAY_WORKER_STATE: dict[str, tuple[Any, Embedder, dict[str, Any]]] = {}
+
+
+def _ray_unit(config, spec, unit, out_dir, cache_dir, endpoints, shared) -> tuple[UnitRecord, list[Row]]:
+    """One unit inside a Ray worker: the same :func:`_compute_unit` as the thread executor."""
+    from memory_systems.llm import LLMClient
+
+    state = _RAY_WORKER_STATE.get(out_dir)
+    if state is None:
+        benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
+        embedder = Embedder(config.embedder, cache_dir=Path(cache_dir) / "embeddings" if cache_dir else None)
+        cache_path = Path(cache_dir) / "llm" / "responses.sqlite" if cache_dir else None
+        clients: dict[str, Any] = {}
+        for role, endpoint in endpoints.items():
+            if endpoint is not None and not (shared and role == "internal"):
+                llm_config, extra = endpoint
+                clients[role] = LLMClient(llm_config, cache_path=cache_path, identity_extra=extra)
+        if shared:
+            clients["internal"] = clients["answer"]
+        state = _RAY_WORKER_STATE[out_dir] = (benchmark, embedder, clients)
+    benchmark, embedder, clients = state
+    account = f"{spec.key}@{unit}"
+    views = {role: _view(clients.get(role), account) for role in ("answer", "internal")}
+    resources = {"embedder": embedder, "llm": views["internal"]}
+    return _compute_unit(benchmark, spec, unit, config, RunFolder(Path(out_dir)), resources, views)
 
 
 def _view(client: Any, account: str) -> Any:

@@ -159,3 +159,23 @@ def test_workers_failing_midway_lose_no_rows_and_never_interleave(tmp_path):
     assert sorted((r.system, r.unit_id) for r in folder.rows()) == sorted(
         (u.system, u.unit_id) for u in units if u.status == "done"
     )
+
+
+def test_ray_executor_gives_the_same_rows(tmp_path):
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'memsuite[ray]')")
+    # A built-in benchmark: Ray workers rebuild it from the config in their own processes.
+    config = config_from_dict(
+        {
+            "benchmark": "meme",
+            "systems": ["bm25"],
+            "k": 2,
+            "benchmark_options": {"episodes": 2, "filler": "none", "seed": 3, "snapshots": False},
+        }
+    )
+    one = run(config, out_dir=tmp_path / "one", show_progress=False)
+    on_ray = run(config, out_dir=tmp_path / "ray", show_progress=False, workers=2, executor="ray")
+    assert len(one.rows()) > 10
+    assert sorted(map(_row_key, one.rows())) == sorted(map(_row_key, on_ray.rows()))
+    assert on_ray.header()["status"] == "complete"
+    with pytest.raises(ConfigError, match="unknown executor"):
+        run(_config(), out_dir=tmp_path / "x", show_progress=False, executor="dask")
