@@ -3,6 +3,7 @@ endpoint that adds a fixed latency to every call (a stand-in for a remote LLM), 
 
     .venv/bin/python benchmarks/bench_workers.py                     # 20 episodes, 200 ms, 4 workers
     .venv/bin/python benchmarks/bench_workers.py --episodes 8 --repeats 1
+    .venv/bin/python benchmarks/bench_workers.py --executor ray      # the same units as Ray tasks
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from eval.runner import run
 from memory_systems.fake_endpoint import FakeEndpoint
 
 
-def timed_run(endpoint: FakeEndpoint, episodes: int, workers: int, systems: list[str]) -> tuple[float, int]:
+def timed_run(
+    endpoint: FakeEndpoint, episodes: int, workers: int, systems: list[str], executor: str = "threads"
+) -> tuple[float, int]:
     config = config_from_dict(
         {
             "benchmark": "meme",
@@ -32,7 +35,9 @@ def timed_run(endpoint: FakeEndpoint, episodes: int, workers: int, systems: list
     )
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
-        folder = run(config, out_dir=Path(out) / "run", show_progress=False, workers=workers)
+        folder = run(
+            config, out_dir=Path(out) / "run", show_progress=False, workers=workers, executor=executor
+        )
         wall = time.perf_counter() - started
         return wall, len(folder.rows())
 
@@ -44,6 +49,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--systems", default="bm25")
+    parser.add_argument(
+        "--executor", choices=["threads", "ray"], default="threads", help="for the N-worker runs"
+    )
     args = parser.parse_args()
     endpoint = FakeEndpoint()
     endpoint.latency_s = args.latency_ms / 1000
@@ -54,13 +62,13 @@ def main() -> None:
         for _ in range(args.repeats):
             wall, rows_one = timed_run(endpoint, args.episodes, 1, systems)
             one.append(wall)
-            wall, rows_many = timed_run(endpoint, args.episodes, args.workers, systems)
+            wall, rows_many = timed_run(endpoint, args.episodes, args.workers, systems, args.executor)
             many.append(wall)
             assert rows_one == rows_many, (rows_one, rows_many)
     finally:
         endpoint.close()
     print(f"{args.episodes} episodes x {systems}, {rows_one} rows, {args.latency_ms:.0f} ms per LLM call")
-    for label, walls in (("1 worker", one), (f"{args.workers} workers", many)):
+    for label, walls in (("1 worker", one), (f"{args.workers} {args.executor}", many)):
         print(f"{label:10s} median {statistics.median(walls):7.2f} s  runs {[round(x, 2) for x in walls]}")
     print(f"speed-up: {statistics.median(one) / statistics.median(many):.2f}x (goal >= 3.5x)")
 
