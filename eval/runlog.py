@@ -145,13 +145,26 @@ def _append_lines(path: Path, rows: list[dict[str, Any]]) -> None:
         os.fsync(fh.fileno())
 
 
+def header_config(config_dict: dict[str, Any]) -> Any:
+    """The config as a header stores it: JSON types, and any literal ``api_key`` masked."""
+
+    def mask(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: ("***" if k == "api_key" and v else mask(v)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [mask(v) for v in value]
+        return value
+
+    return mask(json.loads(json.dumps(config_dict, default=str)))
+
+
 def base_header(config_dict: dict[str, Any], code_root: Path) -> dict[str, Any]:
     """The parts of a header known before anything runs."""
     return {
         "format_version": RUN_FORMAT_VERSION,
         "status": "started",
         "started_at": now_iso(),
-        "config": config_dict,
+        "config": header_config(config_dict),
         "memsuite_version": package_versions().get("memsuite"),
         "git_revision": git_revision(code_root),
         "python": platform.python_version(),

@@ -6,7 +6,6 @@ signature (embedder, llm); benchmarks supply units and a protocol (eval/protocol
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 import traceback
@@ -20,7 +19,7 @@ from typing import Any
 from eval.config import RunConfig, SystemSpec
 from eval.protocol import Row, RunContext
 from eval.registry import get_benchmark
-from eval.runlog import RunFolder, UnitRecord, base_header, now_iso
+from eval.runlog import RunFolder, UnitRecord, base_header, header_config, now_iso
 from memory_systems.embedder import Embedder
 from memory_systems.errors import ConfigError, require
 from memory_systems.progress import progress_bar
@@ -80,7 +79,7 @@ def run(
     folder = RunFolder(out_dir)
     if folder.header_path.exists() and not restart:
         previous = folder.header().get("config")
-        if previous != json.loads(json.dumps(config.to_dict(), default=str)):  # as the header stored it
+        if previous != header_config(config.to_dict()):
             raise ConfigError(
                 f"{out_dir} holds a run of a different config; choose another --out or pass --restart"
             )
