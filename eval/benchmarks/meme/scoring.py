@@ -81,7 +81,8 @@ def meme_scores(rows: list[Row], judge: str = "rule") -> dict[str, Any]:
         judge: Which judge's verdicts to score ("rule" or "llm").
 
     Returns:
-        ``{"tasks": {task: rate}, "Overall": mean of the six rates (None if any task has no rows),
+        ``{"tasks": {task: rate}, "Overall": mean of the six rates (None if any task has no rows
+        with a verdict; rows without a verdict are left out of rates),
         "n": {task: count}, "before": {task: rate}, "filter": {label: count}, "judge_failures": int}``.
     """
     labels = filter_labels(rows, judge)
@@ -90,8 +91,11 @@ def meme_scores(rows: list[Row], judge: str = "rule") -> dict[str, Any]:
     failures = 0
     for i, row in enumerate(rows):
         task, verdict = row.metadata.get("task"), verdict_of(row, judge)
-        if judge in row.verdicts and verdict is None:
-            failures += 1
+        if verdict is None:
+            # No verdict: the judge failed (counted) or has no rule for this task (the evidence judge
+            # on Abs/Del after the change). Either way the row is left out of the rate, not failed.
+            failures += judge in row.verdicts and judge != "evidence"
+            continue
         if row.metadata.get("phase") == "before":
             before[task].append(float(bool(verdict)))
             continue

@@ -64,3 +64,11 @@ def test_missing_task_gives_no_overall_and_failures_are_counted():
     scores = meme_scores(rows)
     assert scores["Overall"] is None and scores["tasks"]["Tr"] is None
     assert scores["judge_failures"] == 1
+
+
+def test_rows_without_a_verdict_are_left_out_of_rates():
+    rows = [_row("e1", "ER", "after", "r", True), _row("e1", "Del", "after", "d", None)]
+    rows = [type(r)(**{**r.to_dict(), "verdicts": {"evidence": r.verdicts["rule"]}}) for r in rows]
+    scores = meme_scores(rows, judge="evidence")
+    assert scores["tasks"]["ER"] == 1.0 and scores["tasks"]["Del"] is None and scores["n"]["Del"] == 0
+    assert scores["judge_failures"] == 0  # the evidence judge has no rule there: not a failure

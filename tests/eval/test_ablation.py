@@ -1,0 +1,150 @@
+"""Ablations: a base config plus one swept key -> one resumable run per value and one combined report."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from eval.ablation import load_ablation, run_ablation, variant_configs
+from eval.cli import main
+from eval.runlog import load_run
+from memory_systems.errors import ConfigError
+
+LOG = "FATAL qv-7 quorum lost at shard brindle-3"
+
+
+def _session(i: int, *turns: str) -> dict:
+    return {
+        "session_id": f"s{i}",
+        "type": "evidence",
+        "timestamp": f"2023/03/0{i + 1} (Wed) 09:00",
+        "conversation": [{"role": ("user", "assistant")[j % 2], "content": t} for j, t in enumerate(turns)],
+    }
+
+
+EPISODE = {
+    "episode_id": "pl_001",
+    "domain": "personal_life",
+    "sessions": [
+        _session(0, f"The staging crash printed: {LOG}", "Noted."),
+        _session(1, "My locker code is 8812.", "Got it."),
+        _session(2, "The gym moved to Thursdays.", "Noted."),
+    ],
+    "before_questions": {
+        "timestamp": "2023/03/02 (Thu) 10:00",
+        "position_after_session": 1,
+        "questions": [
+            {
+                "task_type": "ER",
+                "entity": ["log"],
+                "question": "What did the staging crash print?",
+                "gold_answer": LOG,
+            }
+        ],
+    },
+    "after_questions": {
+        "timestamp": "2023/03/04 (Sat) 10:00",
+        "position_after_session": 2,
+        "questions": [
+            {
+                "task_type": "ER",
+                "entity": ["log"],
+                "question": "What did the staging crash print?",
+                "gold_answer": LOG,
+            }
+        ],
+    },
+}
+
+
+@pytest.fixture
+def ablation_file(tmp_path):
+    """A k sweep over a bm25-only, retrieval-only MEME config on one hand-made episode."""
+    data = tmp_path / "episodes.json"
+    data.write_text(json.dumps([EPISODE]))
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "base.yaml").write_text(
+        f"benchmark: meme\nname: base\nsystems: [bm25, dense]\nk: 5\nbenchmark_options: {{data: {data}}}\n"
+    )
+    path = tmp_path / "configs" / "topk.yaml"
+    path.write_text("name: topk\nbase: base.yaml\nset: {systems: [bm25]}\nsweep: {key: k, values: [1, 10]}\n")
+    return path
+
+
+def test_two_values_two_runs_one_combined_table(ablation_file, tmp_path):
+    ablation = load_ablation(ablation_file)
+    assert ablation.labels == ("k-1", "k-10") and ablation.base == ablation_file.parent / "base.yaml"
+    result = run_ablation(ablation, out_dir=tmp_path / "runs" / "topk", show_progress=False)
+    assert result.runs == (tmp_path / "runs" / "topk" / "k-1", tmp_path / "runs" / "topk" / "k-10")
+    headers = [load_run(folder).header() for folder in result.runs]
+    assert [h["config"]["k"] for h in headers] == [1, 10]
+    assert [h["config"]["name"] for h in headers] == ["topk-k-1", "topk-k-10"]
+    assert all(h["status"] == "complete" and h["config"]["systems"][0]["name"] == "bm25" for h in headers)
+    assert result.report_dir == tmp_path / "runs" / "topk" / "report" and not result.incomplete
+
+    table = list(csv.DictReader(io.StringIO((result.report_dir / "meme_main_evidence.csv").read_text())))
+    assert [(r["k"], r["system"], r["from"]) for r in table] == [
+        ("1", "bm25", "memsuite"),
+        ("10", "bm25", "memsuite"),
+        ("paper", "BM25", "paper"),
+    ]
+    # Three sessions, one chunk each: the log's chunk ranks first for its own question at any k.
+    assert table[0]["ER"] == table[1]["ER"] == "1"
+    assert (result.report_dir / "meme_sweep_k.png").stat().st_size > 1000
+    markdown = (result.report_dir / "report.md").read_text()
+    assert markdown.startswith("# ablation topk: k over k-1, k-10")
+    assert "memsuite ablate" in markdown
+
+    # Resumable: a second call runs no unit again and rewrites the same report.
+    units_before = (result.runs[0] / "units.jsonl").read_text()
+    again = run_ablation(ablation, out_dir=tmp_path / "runs" / "topk", show_progress=False)
+    assert (again.runs[0] / "units.jsonl").read_text() == units_before
+    run_ablation(ablation, out_dir=tmp_path / "runs" / "topk", report_dir=tmp_path / "r2", report_only=True)
+    assert (tmp_path / "r2" / "meme_main_evidence.csv").exists()
+
+
+def test_variant_precedence_and_labels(ablation_file):
+    ablation = load_ablation(ablation_file)
+    variants = variant_configs(ablation, ["k=3", "benchmark_options.snapshots=false"])
+    # The swept key wins over --set; other overrides apply to every variant.
+    assert [(label, c.k, c.benchmark_options["snapshots"]) for label, c in variants] == [
+        ("k-1", 1, False),
+        ("k-10", 10, False),
+    ]
+
+
+def test_ablation_file_errors(tmp_path, ablation_file):
+    bad = tmp_path / "configs" / "bad.yaml"
+    bad.write_text("base: base.yaml\nsweep: {key: k, valuse: [1]}\n")
+    with pytest.raises(ConfigError, match="unknown key 'valuse'; did you mean 'values'"):
+        load_ablation(bad)
+    bad.write_text("base: base.yaml\nsweep: {key: k, values: [1, 2], labels: [a]}\n")
+    with pytest.raises(ConfigError, match="one label per value"):
+        load_ablation(bad)
+    bad.write_text("base: base.yaml\nsweeps: {key: k, values: [1]}\n")
+    with pytest.raises(ConfigError, match="did you mean 'sweep'"):
+        load_ablation(bad)
+    bad.write_text("base: base.yaml\nsweep: {key: top_k, values: [1]}\n")
+    with pytest.raises(ConfigError, match=r"variant top_k-1.*unknown key 'top_k'"):
+        variant_configs(load_ablation(bad))
+    bad.write_text("base: missing.yaml\nsweep: {key: k, values: [1]}\n")
+    with pytest.raises(ConfigError, match="base config not found"):
+        variant_configs(load_ablation(bad))
+
+
+def test_llm_values_get_model_labels(tmp_path):
+    path = tmp_path / "swap.yaml"
+    path.write_text("base: b.yaml\nsweep: {key: answer_llm, values: [local, {model: gpt-4.1-mini}]}\n")
+    assert load_ablation(path).labels == ("answer_llm-local", "answer_llm-gpt-4.1-mini")
+
+
+def test_cli_ablate(ablation_file, tmp_path, capsys):
+    out = tmp_path / "cli_runs"
+    code = main(["ablate", str(ablation_file), "--out", str(out), "--quiet", "--no-cache", "--no-plots"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "k = k-1" in printed and str(out / "report" / "report.md") in printed
+    assert (out / "k-10" / "summary.json").exists() and not (out / "report" / "meme_sweep_k.png").exists()
