@@ -103,6 +103,8 @@ class MemeBenchmark:
             derived from the answer model's window when the endpoint reports it.
         snapshots: Record ``snapshot()`` after every session into the unit's work folder.
         domain: Only episodes of this domain (personal_life / software_project).
+        answer_max_tokens: Answer budget (the paper's 500; a small local model rambles to the cap,
+            so the demo sets less).
     """
 
     name = "meme"
@@ -117,6 +119,7 @@ class MemeBenchmark:
         max_context_tokens: int | None = None,
         snapshots: bool = True,
         domain: str | None = None,
+        answer_max_tokens: int = ANSWER_MAX_TOKENS,
     ) -> None:
         if data is not None:
             loaded = load_episodes(Path(data))
@@ -134,6 +137,7 @@ class MemeBenchmark:
         self.episodes: dict[str, Episode] = {e.episode_id: e for e in loaded}
         self.max_context_tokens = max_context_tokens
         self.snapshots = snapshots
+        self.answer_max_tokens = answer_max_tokens
 
     def units(self) -> list[str]:
         return list(self.episodes)
@@ -195,7 +199,7 @@ class MemeBenchmark:
                 answer_messages(context, question.question, date),
                 phase="answer",
                 temperature=0.0,
-                max_tokens=ANSWER_MAX_TOKENS,
+                max_tokens=self.answer_max_tokens,
             )
             usage.update(
                 answer_prompt_tokens=result.prompt_tokens,
