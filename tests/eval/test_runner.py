@@ -184,5 +184,7 @@ def test_ray_executor_gives_the_same_rows(tmp_path):
 def test_header_masks_literal_api_keys():
     from eval.runlog import header_config
 
-    masked = header_config({"answer_llm": {"model": "m", "api_key": "sk-secret"}, "systems": [{"name": "bm25"}]})
+    masked = header_config(
+        {"answer_llm": {"model": "m", "api_key": "sk-secret"}, "systems": [{"name": "bm25"}]}
+    )
     assert masked == {"answer_llm": {"model": "m", "api_key": "***"}, "systems": [{"name": "bm25"}]}
