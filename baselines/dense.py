@@ -12,8 +12,7 @@ reference's behaviour with a long-context embedder.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,85 +22,11 @@ import numpy as np
 from memory_systems.base import MemorySystem
 from memory_systems.embedder import Embedder
 from memory_systems.errors import InvalidInputError
-from memory_systems.persist import read_jsonl, write_jsonl
 from memory_systems.records import Hit, MemoryRecord
 from memory_systems.registry import register
 from memory_systems.store import RecordStore, check_k, check_namespace, check_text, check_texts
 from memory_systems.tokens import fits_in_tokens, split_by_tokens
-
-#: Vector id = memory id * WINDOW_SLOTS + window number, so a hit maps back to its memory by division.
-WINDOW_SLOTS = 1 << 16
-INDEX_KINDS = ("flat", "hnsw")
-
-
-@contextmanager
-def _one_faiss_thread() -> Iterator[None]:
-    """Search one query on one OpenMP thread, then restore the previous setting.
-
-    For a single query faiss's OpenMP threads cost more than they save, and their spinning slows the
-    next torch call too: at 105K vectors on 2 cores a query takes 22 ms on 2 threads vs 6 ms on one
-    (benchmarks/bench_retrieval.py measures the end-to-end effect).
-    """
-    previous = faiss.omp_get_max_threads()
-    faiss.omp_set_num_threads(1)
-    try:
-        yield
-    finally:
-        faiss.omp_set_num_threads(previous)
-
-
-class _Index:
-    """One namespace's faiss index, keyed by vector id."""
-
-    def __init__(self, dim: int, kind: str, hnsw_m: int) -> None:
-        self.dim, self.kind, self.hnsw_m = dim, kind, hnsw_m
-        self.index = faiss.IndexIDMap2(self._inner())
-        self.windows: dict[int, int] = {}  # memory id -> number of window vectors
-
-    def _inner(self) -> faiss.Index:
-        if self.kind == "flat":
-            return faiss.IndexFlatIP(self.dim)
-        return faiss.IndexHNSWFlat(self.dim, self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
-
-    def add(self, memory_ids: list[int], vectors: np.ndarray, counts: list[int]) -> None:
-        """Add memories' window vectors (``counts[i]`` consecutive rows each) in one faiss call."""
-        counts_arr = np.asarray(counts, dtype=np.int64)
-        starts = np.repeat(np.cumsum(counts_arr) - counts_arr, counts_arr)
-        window = np.arange(len(vectors), dtype=np.int64) - starts
-        ids = np.repeat(np.asarray(memory_ids, dtype=np.int64) * WINDOW_SLOTS, counts_arr) + window
-        self.index.add_with_ids(vectors, ids)
-        self.windows.update(zip(memory_ids, counts, strict=True))
-
-    def remove(self, memory_id: int) -> None:
-        count = self.windows.pop(memory_id)
-        ids = memory_id * WINDOW_SLOTS + np.arange(count, dtype=np.int64)
-        if self.kind == "flat":
-            removed = self.index.remove_ids(ids)
-            assert removed == count, f"faiss removed {removed} of {count} vectors of memory {memory_id}"
-            return
-        # HNSW graphs cannot drop nodes: rebuild from the remaining stored vectors.
-        kept = faiss.vector_to_array(self.index.id_map)
-        kept = kept[~np.isin(kept, ids)]
-        vectors = np.stack([self.index.reconstruct(int(i)) for i in kept]) if len(kept) else None
-        self.index = faiss.IndexIDMap2(self._inner())
-        if vectors is not None:
-            self.index.add_with_ids(vectors, kept)
-
-    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Best ``k`` memories as (memory id, best window score), widening the window search as needed."""
-        total = self.index.ntotal
-        fetch = min(total, k * 4)
-        while True:
-            with _one_faiss_thread():
-                scores, ids = self.index.search(query, fetch)
-            best: dict[int, float] = {}
-            for vid, score in zip(ids[0], scores[0], strict=True):
-                if vid < 0:
-                    continue
-                best.setdefault(int(vid) // WINDOW_SLOTS, float(score))
-            if len(best) >= k or fetch >= total:
-                return list(best.items())[:k]
-            fetch = min(total, fetch * 4)
+from memory_systems.vector_index import INDEX_KINDS, VectorIndex, load_indexes, save_indexes
 
 
 @register("dense")
@@ -141,7 +66,7 @@ class DenseMemory(MemorySystem):
         self.index_kind, self.hnsw_m = index, hnsw_m
         self.window_tokens, self.window_overlap = window_tokens, window_overlap
         self._records = RecordStore()
-        self._indexes: dict[str, _Index] = {}
+        self._indexes: dict[str, VectorIndex] = {}
 
     def params(self) -> dict[str, Any]:
         return {
@@ -160,10 +85,10 @@ class DenseMemory(MemorySystem):
         usage.embedded_texts = self.embedder.usage.embedded_texts
         return usage
 
-    def _index(self, namespace: str) -> _Index:
+    def _index(self, namespace: str) -> VectorIndex:
         index = self._indexes.get(namespace)
         if index is None:
-            index = self._indexes[namespace] = _Index(self.embedder.dim, self.index_kind, self.hnsw_m)
+            index = self._indexes[namespace] = VectorIndex(self.embedder.dim, self.index_kind, self.hnsw_m)
         return index
 
     def _embed_windows(self, texts: list[str]) -> tuple[np.ndarray, list[int]]:
@@ -234,24 +159,18 @@ class DenseMemory(MemorySystem):
 
     def _save_state(self, folder: Path) -> None:
         self._records.dump(folder / "records.jsonl")
-        rows = []
-        for n, (namespace, index) in enumerate(self._indexes.items()):
-            faiss.write_index(index.index, str(folder / f"index-{n}.faiss"))
-            rows.append({"namespace": namespace, "file": f"index-{n}.faiss", "windows": index.windows})
-        write_jsonl(folder / "indexes.jsonl", rows)
+        save_indexes(folder, self._indexes)
 
     @classmethod
     def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> DenseMemory:
         settings = {k: params[k] for k in ("top_k", "index", "hnsw_m", "window_tokens", "window_overlap")}
-        system = cls(embedder=kwargs.pop("embedder", None), **{**settings, **kwargs})
+        # kwargs may hold every shared resource of a run (llm, ...): take only what dense uses.
+        settings.update({k: v for k, v in kwargs.items() if k in settings})
+        system = cls(embedder=kwargs.get("embedder"), **settings)
         if system.embedder.model_name != params["embedder"]:
             raise InvalidInputError(
                 f"{folder} was built with embedder {params['embedder']!r}, not {system.embedder.model_name!r}"
             )
         system._records = RecordStore.load(folder / "records.jsonl")
-        for row in read_jsonl(folder / "indexes.jsonl"):
-            index = _Index(system.embedder.dim, system.index_kind, system.hnsw_m)
-            index.index = faiss.read_index(str(folder / row["file"]))
-            index.windows = {int(k): v for k, v in row["windows"].items()}
-            system._indexes[row["namespace"]] = index
+        system._indexes = load_indexes(folder, system.embedder.dim, system.index_kind, system.hnsw_m)
         return system
