@@ -1,0 +1,890 @@
+"""Markdown-file memories maintained by an LLM agent: MD-flat and the Karpathy wiki (DESIGN.md §4).
+
+**md_flat** keeps one ``memory.md`` of dated one-line entries (``[2023/03/05] Team uses a paired
+on-call rotation.``). Ingestion is a tool-calling loop of at most ``max_rounds`` (5) LLM calls whose
+operations read, append, replace and delete lines. With ``whole_file=True`` retrieval hands back the
+file, or its most relevant lines when it exceeds ``context_tokens`` (MEME's setting); by default it
+returns the ``k`` most relevant entries, as the memory contract's ``retrieve(k)`` expects.
+
+**karpathy_wiki** keeps raw sessions immutable (``raw/<session>.md``, never rewritten or retrieved)
+and lets the LLM maintain entity and concept pages that link each other as ``[[Title]]``. An
+``index.md`` (one line per page: link and summary) is generated from the pages and read first, and
+an append-only ``log.md`` records every change as ``## [YYYY-MM-DD] action | Title``. Ingestion shows
+the model the index, the pages most related to the session, and the session; its operations read,
+write, append to and delete pages. A query shows the model the index, opens the pages it names,
+follows their links, and returns the pages read (at most ``k``; relevance search fills the rest).
+
+Both agents talk to the LLM in one of two transports (``protocol``): a forced call of one tool whose
+arguments are a list of operations ("tools"), or the same object as a JSON reply ("json", for
+endpoints without tool support; the default, as the offline llama.cpp server supports it best).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, date, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from baselines._llm_support import (
+    ActionTool,
+    LexicalIndex,
+    LLMAccount,
+    ask_structured,
+    check_protocol,
+    clip_tokens,
+    function_tool,
+    op_int,
+    op_text,
+    run_action_loop,
+    session_chunks,
+    session_day,
+    transport_note,
+    usage_since,
+)
+from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memory_systems.errors import InvalidInputError, UnknownMemoryError
+from memory_systems.persist import read_jsonl, write_jsonl
+from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
+from memory_systems.registry import register
+from memory_systems.store import (
+    RecordStore,
+    check_k,
+    check_memory_id,
+    check_namespace,
+    check_text,
+    check_texts,
+)
+from memory_systems.tokens import count_tokens, fits_in_tokens
+
+# --------------------------------------------------------------------------------------------------
+# Prompts and tools
+# --------------------------------------------------------------------------------------------------
+
+MD_FLAT_PROMPT = """\
+You maintain a user's long-term memory: a markdown file with one dated fact per line, like
+[2023/03/05] Team uses a paired on-call rotation.
+Update the file from the new session. Append facts worth keeping; when a fact changed, replace its \
+line with the new value; delete lines the user asked to forget. One fact per line; keep names, \
+numbers and values exact; do not add facts the file already has.
+Operations: {"op": "append", "text": T}, {"op": "replace", "line": N, "text": T}, \
+{"op": "delete", "line": N}, {"op": "read"} (shows the whole file). N is a line number as shown.
+Set done to false only when you need to see the result of a read."""
+
+WIKI_INGEST_PROMPT = """\
+You maintain a personal wiki in markdown, built from conversation sessions. Pages are about one \
+entity (person, project, system, place, thing) or one concept. Page content is short factual \
+bullet points with exact names, numbers and values; link related pages as [[Title]]. When a value \
+changes, write the new value and keep the old one marked as earlier, with its date.
+Update the wiki from the new session: write or extend the pages it touches.
+Operations: {"op": "write", "title": T, "summary": S, "content": C} creates or replaces a page \
+(give its full content); {"op": "append", "title": T, "text": X} adds lines to a page; \
+{"op": "read", "title": T}; {"op": "delete", "title": T}.
+Set done to false only when you need to see the result of a read."""
+
+WIKI_QUERY_PROMPT = """\
+You find answers in a personal wiki. Given its index and a question, name the pages to read, most \
+useful first, at most {k}.
+{reply}"""
+
+MD_FLAT_TOOL = ActionTool(
+    name="edit_memory",
+    description="Apply operations to memory.md",
+    op_schema={
+        "type": "object",
+        "properties": {
+            "op": {"type": "string", "enum": ["append", "replace", "delete", "read"]},
+            "line": {"type": "integer"},
+            "text": {"type": "string"},
+        },
+        "required": ["op"],
+    },
+)
+
+WIKI_TOOL = ActionTool(
+    name="edit_wiki",
+    description="Apply operations to the wiki's pages",
+    op_schema={
+        "type": "object",
+        "properties": {
+            "op": {"type": "string", "enum": ["write", "append", "read", "delete"]},
+            "title": {"type": "string"},
+            "summary": {"type": "string"},
+            "content": {"type": "string"},
+            "text": {"type": "string"},
+        },
+        "required": ["op", "title"],
+    },
+)
+
+WIKI_QUERY_TOOL = function_tool(
+    "open_pages", "Open wiki pages by title", {"pages": {"type": "array", "items": {"type": "string"}}}
+)
+
+_DATED = re.compile(r"^\[\d{4}[/-]\d{1,2}[/-]\d{1,2}\]")
+_LINK = re.compile(r"\[\[([^\[\]]+)\]\]")
+_WORD = re.compile(r"[\w'-]+")
+#: Words of an automatic page title (a page stored directly has no title of its own).
+AUTO_TITLE_WORDS = 6
+#: Longest summary line in index.md, in characters.
+SUMMARY_CHARS = 100
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _today() -> date:
+    return datetime.now(UTC).date()
+
+
+# --------------------------------------------------------------------------------------------------
+# MD-flat
+# --------------------------------------------------------------------------------------------------
+
+
+def _file_line(text: str) -> str:
+    """An entry as a line of memory.md (a multi-line entry continues on indented lines)."""
+    return text.replace("\n", "\n  ")
+
+
+def _numbered(records: Sequence[MemoryRecord], positions: Sequence[int]) -> str:
+    """The entries at ``positions`` (0-based) as ``N: text`` lines, N 1-based, one line per entry."""
+    return "\n".join(f"{p + 1}: {records[p].text.replace(chr(10), ' / ')}" for p in positions)
+
+
+def _relevant_first(index: LexicalIndex, query: str) -> list[int]:
+    """Every position: those matching ``query`` by score, then the rest newest first.
+
+    Unrelated lines go newest first because a recent line is the likelier one to have changed.
+    """
+    ranked = [i for i, score in index.top(query, index.size) if score > 0]
+    seen = set(ranked)
+    return ranked + [i for i in reversed(range(index.size)) if i not in seen]
+
+
+def _within_budget(order: Sequence[int], costs: Sequence[int], budget: int) -> list[int]:
+    """The positions of ``order`` taken greedily while their ``costs`` fit ``budget``."""
+    chosen, used = [], 0
+    for i in order:
+        if used + costs[i] <= budget:
+            chosen.append(i)
+            used += costs[i]
+    return chosen
+
+
+@register("md_flat")
+class MdFlatMemory(MemorySystem):
+    """One ``memory.md`` of dated one-line entries, edited by an LLM in a tool loop.
+
+    The four verbs work without the LLM: ``store`` appends entries as given, ``search`` ranks entries
+    with BM25. ``ingest_session`` needs the LLM.
+
+    Args:
+        llm: The internal LLM client; None allows everything but ingestion.
+        top_k: Default number of entries of :meth:`retrieve` when ``whole_file`` is False.
+        whole_file: Retrieve the whole file (MEME's MD-flat), or its most relevant lines when it is
+            longer than ``context_tokens``; ``k`` is then ignored.
+        context_tokens: Budget of the retrieved file, cl100k tokens.
+        protocol: "json" (JSON replies) or "tools" (a forced tool call per round).
+        max_rounds: Most LLM calls per session chunk.
+        input_tokens: Budget of session text per chunk (a longer session is ingested in chunks).
+        view_tokens: Budget of the file shown to the model (the lines most related to the session
+            when the file is longer).
+        reply_tokens: Completion budget per call.
+    """
+
+    name = "md_flat"
+
+    def __init__(
+        self,
+        *,
+        llm: Any = None,
+        top_k: int = 5,
+        whole_file: bool = False,
+        context_tokens: int = 3000,
+        protocol: str = "json",
+        max_rounds: int = 5,
+        input_tokens: int = 700,
+        view_tokens: int = 500,
+        reply_tokens: int = 400,
+    ) -> None:
+        super().__init__()
+        self.top_k = check_k(top_k)
+        self.whole_file = bool(whole_file)
+        self.context_tokens = check_k(context_tokens)
+        self.protocol = check_protocol(protocol)
+        self.max_rounds = check_k(max_rounds)
+        self.input_tokens = check_k(input_tokens)
+        self.view_tokens = check_k(view_tokens)
+        self.reply_tokens = check_k(reply_tokens)
+        self._llm = LLMAccount(llm, self.name)
+        self._entries = RecordStore()
+        self._lexical: dict[str, LexicalIndex] = {}
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "top_k": self.top_k,
+            "whole_file": self.whole_file,
+            "context_tokens": self.context_tokens,
+            "protocol": self.protocol,
+            "max_rounds": self.max_rounds,
+            "input_tokens": self.input_tokens,
+            "view_tokens": self.view_tokens,
+            "reply_tokens": self.reply_tokens,
+        }
+
+    def usage(self) -> Usage:
+        return usage_since(self._llm.usage(), Usage(), Usage(), self._usage.wall_s)
+
+    def memory_md(self, *, namespace: str = "default") -> str:
+        """The namespace's ``memory.md``."""
+        return "\n".join(_file_line(r.text) for r in self._entries.list(namespace))
+
+    # -- the four verbs --------------------------------------------------------------------------
+
+    def store(
+        self,
+        items: Sequence[str],
+        *,
+        namespace: str = "default",
+        metadata: Sequence[dict[str, Any]] | None = None,
+    ) -> list[str]:
+        added = self._entries.add(items, namespace, metadata)
+        self._lexical.pop(namespace, None)
+        return [r.id for r in added]
+
+    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
+        check_text(query, what="query")
+        k = check_k(self.top_k if k is None else k)
+        records = self._entries.list(check_namespace(namespace))
+        return [
+            Hit(records[i].id, records[i].text, score, records[i].metadata)
+            for i, score in self._index(namespace, records).top(query, k)
+        ]
+
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+        if not self.whole_file:
+            return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
+        check_text(question, what="question")
+        with self.timed("retrieve"):
+            records = self._entries.list(check_namespace(namespace))
+            if not records:
+                return NO_MEMORY
+            text = self.memory_md(namespace=namespace)
+            if fits_in_tokens(text, self.context_tokens):
+                return text
+            # Too long: the most relevant lines that fit, shown in file order.
+            order = _relevant_first(self._index(namespace, records), question)
+            chosen = _within_budget(order, [count_tokens(r.text) for r in records], self.context_tokens)
+            return "\n".join(_file_line(records[i].text) for i in sorted(chosen))
+
+    def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
+        self._entries.replace(memory_id, text, namespace)
+        self._lexical.pop(namespace, None)
+
+    def delete(self, memory_id: str, *, namespace: str = "default") -> None:
+        self._entries.remove(memory_id, namespace)
+        self._lexical.pop(namespace, None)
+
+    def records(self, *, namespace: str = "default") -> list[MemoryRecord]:
+        return self._entries.list(namespace)
+
+    def snapshot(self, *, namespace: str = "default") -> str:
+        return self.memory_md(namespace=namespace)
+
+    def reset(self, *, namespace: str | None = None) -> None:
+        if namespace is None:
+            self._lexical.clear()
+        else:
+            self._lexical.pop(check_namespace(namespace), None)
+        self._entries.clear(namespace)
+
+    def _index(self, namespace: str, records: list[MemoryRecord]) -> LexicalIndex:
+        index = self._lexical.get(namespace)
+        if index is None:
+            index = self._lexical[namespace] = LexicalIndex([r.text for r in records])
+        return index
+
+    # -- ingestion --------------------------------------------------------------------------------
+
+    def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
+        """Let the LLM edit ``memory.md`` from the session, at most ``max_rounds`` calls per chunk.
+
+        Failed calls, malformed replies and invalid operations are counted in ``failures``.
+
+        Raises:
+            InvalidInputError: ``session`` is not a Session, or a bad namespace.
+            ConfigError: The system has no LLM.
+        """
+        if not isinstance(session, Session):
+            raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+        check_namespace(namespace)
+        self._llm.require("ingest_session")
+        report = IngestReport(session.session_id)
+        started = time.perf_counter()
+        day = session_day(session.timestamp)
+        system_prompt = f"{MD_FLAT_PROMPT}\n{transport_note(self.protocol, MD_FLAT_TOOL.name)}"
+        with self.timed("ingest"):
+            for chunk in session_chunks(session, self.input_tokens):
+                outcome = run_action_loop(
+                    self._llm,
+                    tool=MD_FLAT_TOOL,
+                    system_prompt=system_prompt,
+                    user_prompt=self._task(chunk, session, day, namespace),
+                    execute=partial(self._execute, namespace=namespace, day=day, report=report),
+                    protocol=self.protocol,
+                    max_rounds=self.max_rounds,
+                    max_tokens=self.reply_tokens,
+                )
+                report.failures += outcome.failures
+        report.wall_s = time.perf_counter() - started
+        return report
+
+    def _view(self, namespace: str, query: str | None) -> str:
+        """The numbered file within ``view_tokens``: all of it, or the lines most related to ``query``."""
+        records = self._entries.list(namespace)
+        if not records:
+            return "(memory.md is empty)"
+        full = _numbered(records, range(len(records)))
+        if fits_in_tokens(full, self.view_tokens):
+            return full
+        order = _relevant_first(self._index(namespace, records), query or "")
+        costs = [count_tokens(r.text) + 2 for r in records]  # + the line number
+        chosen = _within_budget(order, costs, self.view_tokens)
+        shown = _numbered(records, sorted(chosen))
+        return f"(showing {len(chosen)} of {len(records)} lines)\n{shown}"
+
+    def _task(self, chunk: str, session: Session, day: date | None, namespace: str) -> str:
+        when = day.strftime("%Y/%m/%d") if day else session.timestamp
+        return f"Session date: {when}\n\nmemory.md:\n{self._view(namespace, chunk)}\n\nNew session:\n{chunk}"
+
+    def _dated(self, text: str, day: date | None) -> str:
+        text = " ".join(text.split())  # an entry is one line
+        if _DATED.match(text) or day is None:
+            return text
+        return f"[{day.strftime('%Y/%m/%d')}] {text}"
+
+    def _execute(
+        self, ops: list[Any], *, namespace: str, day: date | None, report: IngestReport
+    ) -> tuple[str, int]:
+        """Run one round's operations; line numbers refer to the file as it was when the round began."""
+        ids = [r.id for r in self._entries.list(namespace)]
+        results: list[str] = []
+        invalid = 0
+        read = False
+        for n, op in enumerate(ops, 1):
+            outcome = self._apply(op, ids, namespace, day, report) if isinstance(op, dict) else None
+            if outcome == "read":
+                read, outcome = True, "ok"
+            if outcome is None:
+                invalid += 1
+                outcome = f"error: unusable operation {op!r:.120}"
+            results.append(f"{n}. {outcome}")
+        self._lexical.pop(namespace, None)
+        if read:
+            results.append(f"memory.md now:\n{self._view(namespace, None)}")
+        return "\n".join(results) or "no operations", invalid
+
+    def _apply(
+        self, op: dict[str, Any], ids: list[str], namespace: str, day: date | None, report: IngestReport
+    ) -> str | None:
+        """Apply one operation; a short result, "read", or None when the operation is unusable."""
+        kind = str(op.get("op", "")).strip().lower()
+        if kind == "read":
+            return "read"
+        if kind == "append":
+            text = op_text(op, "text")
+            if text is None:
+                return None
+            entry = self._dated(text, day)
+            if any(_norm(r.text) == _norm(entry) for r in self._entries.list(namespace)):
+                return "already there"
+            self._entries.add([entry], namespace)
+            report.added += 1
+            return f"appended as line {len(self._entries.list(namespace))}"
+        line = op_int(op, "line")
+        if kind not in ("replace", "delete") or line is None or not 1 <= line <= len(ids):
+            return None
+        try:
+            if kind == "delete":
+                self._entries.remove(ids[line - 1], namespace)
+                report.deleted += 1
+                return f"deleted line {line}"
+            text = op_text(op, "text")
+            if text is None:
+                return None
+            self._entries.replace(ids[line - 1], self._dated(text, day), namespace)
+            report.updated += 1
+            return f"replaced line {line}"
+        except UnknownMemoryError:  # deleted earlier in the same round
+            return None
+
+    # -- persistence -------------------------------------------------------------------------------
+
+    def _save_state(self, folder: Path) -> None:
+        self._entries.dump(folder / "records.jsonl")
+        # The files themselves, for people reading a saved store; records.jsonl is what load reads.
+        rows = []
+        for n, namespace in enumerate(self._entries.namespaces()):
+            (folder / f"memory-{n}.md").write_text(
+                self.memory_md(namespace=namespace) + "\n", encoding="utf-8"
+            )
+            rows.append({"namespace": namespace, "file": f"memory-{n}.md"})
+        write_jsonl(folder / "files.jsonl", rows)
+
+    @classmethod
+    def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> MdFlatMemory:
+        settings = {**params, **{k: v for k, v in kwargs.items() if k in params}}
+        system = cls(llm=kwargs.get("llm"), **settings)
+        system._entries = RecordStore.load(folder / "records.jsonl")
+        return system
+
+
+# --------------------------------------------------------------------------------------------------
+# Karpathy wiki
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Page:
+    """One wiki page."""
+
+    id: str
+    """Memory id."""
+    title: str
+    """Unique within its namespace (case-insensitively); what ``[[links]]`` name."""
+    text: str
+    """The page's markdown content."""
+    summary: str | None = None
+    """One line for index.md; None derives it from the content."""
+    auto_title: bool = False
+    """The title was derived from the content (a page stored directly); it follows content updates."""
+    metadata: dict[str, Any] | None = None
+    """Metadata supplied at store time."""
+
+    def index_line(self) -> str:
+        summary = self.summary or self.text.strip().splitlines()[0]
+        summary = summary.lstrip("-* ").strip()
+        if len(summary) > SUMMARY_CHARS:
+            summary = summary[: SUMMARY_CHARS - 1].rstrip() + "…"
+        return f"- [[{self.title}]] — {summary}"
+
+    def links(self) -> list[str]:
+        return [m.strip() for m in _LINK.findall(self.text)]
+
+
+def _auto_title(text: str) -> str:
+    words = _WORD.findall(text)[:AUTO_TITLE_WORDS]
+    return " ".join(words) or "Untitled"
+
+
+def _clean_title(title: str) -> str:
+    return " ".join(title.strip().strip("[]#").split())
+
+
+@register("karpathy_wiki")
+class KarpathyWikiMemory(MemorySystem):
+    """An LLM-maintained wiki of entity and concept pages, with index.md, log.md and raw sources.
+
+    The four verbs work without the LLM: ``store`` creates one page per item (titled by its first
+    words), ``search`` ranks pages with BM25 over title and content. ``ingest_session`` needs the
+    LLM; ``retrieve`` asks it which pages to open and falls back to search without one.
+
+    Args:
+        llm: The internal LLM client.
+        top_k: Default number of pages of :meth:`retrieve`.
+        protocol: "json" (JSON replies) or "tools" (forced tool calls).
+        max_rounds: Most LLM calls per session chunk during ingestion.
+        input_tokens: Budget of session text per chunk.
+        index_tokens: Budget of index.md shown to the model (the most related lines when longer).
+        pages_tokens: Budget of the existing pages shown with a session.
+        reply_tokens: Completion budget per call.
+    """
+
+    name = "karpathy_wiki"
+
+    def __init__(
+        self,
+        *,
+        llm: Any = None,
+        top_k: int = 5,
+        protocol: str = "json",
+        max_rounds: int = 5,
+        input_tokens: int = 500,
+        index_tokens: int = 250,
+        pages_tokens: int = 250,
+        reply_tokens: int = 400,
+    ) -> None:
+        super().__init__()
+        self.top_k = check_k(top_k)
+        self.protocol = check_protocol(protocol)
+        self.max_rounds = check_k(max_rounds)
+        self.input_tokens = check_k(input_tokens)
+        self.index_tokens = check_k(index_tokens)
+        self.pages_tokens = check_k(pages_tokens)
+        self.reply_tokens = check_k(reply_tokens)
+        self._llm = LLMAccount(llm, self.name)
+        self._pages: dict[str, dict[str, Page]] = {}
+        self._raw: dict[str, list[dict[str, str]]] = {}
+        self._log: dict[str, list[str]] = {}
+        self._next_id = 0
+        self._lexical: dict[str, LexicalIndex] = {}
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "top_k": self.top_k,
+            "protocol": self.protocol,
+            "max_rounds": self.max_rounds,
+            "input_tokens": self.input_tokens,
+            "index_tokens": self.index_tokens,
+            "pages_tokens": self.pages_tokens,
+            "reply_tokens": self.reply_tokens,
+        }
+
+    def usage(self) -> Usage:
+        return usage_since(self._llm.usage(), Usage(), Usage(), self._usage.wall_s)
+
+    # -- the wiki's files --------------------------------------------------------------------------
+
+    def index_md(self, *, namespace: str = "default") -> str:
+        """``index.md``: one line per page, ``- [[Title]] — summary``."""
+        lines = [page.index_line() for page in self._bucket(namespace).values()]
+        return "\n".join(["# Index", *lines])
+
+    def log_md(self, *, namespace: str = "default") -> str:
+        """``log.md``: append-only, one ``## [YYYY-MM-DD] action | Title`` heading per change."""
+        return "\n".join(["# Log", *self._log.get(check_namespace(namespace), [])])
+
+    def raw_sources(self, *, namespace: str = "default") -> dict[str, str]:
+        """The immutable raw sessions, ``raw/<session>.md`` -> text."""
+        return {r["name"]: r["text"] for r in self._raw.get(check_namespace(namespace), [])}
+
+    def pages(self, *, namespace: str = "default") -> list[Page]:
+        """The namespace's pages in creation order."""
+        return list(self._bucket(namespace).values())
+
+    def _bucket(self, namespace: str) -> dict[str, Page]:
+        return self._pages.get(check_namespace(namespace), {})
+
+    def _log_entry(
+        self, namespace: str, day: date | None, action: str, title: str, lines: Sequence[str] = ()
+    ) -> None:
+        heading = f"## [{(day or _today()).isoformat()}] {action} | {title}"
+        self._log.setdefault(namespace, []).extend([heading, *lines])
+
+    def _find(self, namespace: str, title: str) -> Page | None:
+        wanted = _norm(_clean_title(title))
+        return next((p for p in self._bucket(namespace).values() if _norm(p.title) == wanted), None)
+
+    def _unique_title(self, namespace: str, title: str, own_id: str | None = None) -> str:
+        candidate, n = title, 1
+        while (page := self._find(namespace, candidate)) is not None and page.id != own_id:
+            n += 1
+            candidate = f"{title} ({n})"
+        return candidate
+
+    def _new_page(self, namespace: str, title: str | None, text: str, **fields: Any) -> Page:
+        auto = title is None
+        page = Page(
+            str(self._next_id),
+            self._unique_title(namespace, title or _auto_title(text)),
+            text,
+            auto_title=auto,
+            **fields,
+        )
+        self._next_id += 1
+        self._pages.setdefault(namespace, {})[page.id] = page
+        self._lexical.pop(namespace, None)
+        return page
+
+    def _get(self, memory_id: object, namespace: str) -> Page:
+        check_memory_id(memory_id)
+        page = self._bucket(namespace).get(memory_id)  # type: ignore[arg-type]
+        if page is None:
+            raise UnknownMemoryError(f"unknown memory id {memory_id!r} in namespace {namespace!r}")
+        return page
+
+    def _set_text(self, page: Page, namespace: str, text: str, summary: str | None = None) -> None:
+        page.text, page.summary = text, summary
+        if page.auto_title:  # a title made of the old words would keep the old value visible
+            page.title = self._unique_title(namespace, _auto_title(text), own_id=page.id)
+        self._lexical.pop(namespace, None)
+
+    def _drop(self, page: Page, namespace: str) -> None:
+        del self._pages[namespace][page.id]
+        self._lexical.pop(namespace, None)
+
+    # -- the four verbs --------------------------------------------------------------------------
+
+    def store(
+        self,
+        items: Sequence[str],
+        *,
+        namespace: str = "default",
+        metadata: Sequence[dict[str, Any]] | None = None,
+    ) -> list[str]:
+        texts = check_texts(items)
+        check_namespace(namespace)
+        if metadata is not None and len(metadata) != len(texts):
+            raise InvalidInputError(f"metadata has {len(metadata)} entries for {len(texts)} texts")
+        pages = [
+            self._new_page(namespace, None, text, metadata=dict(metadata[i]) if metadata else {})
+            for i, text in enumerate(texts)
+        ]
+        # Direct verbs log the page by id: a title made of the text could outlive a later delete.
+        for page in pages:
+            self._log_entry(namespace, None, "store", f"page {page.id}")
+        return [p.id for p in pages]
+
+    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
+        check_text(query, what="query")
+        k = check_k(self.top_k if k is None else k)
+        pages = self.pages(namespace=namespace)
+        index = self._lexical.get(namespace)
+        if index is None:
+            index = self._lexical[namespace] = LexicalIndex([f"{p.title}\n{p.text}" for p in pages])
+        return [
+            Hit(pages[i].id, pages[i].text, score, {**(pages[i].metadata or {}), "title": pages[i].title})
+            for i, score in index.top(query, k)
+        ]
+
+    def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
+        page = self._get(memory_id, namespace)
+        check_text(text)
+        self._set_text(page, namespace, text)
+        self._log_entry(namespace, None, "update", f"page {page.id}")
+
+    def delete(self, memory_id: str, *, namespace: str = "default") -> None:
+        page = self._get(memory_id, namespace)
+        self._drop(page, namespace)
+        self._log_entry(namespace, None, "delete", f"page {page.id}")
+
+    def records(self, *, namespace: str = "default") -> list[MemoryRecord]:
+        return [
+            MemoryRecord(p.id, p.text, namespace, p.metadata or {}) for p in self.pages(namespace=namespace)
+        ]
+
+    def snapshot(self, *, namespace: str = "default") -> str:
+        """index.md followed by every page (raw sources and log.md are kept but not part of it)."""
+        pages = self.pages(namespace=namespace)
+        if not pages:
+            return ""
+        return "\n\n".join([self.index_md(namespace=namespace), *(f"## {p.title}\n{p.text}" for p in pages)])
+
+    def reset(self, *, namespace: str | None = None) -> None:
+        if namespace is None:
+            for store in (self._pages, self._raw, self._log, self._lexical):
+                store.clear()
+            return
+        check_namespace(namespace)
+        for store in (self._pages, self._raw, self._log, self._lexical):
+            store.pop(namespace, None)
+
+    # -- retrieval ---------------------------------------------------------------------------------
+
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+        """Read index.md, open the pages the LLM names, follow their links; return the pages read.
+
+        At most ``k`` pages; when the model names fewer (or fails, or there is no LLM) the best search
+        hits fill the rest. One LLM call (phase "retrieve").
+        """
+        check_text(question, what="question")
+        k = check_k(self.top_k if k is None else k)
+        with self.timed("retrieve"):
+            if not self._bucket(namespace):
+                return NO_MEMORY
+            read: dict[str, Page] = {}
+            if self._llm.client is not None:
+                for title in self._ask_pages(question, k, namespace):
+                    page = self._find(namespace, title)
+                    if page is not None:
+                        read.setdefault(page.id, page)
+                for page in list(read.values()):  # one hop along [[links]] from the chosen pages
+                    for title in page.links():
+                        linked = self._find(namespace, title)
+                        if linked is not None:
+                            read.setdefault(linked.id, linked)
+            pages = list(read.values())[:k]
+            for hit in self.search(question, k=k, namespace=namespace) if len(pages) < k else []:
+                if hit.id not in read and len(pages) < k:
+                    pages.append(self._bucket(namespace)[hit.id])
+            return CONTEXT_SEPARATOR.join(p.text for p in pages) if pages else NO_MEMORY
+
+    def _index_view(self, namespace: str, query: str) -> str:
+        """index.md within ``index_tokens``: whole, or the lines most related to ``query``."""
+        full = self.index_md(namespace=namespace)
+        if fits_in_tokens(full, self.index_tokens):
+            return full
+        lines = [p.index_line() for p in self.pages(namespace=namespace)]
+        order = _relevant_first(LexicalIndex(lines), query)
+        chosen = _within_budget(order, [count_tokens(line) + 1 for line in lines], self.index_tokens - 8)
+        return "\n".join(
+            [f"# Index (showing {len(chosen)} of {len(lines)} pages)", *(lines[i] for i in sorted(chosen))]
+        )
+
+    def _ask_pages(self, question: str, k: int, namespace: str) -> list[str]:
+        reply = (
+            f'Call {WIKI_QUERY_TOOL["function"]["name"]} with {{"pages": ["Title", ...]}}.'
+            if self.protocol == "tools"
+            else 'Reply with JSON only: {"pages": ["Title", ...]}.'
+        )
+        payload, _ = ask_structured(
+            self._llm,
+            WIKI_QUERY_TOOL,
+            WIKI_QUERY_PROMPT.format(k=k, reply=reply),
+            f"index.md:\n{self._index_view(namespace, question)}\n\nQuestion: {question}",
+            protocol=self.protocol,
+            phase="retrieve",
+            max_tokens=min(self.reply_tokens, 40 * k + 20),
+        )
+        titles = payload.get("pages") if isinstance(payload, dict) else payload
+        if not isinstance(titles, list):
+            return []
+        return [_clean_title(t) for t in titles if isinstance(t, str) and t.strip()]
+
+    # -- ingestion --------------------------------------------------------------------------------
+
+    def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
+        """Keep the session as a raw source and let the LLM update the pages it touches.
+
+        Failed calls, malformed replies and invalid operations are counted in ``failures``.
+
+        Raises:
+            InvalidInputError: ``session`` is not a Session, or a bad namespace.
+            ConfigError: The system has no LLM.
+        """
+        if not isinstance(session, Session):
+            raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+        check_namespace(namespace)
+        self._llm.require("ingest_session")
+        report = IngestReport(session.session_id)
+        started = time.perf_counter()
+        day = session_day(session.timestamp)
+        system_prompt = f"{WIKI_INGEST_PROMPT}\n{transport_note(self.protocol, WIKI_TOOL.name)}"
+        with self.timed("ingest"):
+            chunks = session_chunks(session, self.input_tokens)
+            source = self._keep_raw(session, namespace, chunks)
+            touched: dict[str, str] = {}  # title -> what happened, for the log
+            for chunk in chunks:
+                outcome = run_action_loop(
+                    self._llm,
+                    tool=WIKI_TOOL,
+                    system_prompt=system_prompt,
+                    user_prompt=self._task(chunk, session, day, namespace, source),
+                    execute=partial(self._execute, namespace=namespace, report=report, touched=touched),
+                    protocol=self.protocol,
+                    max_rounds=self.max_rounds,
+                    max_tokens=self.reply_tokens,
+                )
+                report.failures += outcome.failures
+            lines = [f"- source: {source}", *(f"- {what} [[{title}]]" for title, what in touched.items())]
+            self._log_entry(namespace, day, "ingest", f"session {session.session_id}", lines)
+        report.wall_s = time.perf_counter() - started
+        return report
+
+    def _keep_raw(self, session: Session, namespace: str, chunks: list[str]) -> str:
+        raw = self._raw.setdefault(namespace, [])
+        names = {r["name"] for r in raw}
+        name, n = f"raw/{session.session_id}.md", 1
+        while name in names:  # a source is never overwritten
+            n += 1
+            name = f"raw/{session.session_id}-{n}.md"
+        raw.append({"name": name, "timestamp": session.timestamp, "text": "\n".join(chunks)})
+        return name
+
+    def _task(self, chunk: str, session: Session, day: date | None, namespace: str, source: str) -> str:
+        shown, used = [], 0
+        for hit in self.search(chunk, k=5, namespace=namespace) if self._bucket(namespace) else []:
+            page = self._bucket(namespace)[hit.id]
+            text = f"## {page.title}\n{clip_tokens(page.text, self.pages_tokens)}"
+            tokens = count_tokens(text)
+            if used + tokens > self.pages_tokens:
+                break
+            shown.append(text)
+            used += tokens
+        pages = "\n\n".join(shown) or "(none yet)"
+        when = day.isoformat() if day else session.timestamp
+        return (
+            f"Session date: {when}\n\nindex.md:\n{self._index_view(namespace, chunk)}\n\n"
+            f"Pages related to the session:\n{pages}\n\nNew session ({source}):\n{chunk}"
+        )
+
+    def _execute(
+        self, ops: list[Any], *, namespace: str, report: IngestReport, touched: dict[str, str]
+    ) -> tuple[str, int]:
+        results, invalid = [], 0
+        for n, op in enumerate(ops, 1):
+            outcome = self._apply(op, namespace, report, touched) if isinstance(op, dict) else None
+            if outcome is None:
+                invalid += 1
+                outcome = f"error: unusable operation {op!r:.120}"
+            results.append(f"{n}. {outcome}")
+        return "\n".join(results) or "no operations", invalid
+
+    def _apply(
+        self, op: dict[str, Any], namespace: str, report: IngestReport, touched: dict[str, str]
+    ) -> str | None:
+        """Apply one operation; the result shown to the model, or None when it is unusable."""
+        kind = str(op.get("op", "")).strip().lower()
+        title = _clean_title(op_text(op, "title") or "")
+        if not title:
+            return None
+        page = self._find(namespace, title)
+        if kind == "read":
+            return f"## {page.title}\n{clip_tokens(page.text, self.pages_tokens)}" if page else "no such page"
+        if kind == "delete":
+            if page is None:
+                return None
+            self._drop(page, namespace)
+            report.deleted += 1
+            touched[page.title] = "deleted"
+            return f"deleted {page.title}"
+        text = op_text(op, "content" if kind == "write" else "text")
+        if kind not in ("write", "append") or text is None:
+            return None
+        summary = op_text(op, "summary")
+        if page is None:
+            page = self._new_page(namespace, title, text, summary=summary)
+            report.added += 1
+            touched.setdefault(page.title, "created")
+            return f"created {page.title}"
+        new_text = text if kind == "write" else f"{page.text.rstrip()}\n{text}"
+        self._set_text(page, namespace, new_text, summary if summary else page.summary)
+        report.updated += 1
+        touched.setdefault(page.title, "updated")
+        return f"updated {page.title}"
+
+    # -- persistence -------------------------------------------------------------------------------
+
+    def _save_state(self, folder: Path) -> None:
+        rows: list[dict[str, Any]] = [{"next_id": self._next_id}]
+        rows += [
+            {"namespace": ns, **asdict(p)} for ns, bucket in self._pages.items() for p in bucket.values()
+        ]
+        write_jsonl(folder / "pages.jsonl", rows)
+        write_jsonl(
+            folder / "raw.jsonl", [{"namespace": ns, **r} for ns, raw in self._raw.items() for r in raw]
+        )
+        write_jsonl(
+            folder / "log.jsonl", [{"namespace": ns, "lines": lines} for ns, lines in self._log.items()]
+        )
+
+    @classmethod
+    def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> KarpathyWikiMemory:
+        settings = {**params, **{k: v for k, v in kwargs.items() if k in params}}
+        system = cls(llm=kwargs.get("llm"), **settings)
+        rows = read_jsonl(folder / "pages.jsonl")
+        system._next_id = int(next(rows)["next_id"])
+        for row in rows:
+            namespace = row.pop("namespace")
+            system._pages.setdefault(namespace, {})[row["id"]] = Page(**row)
+        for row in read_jsonl(folder / "raw.jsonl"):
+            system._raw.setdefault(row.pop("namespace"), []).append(row)
+        for row in read_jsonl(folder / "log.jsonl"):
+            system._log[row["namespace"]] = list(row["lines"])
+        return system

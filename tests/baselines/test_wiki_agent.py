@@ -1,0 +1,315 @@
+"""MD-flat and Karpathy-wiki agents: the tool loop and its cap, both transports, index/log/raw sources,
+link-following queries, and failure counting. The LLM is scripted (tests/fakes.py) except in the
+wiring-only tests at the end, which run the embedded local model.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fakes import FakeLLM
+
+from baselines.wiki_agent import KarpathyWikiMemory, MdFlatMemory
+from memory_systems.base import CONTEXT_SEPARATOR
+from memory_systems.errors import ConfigError
+from memory_systems.llm import LLMFailure
+from memory_systems.records import Session, Turn
+
+
+def session(session_id: str = "s1", timestamp: str = "2023/03/05 (Sun) 11:24", *lines: str) -> Session:
+    turns = lines or ("I renamed the router to Brindlewatch yesterday.",)
+    return Session(session_id, timestamp, tuple(Turn("user", t) for t in turns))
+
+
+# --------------------------------------------------------------------------------------------------
+# MD-flat
+# --------------------------------------------------------------------------------------------------
+
+
+def test_md_flat_tool_loop_reads_appends_replaces_deletes():
+    llm = FakeLLM(
+        {
+            "md_flat_edit": [
+                {
+                    "ops": [
+                        {"op": "append", "text": "Router is named Brindlewatch."},
+                        {"op": "replace", "line": 1, "text": "Team uses a solo on-call rotation."},
+                        {"op": "delete", "line": 2},
+                        {"op": "read"},
+                    ],
+                    "done": False,
+                },
+                {"ops": [], "done": True},
+            ]
+        }
+    )
+    memory = MdFlatMemory(llm=llm)
+    memory.store(["[2023/03/01] Team uses a paired on-call rotation.", "[2023/03/01] Office is in Destrel."])
+
+    report = memory.ingest_session(session())
+
+    assert memory.memory_md() == (
+        "[2023/03/05] Team uses a solo on-call rotation.\n[2023/03/05] Router is named Brindlewatch."
+    )
+    assert (report.added, report.updated, report.deleted, report.failures) == (1, 1, 1, 0)
+    first, second = llm.calls_of("md_flat_edit")
+    task = first.messages[1]["content"]
+    assert "1: [2023/03/01] Team uses a paired on-call rotation." in task and "New session:" in task
+    feedback = second.messages[-1]["content"]  # the read shows the file after this round's edits
+    assert "memory.md now:" in feedback and "2: [2023/03/05] Router is named Brindlewatch." in feedback
+    assert memory.snapshot() == memory.memory_md()
+    assert (
+        memory.search("what is the router called", k=1)[0].text
+        == "[2023/03/05] Router is named Brindlewatch."
+    )
+
+
+@pytest.mark.parametrize("max_rounds", [5, 2])
+def test_md_flat_loop_stops_at_the_round_cap(max_rounds):
+    # A model that never says it is done: it reads and appends forever.
+    def endless(messages):
+        return {"ops": [{"op": "read"}, {"op": "append", "text": f"note {len(messages)}"}], "done": False}
+
+    llm = FakeLLM({"md_flat_edit": [endless] * 50})
+    memory = MdFlatMemory(llm=llm, max_rounds=max_rounds)
+    report = memory.ingest_session(session())
+    assert len(llm.calls_of("md_flat_edit")) == max_rounds
+    assert report.added == max_rounds and report.failures == 0
+
+
+def test_md_flat_missing_done_ends_the_loop_and_duplicates_are_skipped():
+    llm = FakeLLM(
+        {"md_flat_edit": [[{"op": "append", "text": "[2023/03/05] Router is named Brindlewatch."}]]}
+    )
+    memory = MdFlatMemory(llm=llm)
+    memory.store(["[2023/03/05] Router is named Brindlewatch."])
+    report = memory.ingest_session(session())
+    assert len(llm.calls) == 1 and report.added == 0 and len(memory.records()) == 1
+
+
+def test_md_flat_forced_tool_calls():
+    llm = FakeLLM(
+        {
+            "md_flat_edit": [
+                {
+                    "ops": [{"op": "append", "text": "Router is named Brindlewatch."}, {"op": "read"}],
+                    "done": False,
+                },
+                {"ops": [], "done": True},
+            ]
+        }
+    )
+    memory = MdFlatMemory(llm=llm, protocol="tools")
+    report = memory.ingest_session(session())
+    first, second = llm.calls
+    assert first.tool_choice == {"type": "function", "function": {"name": "edit_memory"}}
+    assert first.tools[0]["function"]["parameters"]["properties"]["ops"]["type"] == "array"
+    assert "Call edit_memory" in first.messages[0]["content"]
+    assert second.messages[-1]["role"] == "tool" and second.messages[-2]["tool_calls"]
+    assert report.added == 1 and memory.memory_md() == "[2023/03/05] Router is named Brindlewatch."
+
+
+@pytest.mark.parametrize(
+    ("reply", "failures", "lines"),
+    [
+        ("I will add the router name to the file.", 1, 0),  # prose, not JSON
+        ({"answer": "something else"}, 1, 0),  # JSON, but no operations
+        (LLMFailure("timeout", "injected"), 1, 0),
+        (
+            {
+                "ops": [
+                    {"op": "replace", "line": 99, "text": "no such line"},
+                    {"op": "append"},
+                    {"op": "rename", "line": 1},
+                    {"op": "append", "text": "Router is named Brindlewatch."},
+                ],
+                "done": True,
+            },
+            3,
+            1,
+        ),
+    ],
+    ids=["prose", "no-ops", "timeout", "bad-ops"],
+)
+def test_md_flat_failures_are_counted_never_raised(reply, failures, lines):
+    memory = MdFlatMemory(llm=FakeLLM({"md_flat_edit": [reply]}))
+    report = memory.ingest_session(session())
+    assert report.failures == failures and len(memory.records()) == lines
+
+
+def test_md_flat_whole_file_retrieval_and_budget():
+    memory = MdFlatMemory(whole_file=True, context_tokens=40)
+    memory.store(["[2023/03/01] Office is in Destrel.", "[2023/03/02] Router is named Brindlewatch."])
+    assert memory.retrieve("router name") == memory.memory_md()  # fits: the whole file
+    memory.store([f"[2023/03/0{i}] Filler entry number {i} about the weather." for i in range(3, 9)])
+    context = memory.retrieve("what is the router named")
+    assert "Brindlewatch" in context and context != memory.memory_md()
+    assert "\n" in context and CONTEXT_SEPARATOR not in context  # lines of the file, not hits
+
+
+def test_md_flat_shows_the_relevant_part_of_a_long_file():
+    llm = FakeLLM()
+    memory = MdFlatMemory(llm=llm, view_tokens=60)
+    memory.store([f"[2023/03/01] Filler entry number {i} about the weather." for i in range(30)])
+    memory.store(["[2023/03/02] Router is named Oldname."])
+    memory.ingest_session(session())
+    task = llm.calls[0].messages[1]["content"]
+    assert "(showing" in task and "31: [2023/03/02] Router is named Oldname." in task
+
+
+def test_md_flat_needs_an_llm_only_to_ingest():
+    memory = MdFlatMemory()
+    memory.store(["[2023/03/01] Office is in Destrel."])
+    assert memory.search("office")[0].text == "[2023/03/01] Office is in Destrel."
+    with pytest.raises(ConfigError, match="needs an LLM"):
+        memory.ingest_session(session())
+    with pytest.raises(ConfigError, match="protocol"):
+        MdFlatMemory(protocol="xml")
+
+
+# --------------------------------------------------------------------------------------------------
+# Karpathy wiki
+# --------------------------------------------------------------------------------------------------
+
+WIKI_SESSION_1 = {
+    "ops": [
+        {
+            "op": "write",
+            "title": "Home network",
+            "summary": "Router and wifi",
+            "content": "- Router: Brindlewatch\n- Wifi is managed by [[Odrin]]",
+        },
+        {"op": "write", "title": "Odrin", "summary": "Neighbour, IT helper", "content": "- Fixes the wifi"},
+    ],
+    "done": True,
+}
+
+
+def test_wiki_ingest_pages_index_log_and_raw_sources():
+    llm = FakeLLM(
+        {
+            "wiki_ingest": [
+                WIKI_SESSION_1,
+                {"ops": [{"op": "append", "title": "odrin", "text": "- Moved to Varn Street (2023-03-09)"}]},
+            ]
+        }
+    )
+    wiki = KarpathyWikiMemory(llm=llm)
+    first = wiki.ingest_session(session("s1"))
+    log_after_first = wiki.log_md()
+    second = wiki.ingest_session(session("s1", "2023/03/09 (Thu) 10:00", "Odrin moved to Varn Street."))
+
+    assert (first.added, second.updated, first.failures + second.failures) == (2, 1, 0)
+    assert wiki.index_md() == (
+        "# Index\n- [[Home network]] — Router and wifi\n- [[Odrin]] — Neighbour, IT helper"
+    )
+    odrin = wiki.pages()[1]
+    assert odrin.text == "- Fixes the wifi\n- Moved to Varn Street (2023-03-09)"
+    log = wiki.log_md()
+    assert log.startswith(log_after_first)  # append-only
+    assert "## [2023-03-05] ingest | session s1" in log and "- created [[Home network]]" in log
+    assert "## [2023-03-09] ingest | session s1" in log and "- updated [[Odrin]]" in log
+    # Raw sources are immutable: the same session id twice is kept twice, never overwritten.
+    raw = wiki.raw_sources()
+    assert list(raw) == ["raw/s1.md", "raw/s1-2.md"] and "Brindlewatch" in raw["raw/s1.md"]
+    assert "- source: raw/s1-2.md" in log
+    # Ingestion showed the model the index and the pages related to the session.
+    task = llm.calls_of("wiki_ingest")[1].messages[1]["content"]
+    assert "index.md:\n# Index\n- [[Home network]]" in task and "## Odrin\n- Fixes the wifi" in task
+    snapshot = wiki.snapshot()
+    assert snapshot.startswith("# Index") and "## Home network\n- Router: Brindlewatch" in snapshot
+
+
+def test_wiki_query_reads_the_index_and_follows_links():
+    llm = FakeLLM({"wiki_ingest": [WIKI_SESSION_1], "wiki_query": [{"pages": ["home network"]}]})
+    wiki = KarpathyWikiMemory(llm=llm)
+    wiki.ingest_session(session())
+    wiki.store(["The garden needs water on Tuesdays."])
+
+    context = wiki.retrieve("who manages the wifi?", k=2)
+
+    assert context.split(CONTEXT_SEPARATOR) == [
+        "- Router: Brindlewatch\n- Wifi is managed by [[Odrin]]",
+        "- Fixes the wifi",  # reached through the [[Odrin]] link, not by search
+    ]
+    (query,) = llm.calls_of("wiki_query")
+    assert query.phase == "retrieve" and "at most 2" in query.messages[0]["content"]
+    assert "- [[Home network]] — Router and wifi" in query.messages[1]["content"]
+    assert "Question: who manages the wifi?" in query.messages[1]["content"]
+
+
+def test_wiki_query_falls_back_to_search_when_the_model_fails():
+    llm = FakeLLM({"wiki_query": ["no idea, sorry", [], LLMFailure("timeout", "injected")]})
+    wiki = KarpathyWikiMemory(llm=llm)
+    wiki.store(["The staging database runs on port 6642.", "The garden needs water."])
+    for _ in range(3):
+        assert wiki.retrieve("staging database port", k=1) == "The staging database runs on port 6642."
+
+
+def test_wiki_forced_tool_calls_for_ingest_and_query():
+    llm = FakeLLM({"wiki_ingest": [WIKI_SESSION_1], "wiki_query": [{"pages": ["Odrin"]}]})
+    wiki = KarpathyWikiMemory(llm=llm, protocol="tools")
+    wiki.ingest_session(session())
+    assert wiki.retrieve("who is Odrin", k=1) == "- Fixes the wifi"
+    ingest, query = llm.calls
+    assert ingest.tool_choice["function"]["name"] == "edit_wiki"
+    assert query.tool_choice["function"]["name"] == "open_pages"
+
+
+def test_wiki_bad_operations_are_counted():
+    reply = {
+        "ops": [
+            {"op": "write", "title": "No content"},
+            {"op": "delete", "title": "Missing page"},
+            {"op": "write", "content": "no title"},
+            {"op": "write", "title": "Router", "content": "- Brindlewatch"},
+        ]
+    }
+    wiki = KarpathyWikiMemory(llm=FakeLLM({"wiki_ingest": [reply]}))
+    report = wiki.ingest_session(session())
+    assert report.failures == 3 and [p.title for p in wiki.pages()] == ["Router"]
+
+
+def test_wiki_delete_leaves_no_trace_in_index_snapshot_or_log():
+    wiki = KarpathyWikiMemory()
+    ids = wiki.store(["Port 6642 is the staging database.", "The garden needs water."])
+    wiki.delete(ids[0])
+    for text in (wiki.index_md(), wiki.snapshot(), wiki.log_md()):
+        assert "6642" not in text
+    assert "delete | page 0" in wiki.log_md()
+
+
+def test_wiki_save_load_round_trip(tmp_path):
+    wiki = KarpathyWikiMemory(llm=FakeLLM({"wiki_ingest": [WIKI_SESSION_1]}))
+    wiki.ingest_session(session())
+    wiki.save(tmp_path / "wiki")
+    loaded = KarpathyWikiMemory.load(tmp_path / "wiki")
+    assert loaded.snapshot() == wiki.snapshot() and loaded.log_md() == wiki.log_md()
+    assert loaded.raw_sources() == wiki.raw_sources() and loaded.params() == wiki.params()
+
+
+# --------------------------------------------------------------------------------------------------
+# Wiring with the embedded local model
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("system", "protocol"), [("md_flat", "json"), ("karpathy_wiki", "json"), ("md_flat", "tools")]
+)
+def test_wiring_with_the_local_model(local_llm, system, protocol):
+    """Wiring only: the embedded 135M model drives the agent loop end to end without crashing."""
+    from memory_systems.llm import LLMClient, local_config
+
+    client = LLMClient(local_config(local_llm.base_url), environ={})
+    memory = (MdFlatMemory if system == "md_flat" else KarpathyWikiMemory)(llm=client, protocol=protocol)
+    # Something to show and to find, so the wiki's query call reaches the model too.
+    memory.store(["[2023/03/01] The office printer is called Quillbeck."])
+    report = memory.ingest_session(
+        session("s1", "2023/03/05 (Sun) 11:24", "I renamed the router to Brindlewatch yesterday.")
+    )
+    context = memory.retrieve("what is the router called")
+    print(f"\n[{system}/{protocol} wiring] report={report} usage={memory.usage()}")
+    print(f"snapshot={memory.snapshot()!r}\ncontext={context!r}")
+    assert isinstance(context, str) and context
+    calls = memory.usage().llm_calls + memory.usage().cache_hits
+    assert calls >= (2 if system == "karpathy_wiki" else 1)  # the wiki also asks which pages to open
