@@ -1,0 +1,39 @@
+"""DynamicMem (arXiv 2606.22877): 15 months of multi-app activity per user, asked at quarterly checkpoints.
+
+Records (:mod:`.schema`), the loader of the released two-file layout (:mod:`.loader`), the checkpoint
+cut rule and gold replay (:mod:`.checkpoints`), the runner protocol (:mod:`.protocol`, registered as
+``dynamicmem``) and the Core + Detail scores (:mod:`.scoring`). Synthetic users in the same layout
+come from :mod:`eval.generators.dynamicmem`.
+"""
+
+from eval.benchmarks.dynamicmem.checkpoints import Cut, quarterly_cuts, replay_states
+from eval.benchmarks.dynamicmem.loader import load_user, load_users, user_folders
+from eval.benchmarks.dynamicmem.schema import (
+    AppLog,
+    Checkpoint,
+    CompletionTask,
+    GoldenEvidence,
+    Observability,
+    ScoringPoint,
+    ServiceItem,
+    UserData,
+)
+from eval.benchmarks.dynamicmem.scoring import summarize
+
+__all__ = [
+    "AppLog",
+    "Checkpoint",
+    "CompletionTask",
+    "Cut",
+    "GoldenEvidence",
+    "Observability",
+    "ScoringPoint",
+    "ServiceItem",
+    "UserData",
+    "load_user",
+    "load_users",
+    "quarterly_cuts",
+    "replay_states",
+    "summarize",
+    "user_folders",
+]

@@ -1,0 +1,593 @@
+"""The DynamicMem protocol: incremental ingest to each quarterly checkpoint, then one query per target.
+
+Per user (one work unit), for each checkpoint C1..Cn in order (DESIGN.md §5 DynamicMem; the
+release's ``docs/protocols/tce_generation_and_adapter_contract.md``):
+
+1. **Ingest** the events that became visible since the previous checkpoint, in order, so that the
+   memory reflects exactly the events up to the checkpoint. Default (``ingest: store``, the
+   release's RAG reference): one document per event, its raw JSON (:attr:`AppLog.memory_text`:
+   id, time, app, API, request, response; never the gold fields), stored with ``system.store`` in
+   batches under the user's namespace, with the event's ``app_log_id`` in the metadata. With
+   ``ingest: session`` (for systems whose own processing works on conversations) each day's events
+   become one :class:`~memory_systems.records.Session` whose turns are the release's lossless
+   dialogue wrapper: ``user`` = the raw event JSON, ``assistant`` = ``[ingested]``. ``finalize`` is
+   called after each checkpoint's batch.
+2. **Save** the store to ``<workdir>/C<i>`` (``system.save``), so that building and predicting can run
+   separately (``memory_action``: ``build_then_predict``, ``build_only``, ``predict_from_prebuilt``,
+   the release's three modes).
+3. **Ask**: per State Completion key one retrieval (its ``retrieval_query``, ``system.search`` with
+   ``top_k``) and, with an answer model, one answer prompt filling its ``answer_template``; per
+   Personalized Service item (the first of each key, as the release consumes) one retrieval and one
+   answer. Queries must not change memory: the memory's snapshot is compared before and after (when
+   the system can list it) and a change fails the unit.
+4. **Record** a :class:`~eval.protocol.Row` per key and item (checkpoint, state key, category,
+   retrieved event ids, gold evidence ids, prediction, field verdicts), and the predictions in
+   the release's format (``snapshot_state``, ``evidence``, ``rq3_apply_answers``) to
+   ``<workdir>/prediction_C<i>.json`` and, for all checkpoints, ``<workdir>/prediction.json``.
+
+A failed answer call is recorded in its row (``metadata.answer_failure``) and scores 0; it never
+raises. Without an answer model the run is retrieval-only: rows carry the retrieved ids, from which
+the evidence metrics are computed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+from eval.benchmarks.dynamicmem import scoring
+from eval.benchmarks.dynamicmem.loader import load_user, parse_app_logs, parse_task_packs, user_folders
+from eval.benchmarks.dynamicmem.prompts import (
+    MEMORY_SEPARATOR,
+    Answer,
+    completion_prompt,
+    messages_for,
+    parse_completion,
+    parse_service,
+    service_prompt,
+)
+from eval.benchmarks.dynamicmem.schema import (
+    APP_LOG_FILE,
+    TASK_PACK_FILE,
+    AppLog,
+    Checkpoint,
+    ServiceItem,
+    UserData,
+    category_of,
+)
+from eval.protocol import Row, RunContext
+from eval.registry import register_benchmark
+from memory_systems.base import NO_MEMORY, MemorySystem
+from memory_systems.errors import ConfigError
+from memory_systems.persist import atomic_write_text
+from memory_systems.records import Hit, Session, Turn
+from memory_systems.registry import accepted_resources
+
+logger = logging.getLogger(__name__)
+
+#: The release's RAG reference depth.
+DEFAULT_TOP_K = 20
+MEMORY_ACTIONS = ("build_then_predict", "build_only", "predict_from_prebuilt")
+INGEST_MODES = ("store", "session")
+JUDGES = ("rule", "llm")
+#: The assistant turn of the release's dialogue wrapper (a literal acknowledgement, no content).
+INGESTED_ACK = "[ingested]"
+_ID_IN_TEXT = re.compile(r'"app_log_id":\s*"([^"]+)"')
+_SNIPPET_CHARS = 200
+_CACHED_USERS = 4
+
+
+def _ids_of(hit: Hit) -> list[str]:
+    """The event ids behind a hit: its metadata's ``app_log_id``, else every id in its text."""
+    metadata = hit.metadata if isinstance(hit.metadata, Mapping) else {}
+    if metadata.get("app_log_id"):
+        return [str(metadata["app_log_id"])]
+    return _ID_IN_TEXT.findall(hit.text)
+
+
+def _snippet(text: str) -> str:
+    """A short evidence_content for a retrieved event: its request and response, compact."""
+    try:
+        event = json.loads(text)
+        text = json.dumps(
+            {"request": event.get("request"), "response": event.get("response")}, ensure_ascii=False
+        )
+    except (ValueError, AttributeError):
+        pass
+    return text if len(text) <= _SNIPPET_CHARS else text[: _SNIPPET_CHARS - 1] + "…"
+
+
+def _fingerprint(system: MemorySystem, namespace: str) -> str | None:
+    """A hash of the memory's snapshot, or None when the system cannot list its memory."""
+    try:
+        return hashlib.sha256(system.snapshot(namespace=namespace).encode("utf-8")).hexdigest()
+    except NotImplementedError:
+        return None
+
+
+@register_benchmark("dynamicmem")
+class DynamicMemBenchmark:
+    """DynamicMem as the runner sees it: units are users, rows are state keys and service items.
+
+    Args:
+        data: A folder of user folders (each with ``app_log_large.json`` and ``task_packs.json``, as
+            released or written by ``memsuite generate dynamicmem``), or one user folder.
+        users: Instead of ``data``: generate this many users in memory.
+        months: Trajectory length of generated users (15 gives C1..C5).
+        seed: Seed of generated users.
+        activity: Event volume of generated users (1.0 is ~1,500-2,000 events per 15 months).
+        top_k: Retrieval depth (default 20, the release's RAG default); None takes the run's ``k``.
+        ingest: ``store`` (one document per event) or ``session`` (one dialogue session per day).
+        batch_size: Events per ``store`` call.
+        memory_action: ``build_then_predict``, ``build_only`` (ingest and save, ask nothing) or
+            ``predict_from_prebuilt`` (load the saved stores and ask).
+        prebuilt_dir: Where ``predict_from_prebuilt`` finds the stores: a folder holding
+            ``<unit>/C<i>`` (it may contain ``{system}`` for the registry name); default the unit's
+            work folder, i.e. rerun the build's run folder with ``--restart``.
+        checkpoints: Ask only at these checkpoints (numbers or labels like ``C5``); memory is still
+            built through all of them. Default: all.
+        service: Ask the Personalized Service items too.
+        verify_read_only: Compare the memory before and after each checkpoint's queries.
+
+    Raises:
+        ConfigError: Conflicting or invalid options.
+    """
+
+    name = "dynamicmem"
+
+    def __init__(
+        self,
+        *,
+        data: str | Path | None = None,
+        users: int | None = None,
+        months: int = 15,
+        seed: int = 0,
+        activity: float = 1.0,
+        top_k: int | None = DEFAULT_TOP_K,
+        ingest: str = "store",
+        batch_size: int = 256,
+        memory_action: str = "build_then_predict",
+        prebuilt_dir: str | Path | None = None,
+        checkpoints: list[int | str] | None = None,
+        service: bool = True,
+        verify_read_only: bool = True,
+    ) -> None:
+        if (data is None) == (users is None):
+            raise ConfigError(
+                "dynamicmem needs exactly one of benchmark_options.data (a folder of users) or "
+                "benchmark_options.users (generate that many users)"
+            )
+        if users is not None and (isinstance(users, bool) or not isinstance(users, int) or users < 1):
+            raise ConfigError(f"dynamicmem: 'users' must be a positive integer, got {users!r}")
+        if isinstance(months, bool) or not isinstance(months, int) or months < 1:
+            raise ConfigError(f"dynamicmem: 'months' must be a positive integer, got {months!r}")
+        if not isinstance(activity, int | float) or not activity > 0:
+            raise ConfigError(f"dynamicmem: 'activity' must be a positive number, got {activity!r}")
+        if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1):
+            raise ConfigError(f"dynamicmem: 'top_k' must be a positive integer or null, got {top_k!r}")
+        if ingest not in INGEST_MODES:
+            raise ConfigError(f"dynamicmem: 'ingest' must be one of {INGEST_MODES}, got {ingest!r}")
+        if memory_action not in MEMORY_ACTIONS:
+            raise ConfigError(
+                f"dynamicmem: 'memory_action' must be one of {MEMORY_ACTIONS}, got {memory_action!r}"
+            )
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ConfigError(f"dynamicmem: 'batch_size' must be a positive integer, got {batch_size!r}")
+        self.top_k, self.ingest, self.batch_size = top_k, ingest, batch_size
+        self.memory_action, self.prebuilt_dir = memory_action, prebuilt_dir
+        self.service, self.verify_read_only = bool(service), bool(verify_read_only)
+        self.months, self.seed, self.activity = months, int(seed), float(activity)
+        self.asked = self._labels(checkpoints)
+        # A few users stay in memory: with several systems or --workers the same user is asked for again.
+        self._cache: dict[str, UserData] = {}
+        self._cache_lock = threading.Lock()
+        if data is not None:
+            self._folders = {folder.name: folder for folder in user_folders(data)}
+            self._units = list(self._folders)
+        else:
+            from eval.generators.dynamicmem import user_id_of
+
+            self._folders = {}
+            self._units = [user_id_of(i) for i in range(1, users + 1)]
+
+    @staticmethod
+    def _labels(checkpoints: list[int | str] | None) -> set[str] | None:
+        if checkpoints is None:
+            return None
+        if not isinstance(checkpoints, list) or not checkpoints:
+            raise ConfigError(f"dynamicmem: 'checkpoints' must be a non-empty list, got {checkpoints!r}")
+        labels = set()
+        for c in checkpoints:
+            label = f"C{c}" if isinstance(c, int) and not isinstance(c, bool) else str(c)
+            if not re.fullmatch(r"C[1-9]\d*", label):
+                raise ConfigError(f"dynamicmem: checkpoint {c!r} is not a number or a label like 'C5'")
+            labels.add(label)
+        return labels
+
+    # -- the Benchmark protocol --------------------------------------------------------------------
+
+    def units(self) -> list[str]:
+        """User ids (folder names for data on disk), in order."""
+        return list(self._units)
+
+    def user(self, unit_id: str) -> UserData:
+        """The validated data of one user (read from disk or generated)."""
+        with self._cache_lock:
+            if unit_id in self._cache:
+                return self._cache[unit_id]
+        if unit_id not in self._units:
+            raise ConfigError(f"dynamicmem: unknown user {unit_id!r}")
+        if self._folders:
+            user = load_user(self._folders[unit_id])
+        else:
+            from eval.generators.dynamicmem import generate_user, user_rng
+
+            index = self._units.index(unit_id) + 1
+            generated = generate_user(
+                index, rng=user_rng(self.seed, index), months=self.months, activity=self.activity
+            )
+            where = Path(f"<generated seed={self.seed}>") / unit_id
+            logs = parse_app_logs(generated.app_logs, path=where / APP_LOG_FILE, user_id=unit_id)
+            user = parse_task_packs(
+                generated.task_packs, path=where / TASK_PACK_FILE, user_id=unit_id, app_logs=logs
+            )
+        with self._cache_lock:
+            self._cache[unit_id] = user
+            while len(self._cache) > _CACHED_USERS:
+                self._cache.pop(next(iter(self._cache)))
+        return user
+
+    def run_unit(self, system: MemorySystem, unit_id: str, ctx: RunContext) -> Iterator[Row]:
+        """Drive ``system`` through one user's checkpoints; yield one row per key and service item."""
+        user = self.user(unit_id)
+        namespace = user.user_id
+        k = self.top_k or ctx.k
+        judges = self._judges(ctx)
+        workdir = Path(ctx.workdir) if ctx.workdir is not None else None
+        if workdir is None and self.memory_action != "build_then_predict":
+            raise ConfigError(f"dynamicmem: memory_action {self.memory_action!r} needs a work folder")
+        with contextlib.suppress(NotImplementedError):  # a fresh system from the registry is empty anyway
+            system.reset(namespace=namespace)
+        predictions: list[dict[str, Any]] = []
+        visible, previous_gold = 0, None
+        for checkpoint in user.checkpoints:
+            count = user.visible_count(checkpoint)
+            if self.memory_action != "predict_from_prebuilt":
+                self._ingest(system, user.app_logs[visible:count], namespace)
+                visible = count
+                if workdir is not None:
+                    system.save(workdir / checkpoint.label)
+            gold = {key: checkpoint.gold_value(key) for key in checkpoint.completion}
+            if self.memory_action != "build_only" and (self.asked is None or checkpoint.label in self.asked):
+                memory = system
+                if self.memory_action == "predict_from_prebuilt":
+                    memory = self._load_prebuilt(system, unit_id, checkpoint, workdir)
+                before = _fingerprint(memory, namespace) if self.verify_read_only else None
+                rows, prediction = self._ask(
+                    memory, user, checkpoint, previous_gold, namespace, k, ctx, judges
+                )
+                if before is not None and _fingerprint(memory, namespace) != before:
+                    raise RuntimeError(
+                        f"{system.name} changed its memory while answering {checkpoint.label} of {unit_id}: "
+                        "queries must not mutate memory (DynamicMem protocol)"
+                    )
+                predictions.append(prediction)
+                if workdir is not None:
+                    atomic_write_text(
+                        workdir / f"prediction_{checkpoint.label}.json",
+                        json.dumps(prediction, ensure_ascii=False, indent=1),
+                    )
+                yield from rows
+            previous_gold = gold
+        if workdir is not None and predictions:
+            payload = {
+                "user_id": user.user_id,
+                "task_contract_version": user.task_contract_version,
+                "research_frame_version": user.research_frame_version,
+                "predictions": predictions,
+            }
+            atomic_write_text(workdir / "prediction.json", json.dumps(payload, ensure_ascii=False, indent=1))
+
+    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+        """Rule-judge scores (:func:`.scoring.summarize`), plus ``llm_judge`` when rows have LLM verdicts."""
+        summary = scoring.summarize(rows, "rule")
+        if any("llm" in row.verdicts for row in rows):
+            summary["llm_judge"] = scoring.summarize(rows, "llm")
+        return summary
+
+    # -- steps -------------------------------------------------------------------------------------
+
+    def _judges(self, ctx: RunContext) -> dict[str, scoring.FieldJudge]:
+        judges: dict[str, scoring.FieldJudge] = {}
+        for name in ctx.judges:
+            if name not in JUDGES:
+                raise ConfigError(f"dynamicmem: unknown judge {name!r}; known: {', '.join(JUDGES)}")
+            if name == "rule":
+                judges[name] = scoring.rule_judge
+            elif ctx.answer_llm is not None:
+                llm = ctx.answer_llm
+
+                def call(messages: list[dict[str, str]], llm: Any = llm) -> Any:
+                    result = llm.chat_json(messages, phase="judge")
+                    return result.data if result.ok else None
+
+                judges[name] = scoring.llm_judge(call)
+        return judges
+
+    def _ingest(self, system: MemorySystem, logs: tuple[AppLog, ...], namespace: str) -> None:
+        if not logs:
+            return
+        if self.ingest == "store":
+            for start in range(0, len(logs), self.batch_size):
+                batch = logs[start : start + self.batch_size]
+                metadata = [
+                    {"app_log_id": log.app_log_id, "timestamp": log.timestamp, "app_name": log.app_name}
+                    for log in batch
+                ]
+                with system.timed("ingest"):
+                    system.store([log.memory_text for log in batch], namespace=namespace, metadata=metadata)
+        else:
+            for day, group in groupby(logs, key=lambda log: log.timestamp[:10]):
+                day_logs = list(group)
+                turns = tuple(
+                    turn
+                    for log in day_logs
+                    for turn in (Turn("user", log.memory_text), Turn("assistant", INGESTED_ACK))
+                )
+                session = Session(
+                    f"{namespace}:{day}:{day_logs[0].app_log_id}",
+                    day_logs[0].timestamp,
+                    turns,
+                    {"app_log_ids": [log.app_log_id for log in day_logs]},
+                )
+                system.ingest_session(session, namespace=namespace)
+        system.finalize(namespace=namespace)
+
+    def _load_prebuilt(
+        self, system: MemorySystem, unit_id: str, checkpoint: Checkpoint, workdir: Path | None
+    ) -> MemorySystem:
+        registry_name = getattr(system, "registry_name", system.name)
+        if self.prebuilt_dir is None:
+            assert workdir is not None  # checked in run_unit
+            path = workdir / checkpoint.label
+        else:
+            path = Path(str(self.prebuilt_dir).format(system=registry_name)) / unit_id / checkpoint.label
+        if not path.exists():
+            raise ConfigError(
+                f"dynamicmem: no prebuilt store at {path}; build it first with memory_action build_only"
+            )
+        # Shared resources (the embedder, an LLM) are not saved with a store: hand over the live ones.
+        shared = {name: getattr(system, name) for name in ("embedder", "llm") if hasattr(system, name)}
+        return type(system).load(path, **accepted_resources(type(system), shared))
+
+    def _retrieve(self, system: MemorySystem, query: str, k: int, namespace: str) -> tuple[list[Hit], float]:
+        started = time.perf_counter()
+        with system.timed("retrieve"):
+            hits = system.search(query, k=k, namespace=namespace)
+        return hits, (time.perf_counter() - started) * 1000
+
+    def _answer(
+        self, ctx: RunContext, prompt: str
+    ) -> tuple[Any, str | None, dict[str, Any] | None, dict[str, Any]]:
+        """(parsed JSON, raw text, failure, usage) of one answer call; a failure is returned, never raised."""
+        result = ctx.answer_llm.chat_json(messages_for(prompt), phase="answer")
+        usage = {
+            "prompt_tokens": result.prompt_tokens,
+            "completion_tokens": result.completion_tokens,
+            "answer_cached": result.cached,
+            "answer_wall_s": result.wall_s,
+        }
+        if not result.ok:
+            failure = {"kind": result.failure.kind, "message": result.failure.message[:500]}
+            return None, result.text or None, failure, usage
+        return result.data, result.text, None, usage
+
+    def _ask(
+        self,
+        system: MemorySystem,
+        user: UserData,
+        cp: Checkpoint,
+        previous_gold: dict[str, Any] | None,
+        namespace: str,
+        k: int,
+        ctx: RunContext,
+        judges: dict[str, scoring.FieldJudge],
+    ) -> tuple[list[Row], dict[str, Any]]:
+        rows: list[Row] = []
+        prediction: dict[str, Any] = {
+            "checkpoint_id": cp.checkpoint_id,
+            "metadata": {
+                "checkpoint_timestamp": cp.timestamp,
+                "checkpoint": cp.label,
+                "system": system.name,
+                "top_k": k,
+                "mode": "answer" if ctx.answer_llm is not None else "retrieval_only",
+            },
+            "snapshot_state": {},
+            "evidence": {},
+            "rq3_apply_answers": {},
+        }
+        visible = user.visible_count(cp)
+
+        def change_of(key: str) -> str:
+            if previous_gold is None or key not in previous_gold or previous_gold[key] is None:
+                return "new"
+            return "retained" if previous_gold[key] == cp.gold_value(key) else "updated"
+
+        def base_metadata(key: str) -> dict[str, Any]:
+            return {
+                "checkpoint": cp.label,
+                "checkpoint_id": cp.checkpoint_id,
+                "checkpoint_timestamp": cp.timestamp,
+                "visible_events": visible,
+                "state_key": key,
+                "category": category_of(key),
+                "change": change_of(key),
+            }
+
+        for key in cp.completion_keys():
+            task, gold = cp.completion[key], cp.gold_value(key)
+            hits, latency = self._retrieve(system, task.retrieval_query, k, namespace)
+            blocks = [hit.text for hit in hits]
+            retrieved = list(dict.fromkeys(i for hit in hits for i in _ids_of(hit)))
+            metadata = {
+                **base_metadata(key),
+                "task": scoring.STATE_COMPLETION,
+                "retrieval_query": task.retrieval_query,
+                "retrieved_app_log_ids": retrieved,
+                "gold_evidence_ids": list(cp.gold_evidence_ids(key)),
+            }
+            usage: dict[str, Any] = {"latency_ms": latency, "k": k, "hits": len(hits)}
+            answer_text, verdicts = None, {}
+            if ctx.answer_llm is None:
+                evidence = [
+                    {"app_log_id": i, "evidence_content": _snippet(h.text)}
+                    for h in hits
+                    for i in _ids_of(h)[:1]
+                ]
+                prediction["snapshot_state"][key] = None
+            else:
+                data, answer_text, failure, answer_usage = self._answer(ctx, completion_prompt(task, blocks))
+                usage.update(answer_usage)
+                answer = parse_completion(data, key) if failure is None else Answer(None, ())
+                metadata.update(
+                    prediction=answer.value,
+                    predicted_evidence_ids=answer.evidence_ids,
+                    answer_failure=failure,
+                )
+                fields = scoring.value_fields(gold, answer.value)
+                context = {"task": "state completion", "state_key": key, "question": task.question_text}
+                verdicts = self._judge(judges, fields, context, failure is not None)
+                evidence = list(answer.evidence)
+                prediction["snapshot_state"][key] = answer.value
+            prediction["evidence"][key] = evidence
+            rows.append(
+                Row(
+                    system.name,
+                    self.name,
+                    user.user_id,
+                    f"{cp.label}/{key}",
+                    task.question_text,
+                    gold,
+                    MEMORY_SEPARATOR.join(blocks) if blocks else NO_MEMORY,
+                    answer_text,
+                    verdicts,
+                    usage,
+                    metadata,
+                )
+            )
+        if not self.service:
+            return rows, prediction
+        for key in sorted(cp.service):
+            if not cp.service[key] or cp.gold_value(key) is None:
+                continue
+            item = cp.service[key][0]  # the release consumes one item per key
+            rows.append(
+                self._ask_item(
+                    system, user, cp, item, base_metadata(key), namespace, k, ctx, judges, prediction
+                )
+            )
+        return rows, prediction
+
+    def _ask_item(
+        self,
+        system: MemorySystem,
+        user: UserData,
+        cp: Checkpoint,
+        item: ServiceItem,
+        metadata: dict[str, Any],
+        namespace: str,
+        k: int,
+        ctx: RunContext,
+        judges: dict[str, scoring.FieldJudge],
+        prediction: dict[str, Any],
+    ) -> Row:
+        hits, latency = self._retrieve(system, item.retrieval_query, k, namespace)
+        blocks = [hit.text for hit in hits]
+        metadata = {
+            **metadata,
+            "task": scoring.PERSONALIZED_SERVICE,
+            "service_family": item.service_family,
+            "qa_id": item.qa_id,
+            "retrieval_query": item.retrieval_query,
+            "retrieved_app_log_ids": list(dict.fromkeys(i for hit in hits for i in _ids_of(hit))),
+            "gold_evidence_ids": list(item.gold_evidence_ids),
+            "scoring_points": [p.to_dict() for p in item.answer_scoring_points],
+        }
+        usage: dict[str, Any] = {"latency_ms": latency, "k": k, "hits": len(hits)}
+        answer_text, verdicts = None, {}
+        answer_key = "output" if item.structured else "answer"
+        if ctx.answer_llm is None:
+            evidence = [
+                {"app_log_id": i, "evidence_content": _snippet(h.text)} for h in hits for i in _ids_of(h)[:1]
+            ]
+            entry: dict[str, Any] = {"qa_id": item.qa_id, answer_key: None, "evidence": evidence}
+        else:
+            data, answer_text, failure, answer_usage = self._answer(ctx, service_prompt(item, blocks))
+            usage.update(answer_usage)
+            answer = parse_service(data, item) if failure is None else Answer(None, ())
+            metadata.update(
+                prediction=answer.value, predicted_evidence_ids=answer.evidence_ids, answer_failure=failure
+            )
+            fields = scoring.service_fields(
+                item.service_family, item.reference, item.answer_scoring_points, answer.value
+            )
+            context = {
+                "task": "personalized service",
+                "service_family": item.service_family,
+                "scenario": item.scenario,
+                "task_instruction": item.task_instruction,
+            }
+            verdicts = self._judge(judges, fields, context, failure is not None)
+            entry = {"qa_id": item.qa_id, answer_key: answer.value, "evidence": list(answer.evidence)}
+        prediction["rq3_apply_answers"].setdefault(item.state_key, {"items": []})["items"].append(entry)
+        body = f"[Scenario]\n{item.scenario}\n\n[Task Instruction]\n{item.task_instruction}"
+        return Row(
+            system.name,
+            self.name,
+            user.user_id,
+            f"{cp.label}/{item.state_key}/{item.qa_id}",
+            body,
+            item.reference,
+            MEMORY_SEPARATOR.join(blocks) if blocks else NO_MEMORY,
+            answer_text,
+            verdicts,
+            usage,
+            metadata,
+        )
+
+    @staticmethod
+    def _judge(
+        judges: dict[str, scoring.FieldJudge],
+        fields: list[scoring.Field],
+        context: dict[str, Any],
+        answer_failed: bool,
+    ) -> dict[str, Any]:
+        """Every judge's verdict on one answer; a failed answer scores 0 without calling an LLM judge."""
+        verdicts: dict[str, Any] = {}
+        for name, judge in judges.items():
+            if answer_failed:
+                judgments = [
+                    scoring.FieldJudgment(f.path, 0, 0, "no answer", f.identity_gate) for f in fields
+                ]
+            else:
+                judgments = judge(fields, context)
+            if judgments is None:
+                verdicts[name] = {
+                    "correct": None,
+                    "score": None,
+                    "fields": None,
+                    "failure": "judge call failed",
+                }
+            else:
+                verdicts[name] = scoring.verdict_of(judgments)
+        return verdicts
