@@ -90,6 +90,10 @@ def config_from_dict(data: dict[str, Any], *, source: str = "<config>") -> RunCo
     """
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: a config is a mapping, got {type(data).__name__}")
+    if "sweep" in data and "base" in data:
+        raise ConfigError(
+            f"{source} is an ablation file (base + sweep): run it with `memsuite ablate {source}`"
+        )
     for key in data:
         if key not in _KEYS:
             _fail_unknown(key, _KEYS, source)

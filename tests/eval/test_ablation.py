@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -148,3 +149,25 @@ def test_cli_ablate(ablation_file, tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "k = k-1" in printed and str(out / "report" / "report.md") in printed
     assert (out / "k-10" / "summary.json").exists() and not (out / "report" / "meme_sweep_k.png").exists()
+
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+
+
+@pytest.mark.parametrize("path", sorted(CONFIGS.rglob("*.yaml")), ids=lambda p: str(p.relative_to(CONFIGS)))
+def test_every_shipped_config_validates(path):
+    """Each file in configs/ is a valid run config or a valid ablation whose variants all validate."""
+    from eval.config import load_config
+    from memory_systems.registry import system_names
+
+    text = path.read_text(encoding="utf-8")
+    if "sweep:" in text:
+        ablation = load_ablation(path)
+        configs = [config for _, config in variant_configs(ablation)]
+        with pytest.raises(ConfigError, match="memsuite ablate"):
+            load_config(path)
+    else:
+        configs = [load_config(path)]
+    for config in configs:
+        unknown = {s.name for s in config.systems} - set(system_names())
+        assert not unknown, f"{path.name} names unregistered systems {unknown}"
