@@ -4,6 +4,10 @@ It misbehaves on request (timeouts, dropped connections, HTTP errors, garbage), 
 latency to every answer (``latency_s``: a stand-in for a remote endpoint), and records when each
 request arrived and how many were in flight at once, so rate limits can be checked from the
 server's side.
+
+Behaviours come from a fixed ``script`` or, when a ``responder`` is given, from a function of each
+request: tests/fakes.py uses that to replay prompt-aware scripted replies to the LLM baselines, so
+their logic tests go through the real :class:`~memory_systems.llm.LLMClient` over HTTP.
 """
 
 from __future__ import annotations
@@ -11,8 +15,12 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+#: A function from a request body to the behaviour that answers it (see :class:`FakeEndpoint`).
+Responder = Callable[[dict[str, Any]], tuple[Any, ...]]
 
 
 class FakeEndpoint:
@@ -21,11 +29,16 @@ class FakeEndpoint:
     Each request takes the next behaviour of ``script``; the last one repeats. Behaviours:
     ``("text", s)``, ``("tool", name, arguments_json)``, ``("status", code, message)``,
     ``("sleep", seconds)``, ``("drop",)`` (close without answering), ``("garbage",)`` (200, not JSON),
-    ``("no_choices",)``.
+    ``("no_choices",)``. ``GET /v1/models`` lists one model, ``fake``.
+
+    Args:
+        responder: Called with each request body (under a lock, in arrival order) to choose its
+            behaviour; when given, ``script`` is not used.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, responder: Responder | None = None) -> None:
         self.script: list[tuple[Any, ...]] = [("text", "hello")]
+        self.responder = responder
         self.requests: list[dict[str, Any]] = []
         self.latency_s = 0.0
         """Delay before every answer, seconds."""
@@ -42,6 +55,14 @@ class FakeEndpoint:
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
 
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models"):
+                    model = {"id": "fake", "object": "model", "owned_by": "memsuite"}
+                    payload = {"object": "list", "data": [model]}
+                    endpoint._send(self, 200, json.dumps(payload).encode())
+                else:
+                    endpoint._send(self, 404, b'{"error": {"message": "not found"}}')
+
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with endpoint._lock:
@@ -49,7 +70,10 @@ class FakeEndpoint:
                     endpoint.arrivals.append(time.monotonic())
                     endpoint._in_flight += 1
                     endpoint.peak_in_flight = max(endpoint.peak_in_flight, endpoint._in_flight)
-                    step = endpoint.script.pop(0) if len(endpoint.script) > 1 else endpoint.script[0]
+                    if endpoint.responder is not None:
+                        step = endpoint.responder(body)
+                    else:
+                        step = endpoint.script.pop(0) if len(endpoint.script) > 1 else endpoint.script[0]
                 try:
                     if endpoint.latency_s:
                         endpoint._release.wait(endpoint.latency_s)
@@ -95,8 +119,12 @@ class FakeEndpoint:
             ]
             finish = "tool_calls"
         choices = [] if kind == "no_choices" else [{"index": 0, "message": message, "finish_reason": finish}]
-        prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body["messages"])
-        completion_tokens = len(str(message["content"] or "").split()) or 1
+        # Tokens are words here: enough for accounting to be checked, no tokenizer needed.
+        prompt_tokens = sum(len(str(m.get("content") or "").split()) for m in body["messages"])
+        written = str(message["content"] or "") + "".join(
+            c["function"]["arguments"] for c in message.get("tool_calls", ())
+        )
+        completion_tokens = len(written.split()) or 1
         payload = {
             "id": "chatcmpl-test",
             "object": "chat.completion",

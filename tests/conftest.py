@@ -1,4 +1,5 @@
-"""Shared fixtures: the real offline embedder (loaded once) and the path of ../shared/data."""
+"""Shared fixtures: the real offline embedder (loaded once), the path of ../shared/data, the embedded
+local LLM, and scripted replay LLMs (the real client over HTTP, tests/fakes.py)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,25 @@ def local_llm():
                 raise
             pytest.skip(str(exc))
         yield server
+
+
+@pytest.fixture
+def replay_llm():
+    """Factory ``replay_llm(script=None, **config) -> ReplayLLM``: the real LLM client on a scripted
+    loopback server (tests/fakes.py). Servers are closed after the test, which fails if a scripted
+    reply raised (the server answered it with HTTP 500, which the system would count as a failure).
+    """
+    from fakes import ReplayLLM
+
+    made: list[ReplayLLM] = []
+
+    def make(script=None, **config) -> ReplayLLM:
+        llm = ReplayLLM(script, **config)
+        made.append(llm)
+        return llm
+
+    yield make
+    for llm in made:
+        llm.close()
+    errors = [error for llm in made for error in llm.server.errors]
+    assert not errors, f"scripted replies raised: {errors}"

@@ -1,8 +1,7 @@
-"""A scripted, deterministic stand-in for :class:`memory_systems.llm.LLMClient` (like inspect's mockllm).
+"""Scripted LLMs for tests: a replay server behind the real client, and an in-process stand-in.
 
-:class:`FakeLLM` has the client's ``chat`` / ``chat_json`` / ``usage`` / ``identity`` / ``for_system``
-and returns real :class:`~memory_systems.llm.LLMResult` objects. It recognises what a system asks by
-the system prompt (each LLM baseline's prompts are module constants) and answers:
+Both answer from the same prompt-aware script (:class:`ScriptedReplies`). It recognises what a system
+asks by the system prompt (each LLM baseline's prompts are module constants) and answers:
 
 - from ``script[kind]``, a queue of replies consumed in order, when one is left, else
 - from a default that is deterministic and sensible for the contract tests: the user's sentences
@@ -11,6 +10,15 @@ the system prompt (each LLM baseline's prompts are module constants) and answers
 A reply is a dict or list (sent as JSON, or as a forced tool call's arguments), a str (raw text: a
 JSON request that cannot parse it fails with ``invalid_json``, as the real client does), an
 :class:`~memory_systems.llm.LLMFailure`, or a callable ``(messages) -> reply``.
+
+- :class:`ReplayLLM` is the real :class:`~memory_systems.llm.LLMClient` (openai SDK, JSON parsing and
+  repair, tool-call decoding, accounting) pointed at a :class:`ReplayServer`: a loopback
+  OpenAI-compatible endpoint (memory_systems/fake_endpoint.py) that serves the script over HTTP. A
+  failure reply becomes what the endpoint would really do (a timeout, a dropped connection, an HTTP
+  error, a non-JSON body). Use it for logic tests.
+- :class:`FakeLLM` has the client's interface in-process and records each call's phase and system
+  name, which never go over the wire. Only for tests that check those (the adapter tests); the
+  real client's accounting (``usage(system_name=, phase=)``) covers them for everything else.
 """
 
 from __future__ import annotations
@@ -23,7 +31,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from baselines import llm_extraction, temporal_kg, wiki_agent
-from memory_systems.llm import LLMFailure, LLMResult, ToolCall, parse_json
+from memory_systems.fake_endpoint import FakeEndpoint
+from memory_systems.llm import (
+    _JSON_RETRY_PROMPT,
+    NO_KEY,
+    LLMClient,
+    LLMConfig,
+    LLMFailure,
+    LLMResult,
+    ToolCall,
+    parse_json,
+)
 from memory_systems.records import Usage
 
 #: Prompt kind -> the system prompt that announces it (matched on its first 40 characters).
@@ -41,6 +59,173 @@ _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {"the", "a", "an", "is", "are", "was", "what", "which", "who", "and", "of", "to", "my", "i", "s"}
 
 
+class ScriptedReplies:
+    """Which reply answers a request: the script's queue for its prompt kind, else the default.
+
+    Args:
+        script: Replies per prompt kind, consumed in order before the defaults apply.
+    """
+
+    def __init__(self, script: Mapping[str, Sequence[Any]] | None = None) -> None:
+        self.script: dict[str, list[Any]] = {kind: list(replies) for kind, replies in (script or {}).items()}
+
+    def next(self, messages: list[dict[str, Any]], kind: str | None = None) -> tuple[str, Any]:
+        """(prompt kind, reply) for a request; a callable reply is called with the messages."""
+        kind = prompt_kind(messages) if kind is None else kind
+        queue = self.script.get(kind)
+        reply = queue.pop(0) if queue else DEFAULTS.get(kind, lambda m: "")(messages)
+        return kind, reply(messages) if callable(reply) else reply
+
+
+# --------------------------------------------------------------------------------------------------
+# The replay server and the real client on it
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ServedCall:
+    """One request the replay server received over HTTP."""
+
+    kind: str
+    """Prompt kind, or "json_retry" for the client's request to repeat a reply as valid JSON."""
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] | None
+    tool_choice: Any
+    body: dict[str, Any]
+    """The whole request body (model, max_tokens, response_format, ...)."""
+
+
+class ReplayServer:
+    """A loopback OpenAI-compatible endpoint answering from a :class:`ScriptedReplies` script.
+
+    ``POST /v1/chat/completions`` replies with a chat completion whose usage counts words: a dict or
+    list reply is the message content, or the arguments of the forced tool call when the request
+    forces one (``tool_choice`` names a function); a str is the content as is. An
+    :class:`~memory_systems.llm.LLMFailure` reply becomes the endpoint behaviour the client classifies
+    as that kind: ``timeout`` no answer, ``connection`` a dropped connection, ``rate_limit`` HTTP 429,
+    ``context_length`` HTTP 400 naming the context length, ``http_error`` its status (default 500),
+    ``bad_response`` a 200 body that is not JSON, ``invalid_json`` prose.
+
+    The client's JSON retry (after an unparseable reply) is answered from ``script["json_retry"]``
+    when scripted, else with the previous reply again: a stubborn model, so a scripted unparseable
+    reply ends as the counted ``invalid_json`` failure its author meant.
+
+    Script mistakes (an exception in a callable reply) are answered with HTTP 500 and kept in
+    ``errors``; the ``replay_llm`` fixture fails the test on them.
+    """
+
+    def __init__(self, script: Mapping[str, Sequence[Any]] | None = None) -> None:
+        self.replies = ScriptedReplies(script)
+        self.calls: list[ServedCall] = []
+        self.errors: list[str] = []
+        self.endpoint = FakeEndpoint(responder=self._respond)
+
+    @property
+    def base_url(self) -> str:
+        return self.endpoint.base_url
+
+    def close(self) -> None:
+        self.endpoint.close()
+
+    def _respond(self, body: dict[str, Any]) -> tuple[Any, ...]:
+        messages = [dict(m) for m in body["messages"]]
+        tool_choice = body.get("tool_choice")
+        try:
+            if _is_json_retry(messages):
+                kind = "json_retry"
+                reply = self.replies.next(messages, kind)[1] if self.replies.script.get(kind) else None
+                if reply is None:
+                    reply = str(messages[-2].get("content") or "")
+            else:
+                kind, reply = self.replies.next(messages)
+            self.calls.append(
+                ServedCall(kind, copy.deepcopy(messages), body.get("tools"), tool_choice, copy.deepcopy(body))
+            )
+            return _behaviour(reply, tool_choice)
+        except Exception as exc:  # a broken script must fail the test, not pass as an LLM failure
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+            return ("status", 500, f"replay script error: {exc}")
+
+
+def _is_json_retry(messages: Sequence[Mapping[str, Any]]) -> bool:
+    last = messages[-1] if messages else {}
+    return last.get("role") == "user" and last.get("content") == _JSON_RETRY_PROMPT
+
+
+def _behaviour(reply: Any, tool_choice: Any) -> tuple[Any, ...]:
+    """The :class:`~memory_systems.fake_endpoint.FakeEndpoint` behaviour that sends ``reply``."""
+    if isinstance(reply, LLMFailure):
+        kind, message = reply.kind, reply.message
+        if kind == "timeout":
+            return ("sleep", 60.0)  # longer than any test client's timeout; released at close
+        if kind == "connection":
+            return ("drop",)
+        if kind == "rate_limit":
+            return ("status", 429, message)
+        if kind == "context_length":
+            return ("status", 400, f"This model's maximum context length is exceeded: {message}")
+        if kind == "http_error":
+            return ("status", reply.status_code or 500, message)
+        if kind == "bad_response":
+            return ("garbage",)
+        if kind == "invalid_json":
+            return ("text", f"Sorry, I cannot answer that ({message}).")
+        raise ValueError(f"no endpoint behaviour for failure kind {kind!r}")
+    if isinstance(reply, str):
+        return ("text", reply)
+    if isinstance(tool_choice, Mapping):
+        return ("tool", tool_choice["function"]["name"], json.dumps(reply))
+    return ("text", json.dumps(reply))
+
+
+class ReplayLLM(LLMClient):
+    """The real :class:`~memory_systems.llm.LLMClient` on its own :class:`ReplayServer`.
+
+    It only adds the script and the server's record of what it received; every call goes through
+    the client's code and the openai SDK over HTTP. No response cache (so scripts are consumed as
+    written) and no retries (a scripted failure is the final outcome of a call); a short timeout, so
+    a scripted ``timeout`` costs one second. Close it (the ``replay_llm`` fixture does).
+
+    Args:
+        script: Replies per prompt kind (see the module docstring).
+        **config: Other :class:`~memory_systems.llm.LLMConfig` fields.
+    """
+
+    def __init__(self, script: Mapping[str, Sequence[Any]] | None = None, **config: Any) -> None:
+        self.server = ReplayServer(script)
+        values: dict[str, Any] = {"timeout_s": 1.0, "max_retries": 0, "cache": False}
+        values.update(config)
+        super().__init__(
+            LLMConfig(
+                model="replay", base_url=self.server.base_url, api_key=NO_KEY, api_key_env=None, **values
+            ),
+            environ={},
+        )
+
+    @property
+    def script(self) -> dict[str, list[Any]]:
+        """Reply queues per prompt kind; tests may add to them between calls."""
+        return self.server.replies.script
+
+    @property
+    def calls(self) -> list[ServedCall]:
+        """Requests the server received, in order."""
+        return list(self.server.calls)
+
+    def calls_of(self, kind: str) -> list[ServedCall]:
+        """The requests of one prompt kind, in order."""
+        return [c for c in self.server.calls if c.kind == kind]
+
+    def close(self) -> None:
+        super().close()
+        self.server.close()
+
+
+# --------------------------------------------------------------------------------------------------
+# The in-process stand-in
+# --------------------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class FakeCall:
     """One request the fake received."""
@@ -54,14 +239,15 @@ class FakeCall:
 
 
 class FakeLLM:
-    """Scripted LLM client; see the module docstring.
+    """Scripted in-process LLM client (no HTTP); see the module docstring.
 
     Args:
         script: Replies per prompt kind, consumed in order before the defaults apply.
     """
 
     def __init__(self, script: Mapping[str, Sequence[Any]] | None = None) -> None:
-        self.script: dict[str, list[Any]] = {kind: list(replies) for kind, replies in (script or {}).items()}
+        self._replies = ScriptedReplies(script)
+        self.script = self._replies.script
         self.calls: list[FakeCall] = []
         self._ledger: dict[tuple[str, str], Usage] = {}
         self._system_name = ""
@@ -142,10 +328,7 @@ class FakeLLM:
         self.calls.append(
             FakeCall(kind, copy.deepcopy(messages), phase, system_name, copy.deepcopy(tools), tool_choice)
         )
-        queue = self.script.get(kind)
-        reply = queue.pop(0) if queue else DEFAULTS.get(kind, lambda m: "")(messages)
-        if callable(reply):
-            reply = reply(messages)
+        _, reply = self._replies.next(messages, kind)
         tally = self._tally(self._account_to(system_name), phase)
         tally.llm_calls += 1
         tally.prompt_tokens += sum(len(str(m.get("content") or "").split()) for m in messages)

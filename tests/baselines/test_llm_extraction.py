@@ -1,6 +1,7 @@
 """LLM-extraction memory (mem0 v1): decisions, id remapping, history, failure counting, usage.
 
-Unit tests script the LLM with tests/fakes.py; the last test runs the embedded local model and only
+Unit tests script the LLM with a replay server (tests/fakes.py ``ReplayLLM``): the real client talks to
+a loopback OpenAI-compatible endpoint over HTTP. The last test runs the embedded local model and only
 checks the wiring (a 135M model's facts are not worth asserting on).
 """
 
@@ -10,7 +11,6 @@ import json
 import logging
 
 import pytest
-from fakes import FakeLLM
 
 from baselines.llm_extraction import FACTS_HEADER, MEMORIES_HEADER, LLMExtractionMemory
 from memory_systems.errors import ConfigError
@@ -55,8 +55,8 @@ def _decide(decisions: dict[str, tuple[str, str | None]], added: list[str]):
 
 
 @pytest.fixture
-def memory_and_llm(embedder):
-    llm = FakeLLM()
+def memory_and_llm(embedder, replay_llm):
+    llm = replay_llm()
     memory = LLMExtractionMemory(llm=llm, embedder=embedder)
     # Ids are global: fill another namespace first so the real ids differ from the prompt's 0, 1, 2.
     memory.store([f"Unrelated note {i}." for i in range(10)], namespace="other")
@@ -126,8 +126,8 @@ def test_add_update_delete_none_with_remapped_ids_and_history(memory_and_llm):
     assert [h.event for h in memory.history(bike)] == ["ADD"]  # NONE changes nothing
 
 
-def test_each_fact_sees_its_five_nearest_memories(embedder):
-    llm = FakeLLM({"extract_facts": [{"facts": ["User's favourite tea is oolong."]}]})
+def test_each_fact_sees_its_five_nearest_memories(embedder, replay_llm):
+    llm = replay_llm({"extract_facts": [{"facts": ["User's favourite tea is oolong."]}]})
     memory = LLMExtractionMemory(llm=llm, embedder=embedder)
     memory.store([f"User's note number {i} about tea." for i in range(8)])
     memory.ingest_session(SESSION)
@@ -135,8 +135,8 @@ def test_each_fact_sees_its_five_nearest_memories(embedder):
     assert [m["id"] for m in memories] == ["0", "1", "2", "3", "4"]
 
 
-def test_forced_tool_calls_transport(embedder):
-    llm = FakeLLM()
+def test_forced_tool_calls_transport(embedder, replay_llm):
+    llm = replay_llm()
     memory = LLMExtractionMemory(llm=llm, embedder=embedder, protocol="tools")
     report = memory.ingest_session(SESSION)
     assert report.added == 2 and report.failures == 0
@@ -168,8 +168,8 @@ def test_direct_verbs_are_in_history(embedder):
     ],
     ids=["extract-not-json", "extract-no-facts", "extract-timeout", "decide-not-json", "decide-refused"],
 )
-def test_failures_are_counted_never_raised(embedder, script, caplog):
-    memory = LLMExtractionMemory(llm=FakeLLM(script), embedder=embedder)
+def test_failures_are_counted_never_raised(embedder, replay_llm, script, caplog):
+    memory = LLMExtractionMemory(llm=replay_llm(script), embedder=embedder)
     with caplog.at_level(logging.INFO, logger="baselines.llm_extraction"):
         report = memory.ingest_session(SESSION)
     assert report.failures == 1 and report.added == 0
@@ -199,17 +199,17 @@ def test_unusable_decisions_are_counted_and_the_rest_applied(memory_and_llm):
     ]
 
 
-def test_long_session_is_ingested_in_chunks(embedder):
+def test_long_session_is_ingested_in_chunks(embedder, replay_llm):
     turns = tuple(Turn("user", f"Fact number {i}: the locker {i} code is {1000 + i}.") for i in range(40))
-    llm = FakeLLM()
+    llm = replay_llm()
     memory = LLMExtractionMemory(llm=llm, embedder=embedder, input_tokens=150)
     report = memory.ingest_session(Session("long", "2023/03/01 (Wed) 09:00", turns))
     assert len(llm.calls_of("extract_facts")) > 1
     assert report.added == 40 and report.failures == 0
 
 
-def test_usage_counts_this_instance_only(embedder):
-    llm = FakeLLM()
+def test_usage_counts_this_instance_only(embedder, replay_llm):
+    llm = replay_llm()
     first = LLMExtractionMemory(llm=llm, embedder=embedder)
     first.ingest_session(SESSION)
     assert first.usage().llm_calls == 2 and first.usage().prompt_tokens > 0

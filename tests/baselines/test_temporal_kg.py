@@ -1,12 +1,13 @@
 """Temporal knowledge graph: bi-temporal invalidation scoped to subject+relation, dependency cascade and
-absence, forget requests, hybrid retrieval, failure counting. The LLM is scripted (tests/fakes.py)
-except in the wiring-only test at the end, which runs the embedded local model.
+absence, forget requests, hybrid retrieval, failure counting. The LLM is scripted: the real client talks
+over HTTP to a replay server (tests/fakes.py ``ReplayLLM``), except in the wiring-only test at the end,
+which runs the embedded local model.
 """
 
 from __future__ import annotations
 
 import pytest
-from fakes import FakeLLM
+from fakes import ReplayLLM
 
 from baselines.temporal_kg import TemporalKGMemory, entity_key, relation_key
 from memory_systems.base import CONTEXT_SEPARATOR
@@ -29,9 +30,15 @@ def extraction(facts=(), dependencies=(), forget=()) -> dict:
     return {"facts": list(facts), "dependencies": list(dependencies), "forget": list(forget)}
 
 
-def kg(embedder, *replies, **options) -> tuple[TemporalKGMemory, FakeLLM]:
-    llm = FakeLLM({"kg_extract": list(replies)})
-    return TemporalKGMemory(llm=llm, embedder=embedder, **options), llm
+@pytest.fixture
+def kg(embedder, replay_llm):
+    """Builder ``kg(*extraction_replies, **options) -> (memory, llm)`` over a scripted replay LLM."""
+
+    def build(*replies, **options) -> tuple[TemporalKGMemory, ReplayLLM]:
+        llm = replay_llm({"kg_extract": list(replies)})
+        return TemporalKGMemory(llm=llm, embedder=embedder, **options), llm
+
+    return build
 
 
 def by_fact(memory: TemporalKGMemory, text: str):
@@ -44,9 +51,8 @@ def test_keys_normalise_names():
     assert relation_key("Uses Database") == "uses_database"
 
 
-def test_new_value_invalidates_only_the_same_subject_and_relation(embedder):
+def test_new_value_invalidates_only_the_same_subject_and_relation(kg):
     memory, _ = kg(
-        embedder,
         extraction(
             [
                 fact("payment service", "uses_database", "Postgres", "The payment service uses Postgres."),
@@ -90,9 +96,8 @@ def test_new_value_invalidates_only_the_same_subject_and_relation(embedder):
     assert "No longer true:\n- The payment service uses Postgres. (2023-03-05 to 2023-03-09)" in snapshot
 
 
-def test_invalidated_facts_come_last_when_included(embedder):
+def test_invalidated_facts_come_last_when_included(kg):
     memory, _ = kg(
-        embedder,
         extraction([fact("router", "name", "Oldname", "The router is called Oldname.")]),
         extraction([fact("router", "name", "Brindlewatch", "The router is called Brindlewatch.")]),
         include_invalidated=True,
@@ -105,9 +110,8 @@ def test_invalidated_facts_come_last_when_included(embedder):
     assert "[no longer true since 2023-03-09]" in memory.retrieve("router called Oldname", k=3)
 
 
-def test_restating_a_value_is_not_a_change(embedder):
+def test_restating_a_value_is_not_a_change(kg):
     memory, _ = kg(
-        embedder,
         extraction([fact("router", "name", "Brindlewatch")]),
         extraction([fact("the router", "Name", "brindlewatch", "Router: Brindlewatch.")]),
     )
@@ -116,10 +120,9 @@ def test_restating_a_value_is_not_a_change(embedder):
     assert (report.added, report.updated) == (0, 0) and len(memory.edges()) == 1
 
 
-def _dependency_episode(embedder, outcome):
+def _dependency_episode(kg, outcome):
     rule = {"dependent": "ORM", "source": "primary database", "if_source_changes": outcome}
     return kg(
-        embedder,
         extraction(
             [
                 fact("primary database", "engine", "Postgres 15", "The primary database is Postgres 15."),
@@ -132,8 +135,8 @@ def _dependency_episode(embedder, outcome):
     )
 
 
-def test_dependency_cascade_applies_the_stated_rule(embedder):
-    memory, _ = _dependency_episode(embedder, "Drizzle")
+def test_dependency_cascade_applies_the_stated_rule(kg):
+    memory, _ = _dependency_episode(kg, "Drizzle")
     memory.ingest_session(session("s1", DAY1))
     report = memory.ingest_session(session("s2", DAY2))
 
@@ -151,8 +154,8 @@ def test_dependency_cascade_applies_the_stated_rule(embedder):
     assert rule.fact == "ORM depends on primary database; if primary database changes, ORM will be Drizzle."
 
 
-def test_dependency_absence_marks_the_dependent_uncertain(embedder):
-    memory, _ = _dependency_episode(embedder, None)
+def test_dependency_absence_marks_the_dependent_uncertain(kg):
+    memory, _ = _dependency_episode(kg, None)
     memory.ingest_session(session("s1", DAY1))
     memory.ingest_session(session("s2", DAY2))
 
@@ -166,9 +169,8 @@ def test_dependency_absence_marks_the_dependent_uncertain(embedder):
     assert memory.search("which ORM", k=1)[0].metadata["uncertain"] == prisma.uncertain
 
 
-def test_dependencies_propagate_two_hops(embedder):
+def test_dependencies_propagate_two_hops(kg):
     memory, _ = kg(
-        embedder,
         extraction(
             [
                 fact("primary database", "engine", "Postgres 15"),
@@ -188,9 +190,8 @@ def test_dependencies_propagate_two_hops(embedder):
     assert migration.uncertain == "ORM changed from Prisma 5 to Drizzle, and migration tool depends on it"
 
 
-def test_forget_deletes_everywhere(embedder):
+def test_forget_deletes_everywhere(kg):
     memory, _ = kg(
-        embedder,
         extraction(
             [fact("locker", "code", "4471", "The locker code is 4471."), fact("locker", "floor", "3")]
         ),
@@ -251,14 +252,14 @@ def test_neighbourhood_joins_the_ranking(embedder):
     ],
     ids=["prose", "no-lists", "timeout", "bad-items"],
 )
-def test_failures_are_counted_never_raised(embedder, reply, failures, added):
-    memory, _ = kg(embedder, reply)
+def test_failures_are_counted_never_raised(kg, reply, failures, added):
+    memory, _ = kg(reply)
     report = memory.ingest_session(session("s1", DAY1))
     assert (report.failures, report.added) == (failures, added)
 
 
-def test_save_load_keeps_temporal_fields_and_graph(embedder, tmp_path):
-    memory, _ = _dependency_episode(embedder, None)
+def test_save_load_keeps_temporal_fields_and_graph(embedder, kg, tmp_path):
+    memory, _ = _dependency_episode(kg, None)
     memory.ingest_session(session("s1", DAY1))
     memory.ingest_session(session("s2", DAY2))
     memory.save(tmp_path / "kg")
@@ -268,14 +269,14 @@ def test_save_load_keeps_temporal_fields_and_graph(embedder, tmp_path):
     assert loaded.retrieve("which ORM", k=3) == memory.retrieve("which ORM", k=3)
 
 
-def test_forced_tool_call_transport(embedder):
-    memory, llm = kg(embedder, extraction([fact("router", "name", "Brindlewatch")]), protocol="tools")
+def test_forced_tool_call_transport(kg):
+    memory, llm = kg(extraction([fact("router", "name", "Brindlewatch")]), protocol="tools")
     report = memory.ingest_session(session("s1", DAY1))
     assert report.added == 1 and llm.calls[0].tool_choice["function"]["name"] == "record_graph"
 
 
-def test_usage_is_accounted_to_the_system(embedder):
-    memory, llm = kg(embedder, extraction([fact("router", "name", "Brindlewatch")]))
+def test_usage_is_accounted_to_the_system(kg):
+    memory, llm = kg(extraction([fact("router", "name", "Brindlewatch")]))
     memory.ingest_session(session("s1", DAY1))
     assert memory.usage().llm_calls == 1 == llm.usage(system_name="temporal_kg", phase="ingest").llm_calls
     assert memory.usage().embedded_texts >= 1

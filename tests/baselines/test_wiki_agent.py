@@ -1,12 +1,12 @@
 """MD-flat and Karpathy-wiki agents: the tool loop and its cap, both transports, index/log/raw sources,
-link-following queries, and failure counting. The LLM is scripted (tests/fakes.py) except in the
-wiring-only tests at the end, which run the embedded local model.
+link-following queries, and failure counting. The LLM is scripted: the real client talks over HTTP to a
+replay server (tests/fakes.py ``ReplayLLM``), except in the wiring-only tests at the end, which run the
+embedded local model.
 """
 
 from __future__ import annotations
 
 import pytest
-from fakes import FakeLLM
 
 from baselines.wiki_agent import KarpathyWikiMemory, MdFlatMemory
 from memory_systems.base import CONTEXT_SEPARATOR
@@ -25,8 +25,8 @@ def session(session_id: str = "s1", timestamp: str = "2023/03/05 (Sun) 11:24", *
 # --------------------------------------------------------------------------------------------------
 
 
-def test_md_flat_tool_loop_reads_appends_replaces_deletes():
-    llm = FakeLLM(
+def test_md_flat_tool_loop_reads_appends_replaces_deletes(replay_llm):
+    llm = replay_llm(
         {
             "md_flat_edit": [
                 {
@@ -64,20 +64,20 @@ def test_md_flat_tool_loop_reads_appends_replaces_deletes():
 
 
 @pytest.mark.parametrize("max_rounds", [5, 2])
-def test_md_flat_loop_stops_at_the_round_cap(max_rounds):
+def test_md_flat_loop_stops_at_the_round_cap(max_rounds, replay_llm):
     # A model that never says it is done: it reads and appends forever.
     def endless(messages):
         return {"ops": [{"op": "read"}, {"op": "append", "text": f"note {len(messages)}"}], "done": False}
 
-    llm = FakeLLM({"md_flat_edit": [endless] * 50})
+    llm = replay_llm({"md_flat_edit": [endless] * 50})
     memory = MdFlatMemory(llm=llm, max_rounds=max_rounds)
     report = memory.ingest_session(session())
     assert len(llm.calls_of("md_flat_edit")) == max_rounds
     assert report.added == max_rounds and report.failures == 0
 
 
-def test_md_flat_missing_done_ends_the_loop_and_duplicates_are_skipped():
-    llm = FakeLLM(
+def test_md_flat_missing_done_ends_the_loop_and_duplicates_are_skipped(replay_llm):
+    llm = replay_llm(
         {"md_flat_edit": [[{"op": "append", "text": "[2023/03/05] Router is named Brindlewatch."}]]}
     )
     memory = MdFlatMemory(llm=llm)
@@ -86,8 +86,8 @@ def test_md_flat_missing_done_ends_the_loop_and_duplicates_are_skipped():
     assert len(llm.calls) == 1 and report.added == 0 and len(memory.records()) == 1
 
 
-def test_md_flat_forced_tool_calls():
-    llm = FakeLLM(
+def test_md_flat_forced_tool_calls(replay_llm):
+    llm = replay_llm(
         {
             "md_flat_edit": [
                 {
@@ -130,8 +130,8 @@ def test_md_flat_forced_tool_calls():
     ],
     ids=["prose", "no-ops", "timeout", "bad-ops"],
 )
-def test_md_flat_failures_are_counted_never_raised(reply, failures, lines):
-    memory = MdFlatMemory(llm=FakeLLM({"md_flat_edit": [reply]}))
+def test_md_flat_failures_are_counted_never_raised(reply, failures, lines, replay_llm):
+    memory = MdFlatMemory(llm=replay_llm({"md_flat_edit": [reply]}))
     report = memory.ingest_session(session())
     assert report.failures == failures and len(memory.records()) == lines
 
@@ -146,8 +146,8 @@ def test_md_flat_whole_file_retrieval_and_budget():
     assert "\n" in context and CONTEXT_SEPARATOR not in context  # lines of the file, not hits
 
 
-def test_md_flat_shows_the_relevant_part_of_a_long_file():
-    llm = FakeLLM()
+def test_md_flat_shows_the_relevant_part_of_a_long_file(replay_llm):
+    llm = replay_llm()
     memory = MdFlatMemory(llm=llm, view_tokens=60)
     memory.store([f"[2023/03/01] Filler entry number {i} about the weather." for i in range(30)])
     memory.store(["[2023/03/02] Router is named Oldname."])
@@ -184,8 +184,8 @@ WIKI_SESSION_1 = {
 }
 
 
-def test_wiki_ingest_pages_index_log_and_raw_sources():
-    llm = FakeLLM(
+def test_wiki_ingest_pages_index_log_and_raw_sources(replay_llm):
+    llm = replay_llm(
         {
             "wiki_ingest": [
                 WIKI_SESSION_1,
@@ -219,8 +219,8 @@ def test_wiki_ingest_pages_index_log_and_raw_sources():
     assert snapshot.startswith("# Index") and "## Home network\n- Router: Brindlewatch" in snapshot
 
 
-def test_wiki_query_reads_the_index_and_follows_links():
-    llm = FakeLLM({"wiki_ingest": [WIKI_SESSION_1], "wiki_query": [{"pages": ["home network"]}]})
+def test_wiki_query_reads_the_index_and_follows_links(replay_llm):
+    llm = replay_llm({"wiki_ingest": [WIKI_SESSION_1], "wiki_query": [{"pages": ["home network"]}]})
     wiki = KarpathyWikiMemory(llm=llm)
     wiki.ingest_session(session())
     wiki.store(["The garden needs water on Tuesdays."])
@@ -232,21 +232,22 @@ def test_wiki_query_reads_the_index_and_follows_links():
         "- Fixes the wifi",  # reached through the [[Odrin]] link, not by search
     ]
     (query,) = llm.calls_of("wiki_query")
-    assert query.phase == "retrieve" and "at most 2" in query.messages[0]["content"]
+    assert llm.usage(system_name="karpathy_wiki", phase="retrieve").llm_calls == 1  # phase is not on the wire
+    assert "at most 2" in query.messages[0]["content"]
     assert "- [[Home network]] — Router and wifi" in query.messages[1]["content"]
     assert "Question: who manages the wifi?" in query.messages[1]["content"]
 
 
-def test_wiki_query_falls_back_to_search_when_the_model_fails():
-    llm = FakeLLM({"wiki_query": ["no idea, sorry", [], LLMFailure("timeout", "injected")]})
+def test_wiki_query_falls_back_to_search_when_the_model_fails(replay_llm):
+    llm = replay_llm({"wiki_query": ["no idea, sorry", [], LLMFailure("timeout", "injected")]})
     wiki = KarpathyWikiMemory(llm=llm)
     wiki.store(["The staging database runs on port 6642.", "The garden needs water."])
     for _ in range(3):
         assert wiki.retrieve("staging database port", k=1) == "The staging database runs on port 6642."
 
 
-def test_wiki_forced_tool_calls_for_ingest_and_query():
-    llm = FakeLLM({"wiki_ingest": [WIKI_SESSION_1], "wiki_query": [{"pages": ["Odrin"]}]})
+def test_wiki_forced_tool_calls_for_ingest_and_query(replay_llm):
+    llm = replay_llm({"wiki_ingest": [WIKI_SESSION_1], "wiki_query": [{"pages": ["Odrin"]}]})
     wiki = KarpathyWikiMemory(llm=llm, protocol="tools")
     wiki.ingest_session(session())
     assert wiki.retrieve("who is Odrin", k=1) == "- Fixes the wifi"
@@ -255,7 +256,7 @@ def test_wiki_forced_tool_calls_for_ingest_and_query():
     assert query.tool_choice["function"]["name"] == "open_pages"
 
 
-def test_wiki_bad_operations_are_counted():
+def test_wiki_bad_operations_are_counted(replay_llm):
     reply = {
         "ops": [
             {"op": "write", "title": "No content"},
@@ -264,7 +265,7 @@ def test_wiki_bad_operations_are_counted():
             {"op": "write", "title": "Router", "content": "- Brindlewatch"},
         ]
     }
-    wiki = KarpathyWikiMemory(llm=FakeLLM({"wiki_ingest": [reply]}))
+    wiki = KarpathyWikiMemory(llm=replay_llm({"wiki_ingest": [reply]}))
     report = wiki.ingest_session(session())
     assert report.failures == 3 and [p.title for p in wiki.pages()] == ["Router"]
 
@@ -278,8 +279,8 @@ def test_wiki_delete_leaves_no_trace_in_index_snapshot_or_log():
     assert "delete | page 0" in wiki.log_md()
 
 
-def test_wiki_save_load_round_trip(tmp_path):
-    wiki = KarpathyWikiMemory(llm=FakeLLM({"wiki_ingest": [WIKI_SESSION_1]}))
+def test_wiki_save_load_round_trip(tmp_path, replay_llm):
+    wiki = KarpathyWikiMemory(llm=replay_llm({"wiki_ingest": [WIKI_SESSION_1]}))
     wiki.ingest_session(session())
     wiki.save(tmp_path / "wiki")
     loaded = KarpathyWikiMemory.load(tmp_path / "wiki")
