@@ -655,5 +655,14 @@ def _session(
         conversation=tuple(Turn(t["role"], t["content"]) for t in conversation),
         session_type=session_type,
         evidence_type=evidence_type,
-        gold_facts=None if gold is None else tuple(GoldFact(**fact) for fact in gold),
+        gold_facts=None if gold is None else tuple(_gold_fact(fact) for fact in gold),
     )
+
+
+_GOLD_FACT_FIELDS = ("entity", "value", "fact_text", "conveyed_in_turn", "notes")
+
+
+def _gold_fact(fact: dict) -> GoldFact:
+    """A gold fact dict as a record; keys it does not model (kind, name, source, ...) go to ``extra``."""
+    known = {k: fact[k] for k in _GOLD_FACT_FIELDS if k in fact}
+    return GoldFact(**known, extra={k: v for k, v in fact.items() if k not in _GOLD_FACT_FIELDS})

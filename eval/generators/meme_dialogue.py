@@ -269,7 +269,8 @@ def evidence_dialogue(
 
     Returns:
         ``(conversation, gold_facts)``: turns as ``{"role", "content"}`` dicts, and one gold fact dict
-        per fact (``entity, value, fact_text, conveyed_in_turn, notes``).
+        per fact (``entity, value, fact_text, conveyed_in_turn, notes``, plus ``kind``, ``name``, and
+        ``source`` / ``source_name`` for rules and dependencies, ``old`` for updates and changes).
     """
     conversation: list[dict[str, str]] = []
     gold: list[dict[str, Any]] = []
@@ -294,6 +295,12 @@ def evidence_dialogue(
                 "fact_text": fact_text(fact, owner),
                 "conveyed_in_turn": conveyed_at,
                 "notes": fact.notes or fact.kind,
+                # Machine-readable kind, display name and upstream entity: what an extraction oracle
+                # (baselines/_oracle.py) and failure attribution (eval/diagnostics.py) read.
+                "kind": fact.kind,
+                "name": fact.name,
+                **({"source": fact.source, "source_name": fact.source_name} if fact.source else {}),
+                **({"old": fact.old} if fact.old else {}),
             }
         )
     if rng.random() < 0.6:

@@ -140,6 +140,11 @@ def contains(answer: str, value: str) -> bool:
     return bool(needle) and needle in normalize(answer)
 
 
+def uncertainty_marker(text: str) -> str | None:
+    """The first phrase of the Abs rule's uncertainty list found in ``text`` (normalised), or None."""
+    return _any(text, _UNCERTAIN)
+
+
 def _any(answer: str, phrases: Sequence[str]) -> str | None:
     text = normalize(answer)
     return next((p for p in phrases if p in text), None)

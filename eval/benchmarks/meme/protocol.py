@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from eval.benchmarks.meme.loader import load_episodes
-from eval.benchmarks.meme.schema import Episode, Question
+from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 from eval.benchmarks.meme.scoring import meme_scores
 from eval.judges.llm import judge_llm
-from eval.judges.rule import contains, judge_rule
+from eval.judges.rule import contains, judge_rule, normalize
 from eval.metrics import judge_agreement
 from eval.protocol import Row, RunContext
 from eval.registry import register_benchmark
@@ -85,6 +85,42 @@ def evidence_verdict(question: Question, phase: str, context: str) -> dict[str, 
         "reason": f"missing {missing}" if missing else "all present",
         "judge": "evidence",
     }
+
+
+def value_sessions(episode: Episode, question: Question) -> dict[str, int]:
+    """Needed value -> index of the first session whose gold facts convey it (on the question's entities).
+
+    Values of the question (and its gold for ER/Cas, whose gold is a value); a value no gold fact
+    conveys is left out (released episodes without gold facts give an empty mapping).
+    """
+    wanted = dict.fromkeys(v for v in (*question.values, question.gold) if v and v != DELETION_GOLD)
+    entities = set(question.entities)
+    found: dict[str, int] = {}
+    for index, session in enumerate(episode.sessions):
+        for fact in session.gold_facts or ():
+            if entities and fact.entity not in entities:
+                continue
+            for value in wanted:
+                if value not in found and (
+                    normalize(fact.value) == normalize(value) or contains(fact.fact_text or "", value)
+                ):
+                    found[value] = index
+    return found
+
+
+def entity_names(episode: Episode, question: Question) -> list[str]:
+    """Display names of the question's entities (episode metadata or gold facts; else the id)."""
+    names = {}
+    for session in episode.sessions:
+        for fact in session.gold_facts or ():
+            if isinstance(fact.extra.get("name"), str):
+                names.setdefault(fact.entity, fact.extra["name"])
+    out = []
+    for eid in question.entities:
+        meta = episode.entities.get(eid) if isinstance(episode.entities, dict) else None
+        name = meta.get("name") if isinstance(meta, dict) else None
+        out.append(name or names.get(eid) or eid.replace("_", " "))
+    return out
 
 
 def _open_snapshots(folder: Path):
@@ -184,9 +220,12 @@ class MemeBenchmark:
                         question_set.timestamp,
                         ctx,
                         ingest_failures=failures,
+                        snapshot_index=index - 1,
                     )
 
-    def _ask(self, system, episode, question_id, phase, question, date, ctx, *, ingest_failures) -> Row:
+    def _ask(
+        self, system, episode, question_id, phase, question, date, ctx, *, ingest_failures, snapshot_index
+    ) -> Row:
         started = time.perf_counter()
         retrieved = system.retrieve(question.question, k=ctx.k, namespace=episode.episode_id)
         retrieve_ms = (time.perf_counter() - started) * 1000
@@ -238,6 +277,12 @@ class MemeBenchmark:
                 "context_truncated": truncated,
                 "ingest_failures": ingest_failures,
                 "source": self.source["kind"],
+                # For failure-stage attribution (eval/diagnostics.py): which per-session snapshot is
+                # the memory at question time, where each needed value was first conveyed, and the
+                # entities' display names (to find a stated dependency).
+                "snapshot_index": snapshot_index,
+                "value_sessions": value_sessions(episode, question),
+                "names": entity_names(episode, question),
             },
         )
 

@@ -1,0 +1,319 @@
+"""Failure-stage attribution for MEME: where along encode -> maintain -> retrieve -> answer a question fails.
+
+Every MEME question is traced through four stages, from the run's recorded artefacts only: the
+per-session memory snapshots (``work/<system>/<episode>/snapshots.jsonl.gz``), and the row (its
+retrieved context, answer, verdicts, and the metadata the protocol records for this purpose:
+``snapshot_index``, ``value_sessions``, ``names``, ``values``, ``old_value``).
+
+Stages (each True, False, or None when the artefact it needs is missing):
+
+- ``encoded``: every needed value appeared in some snapshot taken after the session that first
+  conveyed it (and no later than question time).
+- ``maintained``: the snapshot at question time holds the current state.
+- ``retrieved``: the context handed to the answer LLM holds what the question needs.
+- ``answered``: the answer judge passed -- the LLM judge when the row has one, else the rule judge;
+  None when the run had no answer LLM (retrieval-only runs stop at ``retrieved``).
+
+The first stage that is False is the question's ``first_failure``; ``none`` when no stage failed.
+
+Rules per task (after the change; before-questions are judged like ER on their expected value):
+
+======  ==================  =============================  ==============================================
+task    needed values       maintained (snapshot at q.)    retrieved (context)
+======  ==================  =============================  ==============================================
+ER      the verbatim value  value present                  value present
+Agg     the three values    all present                    all present
+Tr      the three values    all present (history kept)     all present
+Cas     the new value       new value present (applied     new value present
+                            fact or the stated rule)
+Abs     the old value       old value present and a line   same test on the context
+                            naming the entity (or holding
+                            the old value) states the
+                            dependency ("depend") or an
+                            uncertainty marker
+Del     the deleted value   deleted value absent           deleted value absent
+======  ==================  =============================  ==============================================
+
+Matching is the rule judge's (:func:`eval.judges.rule.normalize`): NFKC, lower case, quotes and dashes
+folded, whitespace collapsed, substring. For ER/Agg/Tr/Cas and before-questions ``retrieved`` is the
+row's ``evidence`` verdict (the protocol's LLM-free check, the same rule).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from eval.judges.rule import normalize, uncertainty_marker
+from eval.protocol import Row
+
+#: Stages in pipeline order.
+STAGES = ("encoded", "maintained", "retrieved", "answered")
+#: ``first_failure`` values: a stage, or "none" when nothing failed.
+OUTCOMES = (*STAGES, "none")
+#: Answer judges, most paper-like first (the paper judges with an LLM).
+ANSWER_JUDGES = ("llm", "rule")
+#: Tasks in the paper's table order.
+TASKS = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """The four stage verdicts of one MEME question."""
+
+    system: str
+    """System label of the row."""
+    unit_id: str
+    """Episode id."""
+    question_id: str
+    """Question id within the episode."""
+    task: str
+    """Short task code."""
+    phase: str
+    """``before`` or ``after`` the change."""
+    encoded: bool | None
+    """Every needed value reached the memory after the session that conveyed it."""
+    maintained: bool | None
+    """The snapshot at question time holds the current state."""
+    retrieved: bool | None
+    """The context handed to the answer LLM holds what the question needs."""
+    answered: bool | None
+    """The answer judge passed (None: no answer, or the judge failed)."""
+    answer_judge: str | None
+    """Which verdict ``answered`` is: ``llm`` or ``rule`` (None without an answer)."""
+    reasons: dict[str, str] = field(default_factory=dict, hash=False)
+    """Stage -> why it failed or could not be decided."""
+
+    @property
+    def first_failure(self) -> str:
+        """The first stage that is False, or ``none``."""
+        return next((s for s in STAGES if getattr(self, s) is False), "none")
+
+    def to_dict(self) -> dict[str, Any]:
+        """As JSON, with ``first_failure``."""
+        return {**asdict(self), "first_failure": self.first_failure}
+
+
+def needed_values(row: Row) -> list[str]:
+    """What the question needs, per the module's table (old/deleted value for Abs and Del)."""
+    meta = row.metadata
+    task, phase = meta.get("task"), meta.get("phase")
+    if phase == "before" or task in ("ER", "Cas"):
+        return [str(row.gold)]
+    if task in ("Abs", "Del"):
+        old = meta.get("old_value") or next(iter(meta.get("values") or []), None)
+        return [old] if old else []
+    return [v for v in meta.get("values") or [] if v] or [v.strip() for v in str(row.gold).split(",")]
+
+
+def _present(norm_text: str, value: str) -> bool:
+    needle = normalize(value)
+    return bool(needle) and needle in norm_text
+
+
+def _uncertainty_stated(text: str, value: str, names: Sequence[str]) -> bool:
+    """A line naming the entity (or holding ``value``) states a dependency or an uncertainty."""
+    keys = [normalize(n) for n in names if n] + [normalize(value)]
+    for line in map(normalize, text.splitlines()):
+        if any(k and k in line for k in keys) and ("depend" in line or uncertainty_marker(line)):
+            return True
+    return False
+
+
+def _holds_state(
+    text: str, row: Row, values: Sequence[str], text_norm: str | None = None
+) -> tuple[bool, str]:
+    """Whether ``text`` holds what the question needs, with a reason (``text_norm``: its normal form)."""
+    task, phase = row.metadata.get("task"), row.metadata.get("phase")
+    text_norm = normalize(text) if text_norm is None else text_norm
+    if phase == "after" and task == "Del":
+        leaked = [v for v in values if _present(text_norm, v)]
+        return not leaked, f"deleted value still there: {leaked}" if leaked else "deleted value gone"
+    missing = [v for v in values if not _present(text_norm, v)]
+    if missing:
+        return False, f"missing {missing}"
+    if phase == "after" and task == "Abs":
+        names = row.metadata.get("names") or []
+        if not _uncertainty_stated(text, values[0], names):
+            return False, "old value without a stated dependency or uncertainty"
+    return True, "holds the needed state"
+
+
+def _answer(row: Row) -> tuple[bool | None, str | None]:
+    for judge in ANSWER_JUDGES:
+        verdict = row.verdicts.get(judge)
+        if isinstance(verdict, Mapping) and verdict.get("correct") is not None:
+            return bool(verdict["correct"]), judge
+    return None, None
+
+
+def attribute(row: Row, snapshots: Sequence[str] | None) -> Attribution:
+    """The stage verdicts of one MEME row.
+
+    Args:
+        row: A MEME row (its metadata as :mod:`eval.benchmarks.meme.protocol` writes it).
+        snapshots: The unit's snapshot after every session, by session index; None when not recorded
+            (``encoded`` and ``maintained`` are then None).
+
+    Returns:
+        The attribution.
+    """
+    meta = row.metadata
+    values = needed_values(row)
+    reasons: dict[str, str] = {}
+    position = meta.get("snapshot_index")
+    encoded = maintained = None
+    if snapshots is None or not isinstance(position, int) or not 0 <= position < len(snapshots):
+        reasons["encoded"] = reasons["maintained"] = "no snapshot at question time recorded"
+    elif not values:
+        reasons["encoded"] = reasons["maintained"] = "no needed value known"
+    else:
+        norm = [normalize(s) for s in snapshots[: position + 1]]
+        starts = meta.get("value_sessions") or {}
+        never = [v for v in values if not any(_present(s, v) for s in norm[int(starts.get(v, 0)) :])]
+        encoded = not never
+        if never:
+            reasons["encoded"] = f"never in memory after its session: {never}"
+        maintained, why = _holds_state(snapshots[position], row, values, norm[position])
+        if not maintained:
+            reasons["maintained"] = why
+    evidence = row.verdicts.get("evidence")
+    if isinstance(evidence, Mapping) and evidence.get("correct") is not None:
+        retrieved = bool(evidence["correct"])
+        if not retrieved:
+            reasons["retrieved"] = str(evidence.get("reason"))
+    elif values:
+        retrieved, why = _holds_state(row.context, row, values)
+        if not retrieved:
+            reasons["retrieved"] = why
+    else:
+        retrieved = None
+        reasons["retrieved"] = "no needed value known"
+    answered, judge = _answer(row)
+    if answered is None:
+        reasons["answered"] = "no answer verdict (retrieval-only run or judge failure)"
+    elif not answered:
+        reasons["answered"] = str(row.verdicts[judge].get("reason"))
+    return Attribution(
+        system=row.system,
+        unit_id=row.unit_id,
+        question_id=row.question_id,
+        task=str(meta.get("task")),
+        phase=str(meta.get("phase")),
+        encoded=encoded,
+        maintained=maintained,
+        retrieved=retrieved,
+        answered=answered,
+        answer_judge=judge,
+        reasons=reasons,
+    )
+
+
+# -- run folders ---------------------------------------------------------------------------------------
+
+
+def snapshots_path(run_path: Path, system: str, unit_id: str) -> Path:
+    """Where the MEME protocol writes a unit's snapshots (the runner's per-unit work folder)."""
+    return Path(run_path) / "work" / system / unit_id.replace("/", "_") / "snapshots.jsonl.gz"
+
+
+def load_snapshots(run_path: Path, system: str, unit_id: str) -> list[str] | None:
+    """The unit's snapshots by session index, or None when the run did not record them."""
+    path = snapshots_path(run_path, system, unit_id)
+    if not path.exists():
+        return None
+    by_index: dict[int, str] = {}
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            record = json.loads(line)
+            by_index[int(record["index"])] = record["snapshot"]
+    # A resumed unit rewrites its file; a gap would shift indexes, so refuse it instead.
+    if sorted(by_index) != list(range(len(by_index))):
+        return None
+    return [by_index[i] for i in range(len(by_index))]
+
+
+def attribute_rows(rows: Iterable[Row], run_path: Path | None) -> list[Attribution]:
+    """Attribute MEME rows, loading each (system, episode)'s snapshots once from ``run_path``.
+
+    Args:
+        rows: Rows of a MEME run (other benchmarks' rows are skipped).
+        run_path: The run folder holding the snapshots; None attributes without snapshots.
+
+    Returns:
+        One attribution per MEME row, in row order.
+    """
+    cache: dict[tuple[str, str], list[str] | None] = {}
+    out = []
+    for row in rows:
+        if row.benchmark != "meme":
+            continue
+        key = (row.system, row.unit_id)
+        if key not in cache:
+            cache[key] = load_snapshots(run_path, *key) if run_path is not None else None
+        out.append(attribute(row, cache[key]))
+    return out
+
+
+# -- aggregation ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StageCell:
+    """Share of one (system, task)'s questions failing first at each stage."""
+
+    system: str
+    task: str
+    n: int
+    """Questions counted."""
+    shares: dict[str, float]
+    """Outcome (:data:`OUTCOMES`) -> share of the ``n`` questions (sums to 1)."""
+    answer_judge: str | None
+    """The judge behind ``answered`` (``llm``, ``rule``, ``mixed``), or None when nothing was judged."""
+
+
+def stage_table(attributions: Iterable[Attribution], *, phase: str = "after") -> list[StageCell]:
+    """Aggregate per system and task (in :data:`TASKS` order), over one phase's questions.
+
+    Args:
+        attributions: Output of :func:`attribute_rows`.
+        phase: ``after`` (the paper's failure analysis) or ``before``.
+
+    Returns:
+        One cell per (system, task) that has questions; systems in first-seen order.
+    """
+    groups: dict[tuple[str, str], list[Attribution]] = defaultdict(list)
+    systems: list[str] = []
+    for a in attributions:
+        if a.phase != phase:
+            continue
+        if a.system not in systems:
+            systems.append(a.system)
+        groups[(a.system, a.task)].append(a)
+    cells = []
+    for system in systems:
+        for task in TASKS:
+            items = groups.get((system, task))
+            if not items:
+                continue
+            counts = Counter(a.first_failure for a in items)
+            judges = {a.answer_judge for a in items if a.answer_judge}
+            judge = judges.pop() if len(judges) == 1 else ("mixed" if judges else None)
+            shares = {o: counts.get(o, 0) / len(items) for o in OUTCOMES}
+            cells.append(StageCell(system, task, len(items), shares, judge))
+    return cells
+
+
+def format_stage_table(cells: Sequence[StageCell]) -> str:
+    """The stage table as Markdown: one line per (system, task), shares failing first at each stage."""
+    header = "| system | task | n | " + " | ".join(OUTCOMES) + " | answer judge |"
+    lines = [header, "|" + "---|" * (len(OUTCOMES) + 4)]
+    for c in cells:
+        shares = " | ".join(f"{c.shares[o]:.2f}" for o in OUTCOMES)
+        lines.append(f"| {c.system} | {c.task} | {c.n} | {shares} | {c.answer_judge or 'none'} |")
+    return "\n".join(lines)
