@@ -7,9 +7,14 @@ import os
 from pathlib import Path
 
 import pytest
+import readme_example
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+# The README's example memory system, installed like a user's package before collection, so the
+# contract tests (parametrized over the registry) run against it too.
+README_EXAMPLE = readme_example.install()
 
 #: Benchmark data samples live outside the repo; MEMSUITE_SHARED_DATA overrides the default.
 SHARED_DATA = Path(
