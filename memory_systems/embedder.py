@@ -48,6 +48,34 @@ def _load_model(path: str) -> Any:
     return SentenceTransformer(path, device="cpu")
 
 
+#: Module types that keep the pooled dimension as it is (a Dense layer, say, would change it).
+_DIMENSION_PRESERVING = {
+    "sentence_transformers.models.Transformer",
+    "sentence_transformers.models.Pooling",
+    "sentence_transformers.models.Normalize",
+}
+
+
+@lru_cache(maxsize=4)
+def _dim_from_files(folder: Path) -> int | None:
+    """The output dimension from a sentence-transformers folder's config files, or None if unsure.
+
+    Reading it from the files spares a run whose systems never embed (bm25 only) the model load that
+    its header's embedder identity would otherwise cost (torch import and weights: seconds).
+    """
+    try:
+        modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
+        if any(m.get("type") not in _DIMENSION_PRESERVING for m in modules):
+            return None
+        (pooling,) = [m for m in modules if m["type"].endswith(".Pooling")]
+        config = json.loads((folder / pooling["path"] / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError):
+        return None
+    modes = [key for key, on in config.items() if key.startswith("pooling_mode_") and on is True]
+    # One pooling mode gives the word-embedding width; several are concatenated.
+    return int(config["word_embedding_dimension"]) if len(modes) == 1 else None
+
+
 def text_key(text: str) -> bytes:
     """Content hash of a text: the cache key."""
     return hashlib.blake2b(text.encode("utf-8"), digest_size=_KEY_BYTES).digest()
@@ -161,8 +189,12 @@ class Embedder:
 
     @property
     def dim(self) -> int:
-        """Embedding dimension."""
-        model = self.model
+        """Embedding dimension (read from the model folder when that is unambiguous: no model load)."""
+        path = str(self.model_path or default_model_path())
+        dim = _dim_from_files(Path(path))
+        if dim is not None:
+            return dim
+        model = _load_model(path)
         # sentence-transformers 6 renamed the method; keep working with 5.x as well.
         getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         return int(getter())

@@ -32,3 +32,20 @@ def test_torn_append_is_ignored_and_repaired(tmp_path):
     final = EmbeddingCache(tmp_path, dim=4)
     assert np.array_equal(final.get(text_key("b")), np.full(4, 2, dtype=np.float32))
     assert np.array_equal(final.get(text_key("a")), np.ones(4, dtype=np.float32))
+
+
+def test_dimension_read_from_the_model_files_matches_the_model(embedder, tmp_path):
+    import json
+    import shutil
+
+    from memory_systems.embedder import _dim_from_files, default_model_path
+
+    folder = default_model_path()
+    assert _dim_from_files(folder) == embedder.model.get_embedding_dimension() == 384
+    # A folder whose modules could change the width (a Dense layer) is not guessed: the model decides.
+    copy = tmp_path / "model"
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("*.safetensors"))
+    modules = json.loads((copy / "modules.json").read_text())
+    modules.append({"idx": 3, "name": "3", "path": "3_Dense", "type": "sentence_transformers.models.Dense"})
+    (copy / "modules.json").write_text(json.dumps(modules))
+    assert _dim_from_files(copy) is None
