@@ -36,16 +36,19 @@ bench: install
 	$(BIN)/python benchmarks/bench_retrieval.py
 
 # The committed outputs of the offline quick configs: MEME quick (bm25 + dense, retrieval-only, 3
-# generated episodes), the WMB-100K sample (reads ../shared/data/wmb100k) and the MEME top-k ablation.
+# generated episodes), the WMB-100K sample (reads ../shared/data/wmb100k), DynamicMem quick (2
+# generated users, C1..C5, retrieval-only) and the MEME top-k ablation.
 # Raw runs go to runs/results/ (not committed); tables and plots to results/ (small, committed).
 results: install
-	rm -rf runs/results results/meme_quick results/wmb_sample results/meme_topk
+	rm -rf runs/results results/meme_quick results/wmb_sample results/dynamicmem_quick results/meme_topk
 	$(BIN)/memsuite run configs/meme_quick.yaml --out runs/results/meme_quick --quiet
 	$(BIN)/memsuite run configs/wmb_sample.yaml --out runs/results/wmb_sample --quiet
+	$(BIN)/memsuite run configs/dynamicmem_quick.yaml --out runs/results/dynamicmem_quick --quiet
 	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
 		--report-dir results/meme_topk --quiet
 	$(BIN)/memsuite report runs/results/meme_quick --out results/meme_quick
 	$(BIN)/memsuite report runs/results/wmb_sample --out results/wmb_sample
+	$(BIN)/memsuite report runs/results/dynamicmem_quick --out results/dynamicmem_quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache
