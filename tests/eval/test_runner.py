@@ -137,6 +137,21 @@ def test_four_workers_give_the_same_rows_as_one(tmp_path):
     assert len(four.rows()) == 6 and four.header()["status"] == "complete"
 
 
+def test_four_workers_on_generated_meme_episodes_give_the_same_rows(tmp_path):
+    config = config_from_dict(
+        {
+            "benchmark": "meme",
+            "systems": ["bm25", "dense"],
+            "k": 3,
+            "benchmark_options": {"episodes": 3, "filler": "none", "seed": 5, "snapshots": False},
+        }
+    )
+    one = run(config, out_dir=tmp_path / "one", show_progress=False)
+    four = run(config, out_dir=tmp_path / "four", show_progress=False, workers=4)
+    assert len(one.rows()) > 30 and four.header()["status"] == "complete"
+    assert sorted(map(_row_key, one.rows())) == sorted(map(_row_key, four.rows()))
+
+
 def test_workers_failing_midway_lose_no_rows_and_never_interleave(tmp_path):
     folder = run(
         _config(systems=["bm25", "dense"], benchmark_options={"fail_on": "u2"}),
