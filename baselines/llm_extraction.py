@@ -40,6 +40,7 @@ from baselines._llm_support import (
     session_day,
     usage_since,
 )
+from baselines._oracle import oracle_facts
 from memory_systems.base import MemorySystem
 from memory_systems.embedder import Embedder
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
@@ -212,6 +213,11 @@ class LLMExtractionMemory(MemorySystem):
         reply_tokens: Completion budget per call.
         protocol: "json" (JSON replies) or "tools" (forced tool calls, whose arguments endpoints such
             as llama.cpp constrain to the schema).
+        oracle: Extraction oracle: no LLM call at ingestion. Each gold fact of the session
+            (``Session.metadata["gold_facts"]``, see baselines/_oracle.py) becomes the decision a
+            perfect mem0 v1 would take: a value ADDs a memory, or UPDATEs the entity's value memory
+            when there is one; a rule or dependency is ADDed; a deletion request DELETEs every memory
+            of the entity. History, vector index and retrieval are the native ones.
     """
 
     name = "llm_extraction"
@@ -226,9 +232,11 @@ class LLMExtractionMemory(MemorySystem):
         input_tokens: int = 900,
         reply_tokens: int = 400,
         protocol: str = "json",
+        oracle: bool = False,
     ) -> None:
         super().__init__()
         self.protocol = check_protocol(protocol)
+        self.oracle = bool(oracle)
         self.embedder = embedder or Embedder()
         self.top_k = check_k(top_k)
         self.similar_k = check_k(similar_k)
@@ -247,6 +255,7 @@ class LLMExtractionMemory(MemorySystem):
             "input_tokens": self.input_tokens,
             "reply_tokens": self.reply_tokens,
             "protocol": self.protocol,
+            "oracle": self.oracle,
             "embedder": self.embedder.model_name,
         }
 
@@ -355,14 +364,42 @@ class LLMExtractionMemory(MemorySystem):
         if not isinstance(session, Session):
             raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
         check_namespace(namespace)
-        self._llm.require("ingest_session")
+        if not self.oracle:
+            self._llm.require("ingest_session")
         report = IngestReport(session.session_id)
         started = time.perf_counter()
         with self.timed("ingest"):
-            for chunk in session_chunks(session, self.input_tokens):
-                self._ingest_chunk(chunk, session, namespace, report)
+            if self.oracle:
+                self._ingest_oracle(session, namespace, report)
+            else:
+                for chunk in session_chunks(session, self.input_tokens):
+                    self._ingest_chunk(chunk, session, namespace, report)
         report.wall_s = time.perf_counter() - started
         return report
+
+    def _ingest_oracle(self, session: Session, namespace: str, report: IngestReport) -> None:
+        """Apply the decisions the gold facts call for (see the ``oracle`` argument)."""
+        facts = oracle_facts(session)
+        if not facts:
+            return
+        texts = [f.text for f in facts]
+        vectors = dict(zip(texts, self.embedder.encode(texts), strict=True))
+        for fact in facts:
+            mine = [r for r in self._records.list(namespace) if r.metadata.get("entity") == fact.entity]
+            if fact.kind == "delete":
+                for record in mine:
+                    self._remove(record.id, namespace, session)
+                    report.deleted += 1
+                continue
+            current = [r for r in mine if r.metadata.get("kind") == "value"] if fact.sets_value else []
+            if current:
+                self._replace(current[-1].id, fact.text, vectors[fact.text][None, :], namespace, session)
+                report.updated += 1
+                continue
+            kind = "value" if fact.sets_value else fact.kind
+            meta = [{"entity": fact.entity, "kind": kind}]
+            self._add([fact.text], vectors[fact.text][None, :], namespace, meta, session)
+            report.added += 1
 
     def _ingest_chunk(self, chunk: str, session: Session, namespace: str, report: IngestReport) -> None:
         day = session_day(session.timestamp)
@@ -492,7 +529,7 @@ class LLMExtractionMemory(MemorySystem):
 
     @classmethod
     def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> LLMExtractionMemory:
-        keys = ("top_k", "similar_k", "input_tokens", "reply_tokens", "protocol")
+        keys = ("top_k", "similar_k", "input_tokens", "reply_tokens", "protocol", "oracle")
         settings = {k: params[k] for k in keys if k in params}
         settings.update({k: v for k, v in kwargs.items() if k in settings})
         system = cls(llm=kwargs.get("llm"), embedder=kwargs.get("embedder"), **settings)

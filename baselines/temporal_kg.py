@@ -46,6 +46,7 @@ from baselines._llm_support import (
     session_iso,
     usage_since,
 )
+from baselines._oracle import OracleFact, oracle_facts
 from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memory_systems.embedder import Embedder
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
@@ -257,6 +258,9 @@ class TemporalKGMemory(MemorySystem):
         reply_tokens: Completion budget per call.
         protocol: "json" (JSON replies) or "tools" (a forced tool call, whose arguments endpoints
             such as llama.cpp constrain to the schema).
+        oracle: Extraction oracle: build each session's facts, dependency rules and forget requests
+            from its gold facts (``Session.metadata["gold_facts"]``, see baselines/_oracle.py) instead
+            of asking the LLM; invalidation and dependency propagation run as usual. No LLM needed.
     """
 
     name = "temporal_kg"
@@ -271,9 +275,11 @@ class TemporalKGMemory(MemorySystem):
         input_tokens: int = 900,
         reply_tokens: int = 500,
         protocol: str = "json",
+        oracle: bool = False,
     ) -> None:
         super().__init__()
         self.protocol = check_protocol(protocol)
+        self.oracle = bool(oracle)
         self.embedder = embedder or Embedder()
         self.top_k = check_k(top_k)
         self.include_invalidated = bool(include_invalidated)
@@ -293,6 +299,7 @@ class TemporalKGMemory(MemorySystem):
             "input_tokens": self.input_tokens,
             "reply_tokens": self.reply_tokens,
             "protocol": self.protocol,
+            "oracle": self.oracle,
             "embedder": self.embedder.model_name,
         }
 
@@ -560,6 +567,8 @@ class TemporalKGMemory(MemorySystem):
         if not isinstance(session, Session):
             raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
         check_namespace(namespace)
+        if self.oracle:
+            return self._ingest_oracle(session, namespace)
         self._llm.require("ingest_session")
         report = IngestReport(session.session_id)
         started = time.perf_counter()
@@ -581,6 +590,17 @@ class TemporalKGMemory(MemorySystem):
                     report.failures += 1
                     continue
                 report.failures += extraction.invalid
+                self._apply_extraction(extraction, session, namespace, report)
+        report.wall_s = time.perf_counter() - started
+        return report
+
+    def _ingest_oracle(self, session: Session, namespace: str) -> IngestReport:
+        """Apply the extraction the gold facts describe (what a perfect extractor would return)."""
+        report = IngestReport(session.session_id)
+        started = time.perf_counter()
+        with self.timed("ingest"):
+            extraction = _oracle_extraction(oracle_facts(session))
+            if extraction.facts or extraction.dependencies or extraction.forget:
                 self._apply_extraction(extraction, session, namespace, report)
         report.wall_s = time.perf_counter() - started
         return report
@@ -787,7 +807,7 @@ class TemporalKGMemory(MemorySystem):
 
     @classmethod
     def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> TemporalKGMemory:
-        keys = ("top_k", "include_invalidated", "input_tokens", "reply_tokens", "protocol")
+        keys = ("top_k", "include_invalidated", "input_tokens", "reply_tokens", "protocol", "oracle")
         settings = {k: params[k] for k in keys if k in params}
         settings.update({k: v for k, v in kwargs.items() if k in settings})
         system = cls(llm=kwargs.get("llm"), embedder=kwargs.get("embedder"), **settings)
@@ -805,6 +825,27 @@ class TemporalKGMemory(MemorySystem):
             graph.add(edge, names[(namespace, edge.subject)], names[(namespace, edge.object)])
         system._vectors = load_indexes(folder, system.embedder.dim)
         return system
+
+
+def _oracle_extraction(facts: list[OracleFact]) -> _Extraction:
+    """Gold facts as an extraction: values as ``<name> is <value>`` facts (one relation per entity, so
+    a new value replaces the old), rules and dependencies as dependency edges, deletions as forgets."""
+    out = _Extraction([], [], [], 0)
+    for fact in facts:
+        if fact.sets_value and fact.value:
+            out.facts.append(
+                {"subject": fact.name, "relation": "is", "object": fact.value, "fact": fact.text}
+            )
+        elif fact.kind in ("rule", "dependency") and fact.source_name:
+            outcome = fact.value if fact.kind == "rule" and fact.value else None
+            out.dependencies.append(
+                {"dependent": fact.name, "source": fact.source_name, "if_source_changes": outcome}
+            )
+        elif fact.kind == "delete":
+            out.forget.append({"subject": fact.name, "relation": None})
+        else:
+            out.invalid += 1
+    return out
 
 
 def _tier(edge: Edge) -> int:

@@ -46,6 +46,7 @@ from baselines._llm_support import (
     transport_note,
     usage_since,
 )
+from baselines._oracle import oracle_facts
 from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
 from memory_systems.persist import read_jsonl, write_jsonl
@@ -196,6 +197,10 @@ class MdFlatMemory(MemorySystem):
         view_tokens: Budget of the file shown to the model (the lines most related to the session
             when the file is longer).
         reply_tokens: Completion budget per call.
+        oracle: Extraction oracle: no LLM call at ingestion; each gold fact of the session
+            (``Session.metadata["gold_facts"]``, see baselines/_oracle.py) becomes the edit a perfect
+            agent following the prompt would make: a value replaces the entity's value line (or is
+            appended), a rule or dependency is appended, a deletion request deletes the entity's lines.
     """
 
     name = "md_flat"
@@ -212,8 +217,10 @@ class MdFlatMemory(MemorySystem):
         input_tokens: int = 700,
         view_tokens: int = 500,
         reply_tokens: int = 400,
+        oracle: bool = False,
     ) -> None:
         super().__init__()
+        self.oracle = bool(oracle)
         self.top_k = check_k(top_k)
         self.whole_file = bool(whole_file)
         self.context_tokens = check_k(context_tokens)
@@ -236,6 +243,7 @@ class MdFlatMemory(MemorySystem):
             "input_tokens": self.input_tokens,
             "view_tokens": self.view_tokens,
             "reply_tokens": self.reply_tokens,
+            "oracle": self.oracle,
         }
 
     def usage(self) -> Usage:
@@ -324,6 +332,8 @@ class MdFlatMemory(MemorySystem):
         if not isinstance(session, Session):
             raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
         check_namespace(namespace)
+        if self.oracle:
+            return self._ingest_oracle(session, namespace)
         self._llm.require("ingest_session")
         report = IngestReport(session.session_id)
         started = time.perf_counter()
@@ -342,6 +352,36 @@ class MdFlatMemory(MemorySystem):
                     max_tokens=self.reply_tokens,
                 )
                 report.failures += outcome.failures
+        report.wall_s = time.perf_counter() - started
+        return report
+
+    def _ingest_oracle(self, session: Session, namespace: str) -> IngestReport:
+        """Edit ``memory.md`` as the gold facts call for (see the ``oracle`` argument)."""
+        report = IngestReport(session.session_id)
+        started = time.perf_counter()
+        day = session_day(session.timestamp)
+        with self.timed("ingest"):
+            for fact in oracle_facts(session):
+                mine = [
+                    r
+                    for r in self._entries.list(namespace)
+                    if (r.metadata or {}).get("entity") == fact.entity
+                ]
+                if fact.kind == "delete":
+                    for record in mine:
+                        self._entries.remove(record.id, namespace)
+                        report.deleted += 1
+                    continue
+                entry = self._dated(fact.text, day)
+                current = [r for r in mine if r.metadata.get("kind") == "value"] if fact.sets_value else []
+                if current:
+                    self._entries.replace(current[-1].id, entry, namespace)
+                    report.updated += 1
+                else:
+                    kind = "value" if fact.sets_value else fact.kind
+                    self._entries.add([entry], namespace, [{"entity": fact.entity, "kind": kind}])
+                    report.added += 1
+            self._lexical.pop(namespace, None)
         report.wall_s = time.perf_counter() - started
         return report
 
@@ -478,6 +518,15 @@ class Page:
         return [m.strip() for m in _LINK.findall(self.text)]
 
 
+_HISTORY = "\n\nHistory:\n"
+
+
+def _page_title(name: str) -> str:
+    """An entity page's title: its display name with a capital first letter."""
+    name = _clean_title(name)
+    return name[:1].upper() + name[1:]
+
+
 def _auto_title(text: str) -> str:
     words = _WORD.findall(text)[:AUTO_TITLE_WORDS]
     return " ".join(words) or "Untitled"
@@ -519,8 +568,10 @@ class KarpathyWikiMemory(MemorySystem):
         index_tokens: int = 250,
         pages_tokens: int = 250,
         reply_tokens: int = 400,
+        oracle: bool = False,
     ) -> None:
         super().__init__()
+        self.oracle = bool(oracle)
         self.top_k = check_k(top_k)
         self.protocol = check_protocol(protocol)
         self.max_rounds = check_k(max_rounds)
@@ -544,6 +595,7 @@ class KarpathyWikiMemory(MemorySystem):
             "index_tokens": self.index_tokens,
             "pages_tokens": self.pages_tokens,
             "reply_tokens": self.reply_tokens,
+            "oracle": self.oracle,
         }
 
     def usage(self) -> Usage:
@@ -761,6 +813,8 @@ class KarpathyWikiMemory(MemorySystem):
         if not isinstance(session, Session):
             raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
         check_namespace(namespace)
+        if self.oracle:
+            return self._ingest_oracle(session, namespace)
         self._llm.require("ingest_session")
         report = IngestReport(session.session_id)
         started = time.perf_counter()
@@ -784,6 +838,51 @@ class KarpathyWikiMemory(MemorySystem):
                 report.failures += outcome.failures
             lines = [f"- source: {source}", *(f"- {what} [[{title}]]" for title, what in touched.items())]
             self._log_entry(namespace, day, "ingest", f"session {session.session_id}", lines)
+        report.wall_s = time.perf_counter() - started
+        return report
+
+    def _ingest_oracle(self, session: Session, namespace: str) -> IngestReport:
+        """Update entity pages as the gold facts call for (see the ``oracle`` argument).
+
+        A page per entity: ``# Title``, ``Current: <value>``, then a dated history of its facts; a
+        rule or dependency is added to the dependent's history with a ``[[link]]`` to the source's
+        page; a deletion request deletes the page. The raw session is kept and the log written as in
+        the native ingestion.
+        """
+        report = IngestReport(session.session_id)
+        started = time.perf_counter()
+        day = session_day(session.timestamp)
+        with self.timed("ingest"):
+            source = self._keep_raw(session, namespace, session_chunks(session, self.input_tokens))
+            touched: dict[str, str] = {}
+            for fact in oracle_facts(session):
+                title = _page_title(fact.name)
+                page = self._find(namespace, title)
+                if fact.kind == "delete":
+                    if page is not None:
+                        self._drop(page, namespace)
+                        report.deleted += 1
+                        touched[page.title] = "deleted"
+                    continue
+                line = f"- [{(day or _today()).isoformat()}] {fact.text}"
+                if fact.kind in ("rule", "dependency") and fact.source_name:
+                    line += f" See [[{_page_title(fact.source_name)}]]."
+                has_history = page is not None and _HISTORY in page.text
+                head, history = page.text.split(_HISTORY, 1) if has_history else (f"# {title}", "")
+                if fact.sets_value:  # the page's current value is replaced; its history keeps them all
+                    head = f"# {title}\nCurrent: {fact.value}"
+                text = f"{head}{_HISTORY}{history}\n{line}" if history else f"{head}{_HISTORY}{line}"
+                summary = head.split("\n", 1)[1] if "\n" in head else None  # "Current: ..." in index.md
+                if page is None:
+                    self._new_page(namespace, title, text, summary=summary)
+                    report.added += 1
+                    touched.setdefault(title, "created")
+                else:
+                    self._set_text(page, namespace, text, summary)
+                    report.updated += 1
+                    touched.setdefault(page.title, "updated")
+            lines = [f"- source: {source}", *(f"- {what} [[{title}]]" for title, what in touched.items())]
+            self._log_entry(namespace, day, "ingest (oracle)", f"session {session.session_id}", lines)
         report.wall_s = time.perf_counter() - started
         return report
 
