@@ -268,3 +268,68 @@ def plot_latency_distribution(
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     return _save(figure, path)
+
+
+#: Colours of the failure stages, pipeline order (passes last, in grey).
+_STAGE_COLOURS = {
+    "encoded": "#c0392b",
+    "maintained": "#e67e22",
+    "retrieved": "#f1c40f",
+    "answered": "#2980b9",
+    "none": "#bdc3c7",
+}
+
+
+def plot_failure_stages(
+    shares: Mapping[str, Mapping[str, Mapping[str, float]]],
+    tasks: Sequence[str],
+    outcomes: Sequence[str],
+    path: Path,
+    *,
+    title: str,
+) -> Path:
+    """Stacked bars of where questions fail (the MEME paper's failure analysis): one panel per task,
+    one bar per system, stacked by the share of questions whose first failing stage is each outcome.
+
+    Args:
+        shares: System -> task -> outcome -> share (0..1); a missing task leaves the bar out.
+        tasks: Tasks in panel order.
+        outcomes: Stack order, bottom first (e.g. encoded, maintained, retrieved, answered, none).
+        path: PNG to write.
+        title: Figure title (should say which verdict decides ``answered``).
+
+    Returns:
+        ``path``.
+    """
+    systems = list(shares)
+    panels = [t for t in tasks if any(t in shares[s] for s in systems)] or list(tasks)
+    ncols = min(3, max(1, len(panels)))
+    nrows = math.ceil(len(panels) / ncols)
+    figure = _figure(max(3.0, 0.45 * len(systems) + 1.2) * ncols + 1.6, 2.9 * nrows + 0.6)
+    for index, task in enumerate(panels):
+        ax = figure.add_subplot(nrows, ncols, index + 1)
+        bottoms = [0.0] * len(systems)
+        for outcome in outcomes:
+            heights = [_number(shares[s].get(task, {}).get(outcome)) or 0.0 for s in systems]
+            ax.bar(
+                range(len(systems)),
+                heights,
+                0.7,
+                bottom=bottoms,
+                color=_STAGE_COLOURS.get(outcome),
+                label=outcome if outcome != "none" else "passed",
+                edgecolor="white",
+                linewidth=0.4,
+            )
+            bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
+        ax.set_xticks(range(len(systems)), systems, rotation=45, ha="right", fontsize=7)
+        ax.set_ylim(0, 1.02)
+        ax.set_title(task, fontsize=9)
+        if index % ncols == 0:
+            ax.set_ylabel("share of questions")
+        if index == 0:
+            figure.legend(
+                *ax.get_legend_handles_labels(), fontsize=7, loc="outside right center", title="fails at"
+            )
+    figure.suptitle(title, fontsize=10)
+    return _save(figure, path)

@@ -36,6 +36,8 @@ from eval import plots as plotting
 from eval.benchmarks.meme.scoring import PAPER_MAIN_TABLE, PAPER_ROW_OF_SYSTEM
 from eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
 from eval.benchmarks.wmb.schema import QTYPES as WMB_QTYPES
+from eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
+from eval.diagnostics import StageCell, attribute_rows, stage_table
 from eval.metrics import percentile
 from eval.protocol import Row
 from eval.runlog import RunFolder, load_run
@@ -649,10 +651,75 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
     agreement = _meme_agreement_table(runs, systems, prefix)
     if agreement is not None:
         section.tables.append(agreement)
+    stages = _meme_stage_table(runs, systems, prefix)
+    if stages is not None:
+        section.tables.append(stages)
     section.tables.append(usage_table("meme_usage", "MEME usage and cost", runs, options))
     if judges:
         section.figures += _meme_figures(runs, systems, judges, options)
+    if stages is not None and options.sweep is None:  # an ablation's variants would give one figure each
+        section.figures += _meme_stage_figures(runs, stages, prefix)
     return section
+
+
+MEME_STAGE_NOTES = (
+    "Failure-stage attribution (eval/diagnostics.py), after-questions: share of each system's questions "
+    "per task whose first failing stage is encoded (the value never reached memory after its session), "
+    "maintained (the snapshot at question time lacks the current state: new value, deletion, history, "
+    "stated dependency or uncertainty), retrieved (the context handed to the answer LLM lacks it), or "
+    "answered (the judge failed the answer); none = no stage failed.",
+    "answer_judge: the verdict behind 'answered' (llm, else rule); 'none' = the run had no answer LLM, so "
+    "'answered' is undecided and 'none' means the question passed up to retrieval.",
+)
+
+
+def _meme_stage_cells(run: RunInfo, systems: Sequence[str]) -> list[StageCell]:
+    rows = [row for system in systems for row in run.rows(system)]
+    return stage_table(attribute_rows(rows, run.path))
+
+
+def _meme_stage_table(runs, systems, prefix) -> Table | None:
+    records = []
+    for run in runs:
+        for cell in _meme_stage_cells(run, systems):
+            records.append(
+                {
+                    **_head(run, prefix),
+                    "system": cell.system,
+                    "task": cell.task,
+                    "n": cell.n,
+                    **cell.shares,
+                    "answer_judge": cell.answer_judge or "none",
+                }
+            )
+    if not records:
+        return None
+    columns = (*prefix, "system", "task", "n", *STAGE_OUTCOMES, "answer_judge")
+    return Table.from_records(
+        "meme_failure_stages", "MEME failure stages (after-questions)", columns, records, MEME_STAGE_NOTES
+    )
+
+
+def _meme_stage_figures(runs, table: Table, prefix) -> list[Figure]:
+    """One stacked-bar figure per run, from the stage table's rows."""
+    figures = []
+    for run in runs:
+        shares: dict[str, dict[str, dict[str, float]]] = defaultdict(dict)
+        judges = set()
+        for row in table.rows:
+            record = dict(zip(table.columns, row, strict=True))
+            if prefix and record.get(prefix[0]) != run.name:
+                continue
+            shares[str(record["system"])][str(record["task"])] = {o: record[o] for o in STAGE_OUTCOMES}
+            judges.add(record["answer_judge"])
+        if not shares:
+            continue
+        stem = "meme_failure_stages" if len(runs) == 1 else f"meme_failure_stages_{_slug(run.label)}"
+        answered = "/".join(sorted(judges)) if judges != {"none"} else "no answer LLM (up to retrieval)"
+        title = f"MEME failure stages -- {run.label}, answered by: {answered}"
+        draw = partial(plotting.plot_failure_stages, dict(shares), MEME_TASKS, STAGE_OUTCOMES, title=title)
+        figures.append(Figure(stem, title, draw))
+    return figures
 
 
 def _meme_filter_table(runs, systems, judge, prefix) -> Table:

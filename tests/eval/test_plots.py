@@ -73,3 +73,15 @@ def test_same_data_same_bytes(tmp_path):
     a = plots.plot_task_bars({"x": {"ER": 0.5}}, ("ER",), tmp_path / "a.png", title="t")
     b = plots.plot_task_bars({"x": {"ER": 0.5}}, ("ER",), tmp_path / "b.png", title="t")
     assert a.read_bytes() == b.read_bytes()
+
+
+def test_failure_stage_bars(tmp_path):
+    outcomes = ("encoded", "maintained", "retrieved", "answered", "none")
+    shares = {
+        "bm25": {"ER": dict.fromkeys(outcomes, 0.2), "Del": {"maintained": 1.0}},
+        "temporal_kg_oracle": {"ER": {"none": 1.0}},
+    }
+    path = plots.plot_failure_stages(
+        shares, ("ER", "Agg", "Del"), outcomes, tmp_path / "stages.png", title="t"
+    )
+    assert _is_png(path)

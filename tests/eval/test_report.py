@@ -512,3 +512,14 @@ def test_cli_report(meme_run, tmp_path, capsys):
     assert main(["report", str(meme_run), str(meme_run)]) == 2
     assert "--out" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "missing")]) == 2
+
+
+def test_meme_failure_stage_table_and_figure(meme_run, tmp_path):
+    report = build_report(load_runs([meme_run]))
+    table = _table(report, "meme_failure_stages")
+    rows = {r[1]: dict(zip(table.columns, r, strict=True)) for r in table.rows}
+    # bm25 keeps every session verbatim: the locker code the user asked to forget is still in memory.
+    assert rows["Del"]["maintained"] == 1.0 and rows["Del"]["answer_judge"] == "none"
+    assert rows["ER"]["none"] == 1.0 and rows["Cas"]["none"] == 1.0
+    files = {f.name for f in write_report(report, tmp_path / "out")}
+    assert {"meme_failure_stages.csv", "meme_failure_stages.png"} <= files
