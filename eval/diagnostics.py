@@ -24,19 +24,21 @@ task    needed values       maintained (snapshot at q.)    retrieved (context)
 ER      the verbatim value  value present                  value present
 Agg     the three values    all present                    all present
 Tr      the three values    all present (history kept)     all present
-Cas     the new value       new value present (applied     new value present
+Cas     the new value       new value present (applied     new value present, and the upstream change
                             fact or the stated rule)
-Abs     the old value       old value present and a line   same test on the context
+Abs     the old value       old value present and a line   the same, and the upstream change
                             naming the entity (or holding
                             the old value) states the
                             dependency ("depend") or an
                             uncertainty marker
-Del     the deleted value   deleted value absent           deleted value absent
+Del     the deleted value   deleted value absent           the deletion request, or the value absent
 ======  ==================  =============================  ==============================================
 
-Matching is the rule judge's (:func:`eval.judges.rule.normalize`): NFKC, lower case, quotes and dashes
-folded, whitespace collapsed, substring. For ER/Agg/Tr/Cas and before-questions ``retrieved`` is the
-row's ``evidence`` verdict (the protocol's LLM-free check, the same rule).
+The rules live in :mod:`eval.benchmarks.meme.evidence` (shared with the protocol): ``retrieved`` is
+the row's ``evidence`` verdict, ``maintained`` applies :func:`~eval.benchmarks.meme.evidence.holds_state`
+to the snapshot. Matching is the rule judge's (:func:`eval.judges.rule.normalize`): NFKC, lower case,
+quotes and dashes folded, whitespace collapsed, substring. Rows of runs made before Abs and Del had an
+evidence rule fall back to the snapshot test on the context.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from eval.judges.rule import normalize, uncertainty_marker
+from eval.benchmarks.meme.evidence import holds_state, needed_values, present
+from eval.judges.rule import normalize
 from eval.protocol import Row
 
 #: Stages in pipeline order.
@@ -99,49 +102,29 @@ class Attribution:
         return {**asdict(self), "first_failure": self.first_failure}
 
 
-def needed_values(row: Row) -> list[str]:
-    """What the question needs, per the module's table (old/deleted value for Abs and Del)."""
+def _needed(row: Row) -> list[str]:
     meta = row.metadata
-    task, phase = meta.get("task"), meta.get("phase")
-    if phase == "before" or task in ("ER", "Cas"):
-        return [str(row.gold)]
-    if task in ("Abs", "Del"):
-        old = meta.get("old_value") or next(iter(meta.get("values") or []), None)
-        return [old] if old else []
-    return [v for v in meta.get("values") or [] if v] or [v.strip() for v in str(row.gold).split(",")]
-
-
-def _present(norm_text: str, value: str) -> bool:
-    needle = normalize(value)
-    return bool(needle) and needle in norm_text
-
-
-def _uncertainty_stated(text: str, value: str, names: Sequence[str]) -> bool:
-    """A line naming the entity (or holding ``value``) states a dependency or an uncertainty."""
-    keys = [normalize(n) for n in names if n] + [normalize(value)]
-    for line in map(normalize, text.splitlines()):
-        if any(k and k in line for k in keys) and ("depend" in line or uncertainty_marker(line)):
-            return True
-    return False
+    return needed_values(
+        str(meta.get("task")),
+        str(meta.get("phase")),
+        str(row.gold),
+        [str(v) for v in meta.get("values") or []],
+        meta.get("old_value"),
+    )
 
 
 def _holds_state(
     text: str, row: Row, values: Sequence[str], text_norm: str | None = None
 ) -> tuple[bool, str]:
-    """Whether ``text`` holds what the question needs, with a reason (``text_norm``: its normal form)."""
-    task, phase = row.metadata.get("task"), row.metadata.get("phase")
-    text_norm = normalize(text) if text_norm is None else text_norm
-    if phase == "after" and task == "Del":
-        leaked = [v for v in values if _present(text_norm, v)]
-        return not leaked, f"deleted value still there: {leaked}" if leaked else "deleted value gone"
-    missing = [v for v in values if not _present(text_norm, v)]
-    if missing:
-        return False, f"missing {missing}"
-    if phase == "after" and task == "Abs":
-        names = row.metadata.get("names") or []
-        if not _uncertainty_stated(text, values[0], names):
-            return False, "old value without a stated dependency or uncertainty"
-    return True, "holds the needed state"
+    meta = row.metadata
+    return holds_state(
+        text,
+        task=str(meta.get("task")),
+        phase=str(meta.get("phase")),
+        values=values,
+        names=meta.get("names") or [],
+        text_norm=text_norm,
+    )
 
 
 def _answer(row: Row) -> tuple[bool | None, str | None]:
@@ -164,7 +147,7 @@ def attribute(row: Row, snapshots: Sequence[str] | None) -> Attribution:
         The attribution.
     """
     meta = row.metadata
-    values = needed_values(row)
+    values = _needed(row)
     reasons: dict[str, str] = {}
     position = meta.get("snapshot_index")
     encoded = maintained = None
@@ -175,7 +158,7 @@ def attribute(row: Row, snapshots: Sequence[str] | None) -> Attribution:
     else:
         norm = [normalize(s) for s in snapshots[: position + 1]]
         starts = meta.get("value_sessions") or {}
-        never = [v for v in values if not any(_present(s, v) for s in norm[int(starts.get(v, 0)) :])]
+        never = [v for v in values if not any(present(s, v) for s in norm[int(starts.get(v, 0)) :])]
         encoded = not never
         if never:
             reasons["encoded"] = f"never in memory after its session: {never}"
@@ -277,12 +260,15 @@ class StageCell:
     """The judge behind ``answered`` (``llm``, ``rule``, ``mixed``), or None when nothing was judged."""
 
 
-def stage_table(attributions: Iterable[Attribution], *, phase: str = "after") -> list[StageCell]:
-    """Aggregate per system and task (in :data:`TASKS` order), over one phase's questions.
+def stage_table(
+    attributions: Iterable[Attribution], *, phase: str | None = "after", tasks: Sequence[str] = TASKS
+) -> list[StageCell]:
+    """Aggregate per system and task (in ``tasks`` order), over one phase's questions.
 
     Args:
         attributions: Output of :func:`attribute_rows`.
-        phase: ``after`` (the paper's failure analysis) or ``before``.
+        phase: ``after`` (the paper's failure analysis) or ``before``; None counts every phase.
+        tasks: Task codes in table order (DynamicMem passes its state categories).
 
     Returns:
         One cell per (system, task) that has questions; systems in first-seen order.
@@ -290,14 +276,14 @@ def stage_table(attributions: Iterable[Attribution], *, phase: str = "after") ->
     groups: dict[tuple[str, str], list[Attribution]] = defaultdict(list)
     systems: list[str] = []
     for a in attributions:
-        if a.phase != phase:
+        if phase is not None and a.phase != phase:
             continue
         if a.system not in systems:
             systems.append(a.system)
         groups[(a.system, a.task)].append(a)
     cells = []
     for system in systems:
-        for task in TASKS:
+        for task in tasks:
             items = groups.get((system, task))
             if not items:
                 continue
@@ -309,9 +295,9 @@ def stage_table(attributions: Iterable[Attribution], *, phase: str = "after") ->
     return cells
 
 
-def format_stage_table(cells: Sequence[StageCell]) -> str:
+def format_stage_table(cells: Sequence[StageCell], *, task_label: str = "task") -> str:
     """The stage table as Markdown: one line per (system, task), shares failing first at each stage."""
-    header = "| system | task | n | " + " | ".join(OUTCOMES) + " | answer judge |"
+    header = f"| system | {task_label} | n | " + " | ".join(OUTCOMES) + " | answer judge |"
     lines = [header, "|" + "---|" * (len(OUTCOMES) + 4)]
     for c in cells:
         shares = " | ".join(f"{c.shares[o]:.2f}" for o in OUTCOMES)

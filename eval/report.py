@@ -547,9 +547,11 @@ MEME_PAPER_COST_PER_EPISODE: dict[str, tuple[float, float]] = {
 #: MEME judges from the most to the least paper-like; tables come in this order.
 MEME_JUDGE_ORDER = ("llm", "rule", "evidence")
 MEME_JUDGE_NOTES = {
-    "evidence": "judge: evidence -- the retrieved context holds the value(s) the question needs; no answer "
+    "evidence": "judge: evidence -- the retrieved context holds what the question needs (the value(s); "
+    "for Cas the new value and the upstream change, for Abs the stated dependency and the change, for "
+    "Del the deletion request or no trace of the value; eval/benchmarks/meme/evidence.py); no answer "
     "LLM is involved, so this is an upper bound on answer accuracy and not comparable to the paper's "
-    "numbers. Del and Abs after the change have no evidence rule (n/a), so Overall is n/a.",
+    "numbers. n/a: rows of a run made before a task had an evidence rule.",
     "rule": "judge: rule -- memsuite's deterministic judge of the answer LLM's answers (DESIGN.md §5 MEME).",
     "llm": "judge: llm -- the rubric judge asked through the run's answer LLM (the paper used GPT-4o).",
 }

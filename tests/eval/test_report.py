@@ -127,11 +127,11 @@ def test_meme_retrieval_only_run_table_and_files(meme_run, tmp_path):
     ours, paper = rows[("bm25", "memsuite")], rows[("BM25", "paper")]
     # Everything is retrieved: the log and Corvex are in the context (Cas before passed -> real).
     assert ours["ER"] == 1.0 and ours["Cas"] == 1.0
-    # No evidence rule for Del after the change; no Agg/Tr/Abs questions in this episode.
-    assert ours["Del"] == NA and ours["Overall"] == NA
+    # Del: the deletion request is retrieved; no Agg/Tr/Abs questions in this episode, so no Overall.
+    assert ours["Del"] == 1.0 and ours["Overall"] is None
     assert ours["Agg"] is None and ours["Abs"] is None
-    # Questions scored under this judge: ER and Cas (Del after the change has no evidence rule).
-    assert ours["questions"] == 2 and ours["llm_calls"] == 0 and ours["cost_usd_per_unit"] == 0.0
+    # Questions scored under this judge: ER, Del and Cas.
+    assert ours["questions"] == 3 and ours["llm_calls"] == 0 and ours["cost_usd_per_unit"] == 0.0
     assert [paper[t] for t in ("ER", "Agg", "Tr", "Del", "Cas", "Abs", "Overall")] == [
         1.00, 0.05, 0.16, 0.27, 0.02, 0.00, 0.25,
     ]  # fmt: skip
@@ -140,10 +140,10 @@ def test_meme_retrieval_only_run_table_and_files(meme_run, tmp_path):
     names = {f.name for f in files}
     assert {"report.md", "runs.csv", "meme_main_evidence.csv", "meme_usage.csv", "meme_tasks.png"} <= names
     csv_rows = _csv_rows(tmp_path / "out" / "meme_main_evidence.csv")
-    assert csv_rows[0]["system"] == "bm25" and csv_rows[0]["ER"] == "1" and csv_rows[0]["Del"] == NA
+    assert csv_rows[0]["system"] == "bm25" and csv_rows[0]["ER"] == "1" and csv_rows[0]["Del"] == "1"
     assert csv_rows[1]["system"] == "BM25" and csv_rows[1]["Agg"] == "0.05"
     markdown = (tmp_path / "out" / "report.md").read_text()
-    assert "| bm25 | memsuite | 1.00 | – | – | n/a | 1.00 | – | n/a |" in markdown
+    assert "| bm25 | memsuite | 1.00 | – | – | 1.00 | 1.00 | – | – |" in markdown
     assert "judge: evidence" in markdown and "![" in markdown
     runs_csv = _csv_rows(tmp_path / "out" / "runs.csv")[0]
     assert runs_csv["answer_llm"] == "none" and runs_csv["judges"] == "evidence"

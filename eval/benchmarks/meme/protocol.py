@@ -6,8 +6,9 @@ budget 1) and, when the run has an answer LLM, one answer call with the same pro
 (temperature 0, at most 500 tokens). Verdicts per row:
 
 - ``evidence`` (LLM-free, always): the retrieved context holds what the question needs -- the gold
-  value for ER, Cas and before-questions, every value for Agg and Tr. Abs and Del after the change
-  have no evidence rule (what they need is an absence or an uncertainty), so it is None there.
+  value for ER and before-questions, every value for Agg and Tr, the new value and the upstream
+  change for Cas, the stated dependency (or uncertainty) and the change for Abs, the deletion request
+  (or no trace of the value) for Del; the rules are in :mod:`eval.benchmarks.meme.evidence`.
 - ``rule`` (when there is an answer): the deterministic judge of :mod:`eval.judges.rule`.
 - ``llm`` (when ``judges`` includes "llm"): the rubric judge, asked through the answer LLM.
 
@@ -22,11 +23,12 @@ import gzip
 import json
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
+from eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
 from eval.benchmarks.meme.loader import load_episodes
 from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 from eval.benchmarks.meme.scoring import meme_scores
@@ -73,18 +75,34 @@ def truncate_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:
     return encoding().decode(ids[:max_tokens]), True
 
 
-def evidence_verdict(question: Question, phase: str, context: str) -> dict[str, Any]:
-    """Whether the retrieved context holds what the question needs (see the module docstring)."""
-    if phase == "after" and question.task in ("Abs", "Del"):
-        return {"correct": None, "reason": "no evidence rule for this task", "judge": "evidence"}
-    needed = [question.gold] if phase == "before" or question.task in ("ER", "Cas") else list(question.values)
-    needed = [v for v in needed if v] or [question.gold]
-    missing = [v for v in needed if not contains(context, v)]
-    return {
-        "correct": not missing,
-        "reason": f"missing {missing}" if missing else "all present",
-        "judge": "evidence",
-    }
+def evidence_verdict(
+    question: Question,
+    phase: str,
+    context: str,
+    *,
+    names: Sequence[str] = (),
+    change: str | None = None,
+) -> dict[str, Any]:
+    """Whether the retrieved context holds what the question needs (:mod:`eval.benchmarks.meme.evidence`).
+
+    Args:
+        question: The question.
+        phase: ``before`` or ``after`` the change.
+        context: The context handed to the answer LLM.
+        names: Display names of the question's entities (to find a stated dependency or deletion).
+        change: The upstream change's new value, when the episode records it (Cas and Abs need it).
+    """
+    values = needed_values(question.task, phase, question.gold, question.values, question.old_value)
+    held, reason = context_holds_evidence(
+        context, task=question.task, phase=phase, values=values, names=names, change=change
+    )
+    return {"correct": held, "reason": reason, "judge": "evidence"}
+
+
+def upstream_change(episode: Episode) -> str | None:
+    """The root's new value (``root_change.after``), when the episode records it."""
+    after = (episode.root_change or {}).get("after")
+    return after if isinstance(after, str) and after else None
 
 
 def value_sessions(episode: Episode, question: Question) -> dict[str, int]:
@@ -230,7 +248,12 @@ class MemeBenchmark:
         retrieved = system.retrieve(question.question, k=ctx.k, namespace=episode.episode_id)
         retrieve_ms = (time.perf_counter() - started) * 1000
         context, truncated = truncate_tokens(retrieved, self._context_budget(ctx))
-        verdicts: dict[str, Any] = {"evidence": evidence_verdict(question, phase, context)}
+        names = entity_names(episode, question)
+        verdicts: dict[str, Any] = {
+            "evidence": evidence_verdict(
+                question, phase, context, names=names, change=upstream_change(episode)
+            )
+        }
         answer = None
         usage: dict[str, Any] = {"retrieve_ms": retrieve_ms}
         if ctx.answer_llm is not None:
@@ -282,7 +305,7 @@ class MemeBenchmark:
                 # entities' display names (to find a stated dependency).
                 "snapshot_index": snapshot_index,
                 "value_sessions": value_sessions(episode, question),
-                "names": entity_names(episode, question),
+                "names": names,
             },
         )
 

@@ -131,7 +131,14 @@ def test_retrieval_only_run_rows_evidence_and_snapshots(episode_file, tmp_path):
     by_id = {(r.system, r.question_id): r for r in rows}
     er = by_id[("bm25", "after-00-ER")]
     assert er.answer is None and er.verdicts["evidence"]["correct"] is True and ERROR_LOG in er.context
-    assert by_id[("bm25", "after-01-Del")].verdicts["evidence"]["correct"] is None
+    # Del after the change: the retrieved deletion request is the evidence (the value is there too).
+    deletion = by_id[("bm25", "after-01-Del")]
+    assert "please forget my locker code" in deletion.context and "8812" in deletion.context
+    assert deletion.verdicts["evidence"] == {
+        "correct": True,
+        "reason": "deletion request retrieved",
+        "judge": "evidence",
+    }
     assert by_id[("bm25", "before-01-Del")].metadata["phase"] == "before"
     assert by_id[("bm25", "after-02-Cas")].metadata["values"] == ["Zunderbuild", "Corvex"]
     # One snapshot per session, in order, each holding what was ingested so far.
