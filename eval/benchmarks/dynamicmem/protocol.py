@@ -14,7 +14,8 @@ release's ``docs/protocols/tce_generation_and_adapter_contract.md``):
    called after each checkpoint's batch.
 2. **Save** the store to ``<workdir>/C<i>`` (``system.save``), so that building and predicting can run
    separately (``memory_action``: ``build_then_predict``, ``build_only``, ``predict_from_prebuilt``,
-   the release's three modes).
+   the release's three modes), and append a probe of the memory to ``<workdir>/snapshots.jsonl.gz``
+   (:func:`probe_record`, for failure-stage attribution).
 3. **Ask**: per State Completion key one retrieval (its ``retrieval_query``, ``system.search`` with
    ``top_k``) and, with an answer model, one answer prompt filling its ``answer_template``; per
    Personalized Service item (the first of each key, as the release consumes) one retrieval and one
@@ -33,6 +34,7 @@ the evidence metrics are computed.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import hashlib
 import json
 import logging
@@ -83,6 +85,8 @@ JUDGES = ("rule", "llm")
 INGESTED_ACK = "[ingested]"
 _ID_IN_TEXT = re.compile(r'"app_log_id":\s*"([^"]+)"')
 _SNIPPET_CHARS = 200
+#: Per-checkpoint memory probes in the unit's work folder (:func:`.diagnostics.probe_record`).
+SNAPSHOT_FILE = "snapshots.jsonl.gz"
 _CACHED_USERS = 4
 
 
@@ -104,6 +108,19 @@ def _snippet(text: str) -> str:
     except (ValueError, AttributeError):
         pass
     return text if len(text) <= _SNIPPET_CHARS else text[: _SNIPPET_CHARS - 1] + "…"
+
+
+def probe_record(index: int, checkpoint: str, snapshot: str) -> dict[str, Any]:
+    """One checkpoint's memory probe (:mod:`.diagnostics` documents the fields and why the text is dropped
+    when the memory holds raw events)."""
+    ids = sorted(set(_ID_IN_TEXT.findall(snapshot)))
+    return {
+        "index": index,
+        "checkpoint": checkpoint,
+        "chars": len(snapshot),
+        "app_log_ids": ids,
+        "snapshot": None if ids else snapshot,
+    }
 
 
 def _fingerprint(system: MemorySystem, namespace: str) -> str | None:
@@ -137,6 +154,9 @@ class DynamicMemBenchmark:
             built through all of them. Default: all.
         service: Ask the Personalized Service items too.
         verify_read_only: Compare the memory before and after each checkpoint's queries.
+        snapshots: Record a probe of the memory after each checkpoint's ingest to the unit's work folder
+            (``snapshots.jsonl.gz``, for failure-stage attribution: :mod:`.diagnostics`); not in
+            ``predict_from_prebuilt``, which ingests nothing.
 
     Raises:
         ConfigError: Conflicting or invalid options.
@@ -160,6 +180,7 @@ class DynamicMemBenchmark:
         checkpoints: list[int | str] | None = None,
         service: bool = True,
         verify_read_only: bool = True,
+        snapshots: bool = True,
     ) -> None:
         if (data is None) == (users is None):
             raise ConfigError(
@@ -185,6 +206,7 @@ class DynamicMemBenchmark:
         self.top_k, self.ingest, self.batch_size = top_k, ingest, batch_size
         self.memory_action, self.prebuilt_dir = memory_action, prebuilt_dir
         self.service, self.verify_read_only = bool(service), bool(verify_read_only)
+        self.snapshots = bool(snapshots)
         self.months, self.seed, self.activity = months, int(seed), float(activity)
         self.asked = self._labels(checkpoints)
         # A few users stay in memory: with several systems or --workers the same user is asked for again.
@@ -259,13 +281,19 @@ class DynamicMemBenchmark:
             system.reset(namespace=namespace)
         predictions: list[dict[str, Any]] = []
         visible, previous_gold = 0, None
-        for checkpoint in user.checkpoints:
+        probes = None
+        if self.snapshots and workdir is not None and self.memory_action != "predict_from_prebuilt":
+            probes = workdir / SNAPSHOT_FILE
+            probes.unlink(missing_ok=True)  # a rerun unit starts its probes afresh
+        for index, checkpoint in enumerate(user.checkpoints):
             count = user.visible_count(checkpoint)
             if self.memory_action != "predict_from_prebuilt":
                 self._ingest(system, user.app_logs[visible:count], namespace)
                 visible = count
                 if workdir is not None:
                     system.save(workdir / checkpoint.label)
+                if probes is not None:
+                    self._probe(system, namespace, index, checkpoint.label, probes)
             gold = {key: checkpoint.gold_value(key) for key in checkpoint.completion}
             if self.memory_action != "build_only" and (self.asked is None or checkpoint.label in self.asked):
                 memory = system
@@ -351,6 +379,16 @@ class DynamicMemBenchmark:
                 )
                 system.ingest_session(session, namespace=namespace)
         system.finalize(namespace=namespace)
+
+    @staticmethod
+    def _probe(system: MemorySystem, namespace: str, index: int, label: str, path: Path) -> None:
+        """Append the checkpoint's memory probe (one gzip member per checkpoint, so nothing is rewritten)."""
+        try:
+            snapshot = system.snapshot(namespace=namespace)
+        except NotImplementedError:
+            return  # attribution then leaves encoded/maintained undecided
+        with gzip.open(path, "at", encoding="utf-8") as fh:
+            fh.write(json.dumps(probe_record(index, label, snapshot), ensure_ascii=False) + "\n")
 
     def _load_prebuilt(
         self, system: MemorySystem, unit_id: str, checkpoint: Checkpoint, workdir: Path | None
@@ -445,6 +483,8 @@ class DynamicMemBenchmark:
                 "retrieval_query": task.retrieval_query,
                 "retrieved_app_log_ids": retrieved,
                 "gold_evidence_ids": list(cp.gold_evidence_ids(key)),
+                # The evidence of the current value only, for failure-stage attribution (.diagnostics).
+                "value_evidence_ids": list(user.value_evidence_ids(cp, key)),
             }
             usage: dict[str, Any] = {"latency_ms": latency, "k": k, "hits": len(hits)}
             answer_text, verdicts = None, {}

@@ -459,3 +459,24 @@ class UserData:
     def visible_logs(self, checkpoint: Checkpoint) -> tuple[AppLog, ...]:
         """The events visible at ``checkpoint``."""
         return self.app_logs[: self.visible_count(checkpoint)]
+
+    def value_evidence_ids(self, checkpoint: Checkpoint, key: str) -> tuple[str, ...]:
+        """Visible events whose ``golden_evidence`` shows ``key`` holding its gold value at ``checkpoint``.
+
+        A subset of :meth:`Checkpoint.gold_evidence_ids` (which is cumulative over every value the state
+        ever had): the evidence of the *current* value only, so an event showing an old value does not
+        count. Falls back to the cumulative ids when no event carries the value (a release whose
+        evidence entries lack ``state_value``).
+        """
+        gold = checkpoint.gold_value(key)
+        version = checkpoint.task_contract_version
+        ids = tuple(
+            log.app_log_id
+            for log in self.visible_logs(checkpoint)
+            for evidence in log.golden_evidence
+            if evidence.state_key == key
+            and evidence.has_value
+            and not evidence.drops_state
+            and current_value(evidence.state_value, task_contract_version=version) == gold
+        )
+        return tuple(dict.fromkeys(ids)) or checkpoint.gold_evidence_ids(key)
