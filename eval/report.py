@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from eval import plots as plotting
+from eval.benchmarks.dynamicmem import diagnostics as dynamicmem_diagnostics
+from eval.benchmarks.dynamicmem.schema import CATEGORIES as DYNAMICMEM_CATEGORIES
 from eval.benchmarks.meme.scoring import PAPER_MAIN_TABLE, PAPER_ROW_OF_SYSTEM
 from eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
 from eval.benchmarks.wmb.schema import QTYPES as WMB_QTYPES
@@ -660,7 +662,7 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
     if judges:
         section.figures += _meme_figures(runs, systems, judges, options)
     if stages is not None and options.sweep is None:  # an ablation's variants would give one figure each
-        section.figures += _meme_stage_figures(runs, stages, prefix)
+        section.figures += _stage_figures(runs, stages, prefix, "MEME", MEME_TASKS, "task")
     return section
 
 
@@ -702,9 +704,10 @@ def _meme_stage_table(runs, systems, prefix) -> Table | None:
     )
 
 
-def _meme_stage_figures(runs, table: Table, prefix) -> list[Figure]:
-    """One stacked-bar figure per run, from the stage table's rows."""
+def _stage_figures(runs, table: Table, prefix, benchmark: str, tasks: Sequence[str], column: str):
+    """One stacked-bar figure per run, from a stage table's rows (``column``: its task or category)."""
     figures = []
+    stem_base = f"{_slug(benchmark.lower())}_failure_stages"
     for run in runs:
         shares: dict[str, dict[str, dict[str, float]]] = defaultdict(dict)
         judges = set()
@@ -712,14 +715,14 @@ def _meme_stage_figures(runs, table: Table, prefix) -> list[Figure]:
             record = dict(zip(table.columns, row, strict=True))
             if prefix and record.get(prefix[0]) != run.name:
                 continue
-            shares[str(record["system"])][str(record["task"])] = {o: record[o] for o in STAGE_OUTCOMES}
+            shares[str(record["system"])][str(record[column])] = {o: record[o] for o in STAGE_OUTCOMES}
             judges.add(record["answer_judge"])
         if not shares:
             continue
-        stem = "meme_failure_stages" if len(runs) == 1 else f"meme_failure_stages_{_slug(run.label)}"
+        stem = stem_base if len(runs) == 1 else f"{stem_base}_{_slug(run.label)}"
         answered = "/".join(sorted(judges)) if judges != {"none"} else "no answer LLM (up to retrieval)"
-        title = f"MEME failure stages -- {run.label}, answered by: {answered}"
-        draw = partial(plotting.plot_failure_stages, dict(shares), MEME_TASKS, STAGE_OUTCOMES, title=title)
+        title = f"{benchmark} failure stages -- {run.label}, answered by: {answered}"
+        draw = partial(plotting.plot_failure_stages, dict(shares), tasks, STAGE_OUTCOMES, title=title)
         figures.append(Figure(stem, title, draw))
     return figures
 
@@ -1141,9 +1144,58 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
             ),
         )
     )
+    stages = _dynamicmem_stage_table(runs, prefix)
+    if stages is not None:
+        section.tables.append(stages)
     section.tables.append(usage)
     section.figures += _dynamicmem_figures(runs, picked, judge, checkpoints, options)
+    if stages is not None and options.sweep is None:  # an ablation's variants would give one figure each
+        section.figures += _stage_figures(
+            runs, stages, prefix, "DynamicMem", DYNAMICMEM_CATEGORIES, "category"
+        )
     return section
+
+
+DYNAMICMEM_STAGE_NOTES = (
+    "Failure-stage attribution (eval/benchmarks/dynamicmem/diagnostics.py), State Completion keys over "
+    "all checkpoints: share of each system's (checkpoint, state key) rows per state category whose first "
+    "failing stage is encoded (no memory probe up to the checkpoint held the current value), maintained "
+    "(the probe at the checkpoint lacks it), retrieved (no gold evidence event of the current value among "
+    "the retrieved events), or answered (a field's core verdict failed); none = no stage failed.",
+    "Holding the value: a memory or context that carries event ids (raw events, e.g. bm25, dense) holds "
+    "it when one of the current value's gold evidence events is there; one without ids (LLM memories) "
+    "when the rule judge accepts every field of the gold value from its text.",
+    "answer_judge: the verdict behind 'answered' (llm, else rule); 'none' = the run had no answer model, "
+    "so 'answered' is undecided and 'none' means the key passed up to retrieval.",
+)
+
+
+def _dynamicmem_stage_table(runs, prefix) -> Table | None:
+    records = []
+    for run in runs:
+        rows = [row for system in run.systems for row in run.rows(system)]
+        attributions = dynamicmem_diagnostics.attribute_rows(rows, run.path)
+        for cell in dynamicmem_diagnostics.stage_table(attributions):
+            records.append(
+                {
+                    **_head(run, prefix),
+                    "system": cell.system,
+                    "category": cell.task,
+                    "n": cell.n,
+                    **cell.shares,
+                    "answer_judge": cell.answer_judge or "none",
+                }
+            )
+    if not records:
+        return None
+    columns = (*prefix, "system", "category", "n", *STAGE_OUTCOMES, "answer_judge")
+    return Table.from_records(
+        "dynamicmem_failure_stages",
+        "DynamicMem failure stages (State Completion keys)",
+        columns,
+        records,
+        DYNAMICMEM_STAGE_NOTES,
+    )
 
 
 def _dynamicmem_figures(runs, picked, judge, checkpoints, options) -> list[Figure]:

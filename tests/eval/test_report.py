@@ -8,16 +8,19 @@ scoring functions, so every expected number below can be checked by hand.
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 
 import pytest
 
+from eval.benchmarks.dynamicmem.protocol import SNAPSHOT_FILE, probe_record
 from eval.benchmarks.dynamicmem.scoring import summarize as dynamicmem_summarize
 from eval.benchmarks.meme.scoring import PAPER_MAIN_TABLE, meme_scores
 from eval.benchmarks.wmb.scoring import result_json, wmb_scores
 from eval.cli import main
 from eval.config import config_from_dict
+from eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
 from eval.protocol import Row
 from eval.report import (
     NA,
@@ -523,3 +526,50 @@ def test_meme_failure_stage_table_and_figure(meme_run, tmp_path):
     assert rows["ER"]["none"] == 1.0 and rows["Cas"]["none"] == 1.0
     files = {f.name for f in write_report(report, tmp_path / "out")}
     assert {"meme_failure_stages.csv", "meme_failure_stages.png"} <= files
+
+
+def test_dynamicmem_failure_stage_table_and_figure(tmp_path):
+    # Three habits keys at C1: the evidence retrieved and the answer right, retrieved but answered wrong,
+    # and the evidence stored but not retrieved; the probe (raw-event memory) holds log_1 and log_2.
+    def row(key: str, retrieved: list[str], correct: bool) -> Row:
+        return Row(
+            "rag",
+            "dynamicmem",
+            "u1",
+            f"C1/{key}",
+            "q",
+            {"location": "Weir meadow"},
+            "ctx",
+            answer="a",
+            verdicts={"rule": {"correct": correct, "score": float(correct), "fields": []}},
+            metadata={
+                "checkpoint": "C1",
+                "task": "state_completion",
+                "category": "habits",
+                "change": "new",
+                "prediction": "x",
+                "value_evidence_ids": ["log_1"] if key != "habits_state:c" else ["log_2"],
+                "retrieved_app_log_ids": retrieved,
+            },
+        )
+
+    rows = [
+        row("habits_state:a", ["log_1"], True),
+        row("habits_state:b", ["log_1", "log_9"], False),
+        row("habits_state:c", ["log_9"], False),
+    ]
+    path = _write_run(tmp_path / "dm", benchmark="dynamicmem", rows=rows, scores=dynamicmem_summarize(rows))
+    work = path / "work" / "rag" / "u1"
+    work.mkdir(parents=True)
+    snapshot = '{"app_log_id": "log_1"}\n\n{"app_log_id": "log_2"}'
+    with gzip.open(work / SNAPSHOT_FILE, "wt", encoding="utf-8") as fh:
+        fh.write(json.dumps(probe_record(0, "C1", snapshot)) + "\n")
+    report = build_report(load_runs([path]))
+    table = _table(report, "dynamicmem_failure_stages")
+    assert table.columns == ("system", "category", "n", *STAGE_OUTCOMES, "answer_judge")
+    (record,) = [dict(zip(table.columns, r, strict=True)) for r in table.rows]
+    assert record["n"] == 3 and record["answer_judge"] == "rule"
+    assert record["encoded"] == record["maintained"] == 0.0
+    assert record["retrieved"] == record["answered"] == record["none"] == pytest.approx(1 / 3)
+    files = {f.name for f in write_report(report, tmp_path / "out")}
+    assert {"dynamicmem_failure_stages.csv", "dynamicmem_failure_stages.png"} <= files
