@@ -127,7 +127,8 @@ def _holds_state(
     )
 
 
-def _answer(row: Row) -> tuple[bool | None, str | None]:
+def answer_verdict(row: Row) -> tuple[bool | None, str | None]:
+    """The ``answered`` stage of a row: (passed, judge) from the most paper-like judge that decided."""
     for judge in ANSWER_JUDGES:
         verdict = row.verdicts.get(judge)
         if isinstance(verdict, Mapping) and verdict.get("correct") is not None:
@@ -177,7 +178,7 @@ def attribute(row: Row, snapshots: Sequence[str] | None) -> Attribution:
     else:
         retrieved = None
         reasons["retrieved"] = "no needed value known"
-    answered, judge = _answer(row)
+    answered, judge = answer_verdict(row)
     if answered is None:
         reasons["answered"] = "no answer verdict (retrieval-only run or judge failure)"
     elif not answered:

@@ -48,7 +48,7 @@ from typing import Any
 
 from eval.benchmarks.dynamicmem import scoring
 from eval.benchmarks.dynamicmem.schema import CATEGORIES
-from eval.diagnostics import Attribution, StageCell, _answer, snapshots_path
+from eval.diagnostics import Attribution, StageCell, answer_verdict, snapshots_path
 from eval.diagnostics import stage_table as _stage_table
 from eval.protocol import Row
 
@@ -131,7 +131,7 @@ def attribute(row: Row, probes: Mapping[str, Probe] | None) -> Attribution:
     retrieved, why = holds_value(row.gold, evidence, meta.get("retrieved_app_log_ids") or [], row.context)
     if not retrieved:
         reasons["retrieved"] = why
-    answered, judge = _answer(row)
+    answered, judge = answer_verdict(row)
     if answered is None:
         reasons["answered"] = "no answer verdict (retrieval-only run or judge failure)"
     elif not answered:
