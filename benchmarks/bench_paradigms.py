@@ -33,7 +33,9 @@ def ingest_costs(episode, systems: list[str]) -> dict[str, dict]:
     """Ingest the episode into each system with one fresh local server; the ingest phase's accounts."""
     embedder = Embedder()
     figures = {}
-    with open_llm("local", cache_dir=None) as client:  # no response cache: every call is real
+    # No response cache: every call is real. An 8K window: mem0's and graphiti's prompts alone exceed
+    # the 2K default (they would fail fast as context_length failures and measure nothing).
+    with open_llm({"model": "local", "n_ctx": 8192}, cache_dir=None) as client:
         for name in systems:
             llm = client.for_system(name)
             system = get_system(name, resources={"embedder": embedder, "llm": llm})
