@@ -9,7 +9,9 @@ over the registered systems) runs against it. A README edit that breaks the exam
 
 from __future__ import annotations
 
+import atexit
 import re
+import shutil
 import sys
 import tempfile
 import tomllib
@@ -42,6 +44,7 @@ def install() -> dict[str, str]:
     modules = {value.split(":")[0] for value in entry_points.values()}
     (module,) = modules  # the README shows one module
     root = Path(tempfile.mkdtemp(prefix="memsuite-readme-example-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
     (root / f"{module}.py").write_text(code, encoding="utf-8")
     dist = root / "memsuite_readme_example-0.0.0.dist-info"
     dist.mkdir()
