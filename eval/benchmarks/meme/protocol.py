@@ -142,7 +142,10 @@ def entity_names(episode: Episode, question: Question) -> list[str]:
 
 
 def _open_snapshots(folder: Path):
-    return gzip.open(folder / "snapshots.jsonl.gz", "wt", encoding="utf-8")
+    # Level 1: every session rewrites the whole memory, and at 32k filler gzip's default level 9 spent
+    # ~8 % of a bm25 + dense run compressing snapshots (benchmarks/bench_meme.py); level 1 is ~4x
+    # faster for files ~1.3x larger.
+    return gzip.open(folder / "snapshots.jsonl.gz", "wt", encoding="utf-8", compresslevel=1)
 
 
 class MemeBenchmark:
