@@ -73,15 +73,19 @@ def main() -> None:
     runs = [ingest_costs(episode, systems) for _ in range(args.repeats)]
     figures: dict[str, dict] = {}
     print(f"episode {episode.episode_id}: {sessions} sessions, filler {args.filler}, internal LLM local 135M")
-    header = ("calls/sess", "prompt/sess", "compl/sess", "failed", "ingest s")
-    print(f"{'system':15s} " + " ".join(f"{h:>11s}" for h in header))
+    # failed calls: LLM calls the client counted as failed; failed sess.: sessions the system reported
+    # as not (fully) ingested (a library raising on a reply that misses its schema, say).
+    header = ("calls/sess", "prompt/sess", "compl/sess", "failed calls", "failed sess.", "ingest s")
+    widths = (11, 11, 11, 12, 12, 11)
+    print(f"{'system':15s} " + " ".join(f"{h:>{w}s}" for h, w in zip(header, widths, strict=True)))
     for name in systems:
         usage = runs[0][name]
         row = usage | {"sessions": sessions, "ingest_s": statistics.median(r[name]["ingest_s"] for r in runs)}
         figures[name] = row
         print(
             f"{name:15s} {row['llm_calls'] / sessions:11.2f} {row['prompt_tokens'] / sessions:11.0f} "
-            f"{row['completion_tokens'] / sessions:11.0f} {row['llm_failures']:11d} {row['ingest_s']:11.1f}"
+            f"{row['completion_tokens'] / sessions:11.0f} {row['llm_failures']:12d} "
+            f"{row['reported_failures']:12d} {row['ingest_s']:11.1f}"
         )
     for theirs, ours in PAIRS:
         if theirs in figures and ours in figures:
