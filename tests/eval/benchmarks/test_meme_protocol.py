@@ -183,3 +183,39 @@ def test_answers_with_the_real_local_model(episode_file, tmp_path, local_llm):
     assert header["wiring_only"] is True and header["answer_llm"]["model"] == local_llm.model
     usage = folder.summary()["bm25"]["usage"]
     assert usage["llm_calls"] + usage["cache_hits"] >= 6
+
+
+@pytest.mark.slow
+def test_generated_episode_end_to_end_with_bm25_and_the_real_local_model(tmp_path, local_llm):
+    """A generated episode through the whole protocol, answered by the embedded model, then resumed."""
+    config = config_from_dict(
+        {
+            "benchmark": "meme",
+            "systems": ["bm25"],
+            "k": 1,
+            "answer_llm": {
+                "model": local_llm.model,
+                "base_url": local_llm.base_url,
+                "api_key_env": None,
+                "wiring_only": True,
+            },
+            "judges": ["rule"],
+            # Short contexts and answers keep the 2-core CPU model at a few seconds per question.
+            "benchmark_options": {
+                "episodes": 1,
+                "filler": "none",
+                "seed": 2,
+                "answer_max_tokens": 16,
+                "max_context_tokens": 256,
+            },
+        }
+    )
+    folder = run(config, out_dir=tmp_path / "run", show_progress=False)
+    rows = folder.rows()
+    phases = {r.metadata["phase"] for r in rows}
+    assert phases == {"before", "after"} and len(rows) >= 8
+    assert all(isinstance(r.answer, str) and r.verdicts["rule"]["correct"] in (True, False) for r in rows)
+    assert all(r.verdicts["evidence"]["correct"] in (True, False) for r in rows)
+    assert folder.summary()["bm25"]["usage"]["llm_calls"] >= len(rows)
+    again = run(config, out_dir=tmp_path / "run", show_progress=False)  # finished: nothing is redone
+    assert len(again.rows()) == len(rows)
