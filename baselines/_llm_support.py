@@ -62,12 +62,15 @@ class LLMAccount:
     Args:
         llm: An :class:`~memory_systems.llm.LLMClient` (or anything with its ``chat`` / ``chat_json`` /
             ``usage`` methods), or None for a system used without ingestion.
-        system_name: Name every call is accounted to.
+        system_name: Name every call is accounted to, unless ``llm`` is a view that names its own
+            account (:meth:`~memory_systems.llm.LLMClient.for_system`).
     """
 
     def __init__(self, llm: Any, system_name: str) -> None:
         self.client = llm
-        self.system_name = system_name
+        # A view the runner made for one (system, unit) already names its account: calls must land
+        # there, or the unit's usage (and every cost table) misses the system's own LLM calls.
+        self.system_name = getattr(llm, "system_name", "") or system_name
         self._baseline = self._total()
 
     def _total(self) -> Usage:

@@ -203,3 +203,24 @@ def test_header_masks_literal_api_keys():
         {"answer_llm": {"model": "m", "api_key": "sk-secret"}, "systems": [{"name": "bm25"}]}
     )
     assert masked == {"answer_llm": {"model": "m", "api_key": "***"}, "systems": [{"name": "bm25"}]}
+
+
+@pytest.mark.parametrize("system", ["llm_extraction", "md_flat", "temporal_kg"])
+def test_a_systems_own_llm_calls_count_in_its_unit_usage(tmp_path, replay_llm, system):
+    """Ingestion calls of an LLM paradigm land in the unit's usage (and so in every cost table)."""
+    llm = replay_llm()  # scripted defaults: the user's sentences become facts / lines
+    config = config_from_dict(
+        {
+            "benchmark": "meme",
+            "systems": [system],
+            "k": 2,
+            "internal_llm": {"model": "replay", "base_url": llm.server.base_url, "api_key_env": None},
+            "benchmark_options": {"episodes": 1, "filler": "none", "seed": 1, "snapshots": False},
+        }
+    )
+    folder = run(config, out_dir=tmp_path / "run", cache_dir=None, show_progress=False)
+    (unit,) = folder.units()
+    sent = len(llm.server.endpoint.requests)
+    assert unit.status == "done" and sent > 0
+    assert unit.usage["llm_calls"] == sent  # no answer LLM: every request was the system's own
+    assert unit.usage["prompt_tokens"] > 0
