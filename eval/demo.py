@@ -33,14 +33,15 @@ def run_demo(*, out_dir: Path, cache_dir: Path | None, config_path: Path = DEMO_
     print(f"\nMEME demo: {config.benchmark_options} | answer LLM {llm.get('model', 'none')} | run {out_dir}")
     if header.get("wiring_only"):
         print("note: answers come from a 135M local model -- they prove the wiring, not quality")
-    print(f"\n{'system':10s} {'judge':9s} " + " ".join(f"{t:>5s}" for t in (*TASKS, "Overall")))
+    width = max(len("system"), *map(len, summary))
+    print(f"\n{'system':{width}s} {'judge':9s} " + " ".join(f"{t:>5s}" for t in (*TASKS, "Overall")))
     for system, entry in summary.items():
         for judge, scores in entry["scores"]["by_judge"].items():
             cells = [_cell(scores["tasks"][t]) for t in TASKS] + [_cell(scores["Overall"])]
-            print(f"{system:10s} {judge:9s} " + " ".join(cells))
+            print(f"{system:{width}s} {judge:9s} " + " ".join(cells))
         usage = entry["usage"]
         print(
-            f"{'':10s} usage: {usage['llm_calls']} LLM calls ({usage['cache_hits']} cached), "
+            f"{'':{width}s} usage: {usage['llm_calls']} LLM calls ({usage['cache_hits']} cached), "
             f"{usage['prompt_tokens'] + usage['completion_tokens']} tokens, wall {entry['wall_s']:.1f} s"
         )
     print(
