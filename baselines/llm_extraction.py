@@ -46,7 +46,7 @@ from memory_systems.embedder import Embedder
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
 from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
 from memory_systems.registry import register
-from memory_systems.store import RecordStore, check_k, check_namespace, check_text, check_texts
+from memory_systems.store import RecordStore, check_k, check_namespace, check_session, check_text, check_texts
 from memory_systems.tokens import count_tokens
 from memory_systems.vector_index import VectorIndex, load_indexes, save_indexes
 
@@ -361,8 +361,7 @@ class LLMExtractionMemory(MemorySystem):
             InvalidInputError: ``session`` is not a Session, or a bad namespace.
             ConfigError: The system has no LLM.
         """
-        if not isinstance(session, Session):
-            raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+        check_session(session)
         check_namespace(namespace)
         if not self.oracle:
             self._llm.require("ingest_session")

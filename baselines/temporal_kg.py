@@ -53,7 +53,14 @@ from memory_systems.errors import InvalidInputError, UnknownMemoryError
 from memory_systems.persist import read_jsonl, write_jsonl
 from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
 from memory_systems.registry import register
-from memory_systems.store import check_k, check_memory_id, check_namespace, check_text, check_texts
+from memory_systems.store import (
+    check_k,
+    check_memory_id,
+    check_namespace,
+    check_session,
+    check_text,
+    check_texts,
+)
 from memory_systems.vector_index import VectorIndex, load_indexes, save_indexes
 
 logger = logging.getLogger(__name__)
@@ -564,8 +571,7 @@ class TemporalKGMemory(MemorySystem):
             InvalidInputError: ``session`` is not a Session, or a bad namespace.
             ConfigError: The system has no LLM.
         """
-        if not isinstance(session, Session):
-            raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+        check_session(session)
         check_namespace(namespace)
         if self.oracle:
             return self._ingest_oracle(session, namespace)

@@ -57,6 +57,7 @@ from memory_systems.store import (
     check_k,
     check_memory_id,
     check_namespace,
+    check_session,
     check_text,
     check_texts,
 )
@@ -329,8 +330,7 @@ class MdFlatMemory(MemorySystem):
             InvalidInputError: ``session`` is not a Session, or a bad namespace.
             ConfigError: The system has no LLM.
         """
-        if not isinstance(session, Session):
-            raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+        check_session(session)
         check_namespace(namespace)
         if self.oracle:
             return self._ingest_oracle(session, namespace)
@@ -810,8 +810,7 @@ class KarpathyWikiMemory(MemorySystem):
             InvalidInputError: ``session`` is not a Session, or a bad namespace.
             ConfigError: The system has no LLM.
         """
-        if not isinstance(session, Session):
-            raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+        check_session(session)
         check_namespace(namespace)
         if self.oracle:
             return self._ingest_oracle(session, namespace)

@@ -18,6 +18,7 @@ from memory_systems.chunking import chunk_session
 from memory_systems.errors import InvalidInputError
 from memory_systems.persist import atomic_dir, resolve_dir
 from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
+from memory_systems.store import check_session
 
 #: How retrieved memories are joined into one context string (the MEME reference's separator).
 CONTEXT_SEPARATOR = "\n\n---\n\n"
@@ -93,8 +94,7 @@ class MemorySystem(ABC):
 
     def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
         """Process one session natively. Default: store its MEME chunks (DESIGN.md §4 BM25)."""
-        if not isinstance(session, Session):
-            raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+        check_session(session)
         started = time.perf_counter()
         with self.timed("ingest"):
             chunks = chunk_session(session)

@@ -8,7 +8,7 @@ from typing import Any
 
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
 from memory_systems.persist import read_jsonl, write_jsonl
-from memory_systems.records import MemoryRecord
+from memory_systems.records import MemoryRecord, Session
 
 
 def check_namespace(namespace: object) -> str:
@@ -16,6 +16,13 @@ def check_namespace(namespace: object) -> str:
     if not isinstance(namespace, str) or not namespace:
         raise InvalidInputError(f"namespace must be a non-empty string, got {namespace!r}")
     return namespace
+
+
+def check_session(session: object) -> Session:
+    """Return ``session`` if it is a :class:`Session`, else raise (what ``ingest_session`` takes)."""
+    if not isinstance(session, Session):
+        raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+    return session
 
 
 def check_text(text: object, *, what: str = "text") -> str:

@@ -55,7 +55,14 @@ from memory_systems.embedder import Embedder
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
 from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
 from memory_systems.registry import accepted_resources, register
-from memory_systems.store import check_k, check_memory_id, check_namespace, check_text, check_texts
+from memory_systems.store import (
+    check_k,
+    check_memory_id,
+    check_namespace,
+    check_session,
+    check_text,
+    check_texts,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -349,8 +356,7 @@ class GraphitiMemory(MemorySystem):
         """
         from graphiti_core.nodes import EpisodeType
 
-        if not isinstance(session, Session):
-            raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+        check_session(session)
         scope = scope_id(check_namespace(namespace))
         self._account.require(self.name, "ingest_session")
         report = IngestReport(session.session_id)

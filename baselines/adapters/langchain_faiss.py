@@ -30,7 +30,14 @@ from memory_systems.embedder import Embedder
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
 from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
 from memory_systems.registry import accepted_resources, register
-from memory_systems.store import check_k, check_memory_id, check_namespace, check_text, check_texts
+from memory_systems.store import (
+    check_k,
+    check_memory_id,
+    check_namespace,
+    check_session,
+    check_text,
+    check_texts,
+)
 
 #: The langchain-community version this adapter was written and tested against.
 TESTED_VERSION = "0.4.2"
@@ -174,8 +181,7 @@ class LangChainFaissMemory(MemorySystem):
 
     def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
         """Store one document per non-empty turn, ``"{speaker}: {text}"``."""
-        if not isinstance(session, Session):
-            raise InvalidInputError(f"ingest_session takes a Session, got {type(session).__name__}")
+        check_session(session)
         check_namespace(namespace)
         started = time.perf_counter()
         turns = [(i, t) for i, t in enumerate(session.turns) if t.content.strip()]
