@@ -52,6 +52,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         workers=args.workers,
         executor=args.executor,
         ray_address=args.ray_address,
+        allow_config_change=args.allow_config_change,
     )
     header = folder.header()
     print(f"run {header['status']}: {out} ({header.get('errors', 0)} failed units)")
@@ -235,6 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="override a config value, e.g. --set k=10 --set benchmark_options.episodes=3 (beats the file)",
     )
     p.add_argument("--restart", action="store_true", help="discard finished units in the run folder")
+    p.add_argument(
+        "--allow-config-change",
+        action="store_true",
+        help="resume a run folder made with a different config (run.json records the changed keys)",
+    )
     p.add_argument("--workers", type=int, default=1, help="units run concurrently (default 1)")
     p.add_argument(
         "--executor",

@@ -19,7 +19,7 @@ from typing import Any
 from eval.config import RunConfig, SystemSpec
 from eval.protocol import Row, RunContext
 from eval.registry import get_benchmark
-from eval.runlog import RunFolder, UnitRecord, base_header, header_config, now_iso
+from eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
 from memory_systems.embedder import Embedder
 from memory_systems.errors import ConfigError, require
 from memory_systems.progress import progress_bar
@@ -54,6 +54,7 @@ def run(
     workers: int = 1,
     executor: str = "threads",
     ray_address: str | None = None,
+    allow_config_change: bool = False,
 ) -> RunFolder:
     """Run every system of ``config`` over every unit of its benchmark; resume what is done.
 
@@ -67,28 +68,32 @@ def run(
         executor: "threads" (this process) or "ray" (Ray tasks; needs the ``ray`` extra).
         ray_address: Address of an existing Ray cluster ("auto" for the local one); default: start
             a local Ray instance for this run.
+        allow_config_change: Resume a folder made with a different resolved config (the header's
+            ``resumes`` entry records the changed keys) instead of refusing.
 
     Returns:
         The run folder, with ``summary.json`` written.
 
     Raises:
-        ConfigError: The folder holds a run of a different config (and ``restart`` is False).
+        ConfigError: The folder holds a run of a different config (and neither ``restart`` nor
+            ``allow_config_change``); the message names the differing keys.
     """
     if executor not in EXECUTORS:
         raise ConfigError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
     folder = RunFolder(out_dir)
-    if folder.header_path.exists() and not restart:
-        previous = folder.header().get("config")
-        if previous != header_config(config.to_dict()):
-            raise ConfigError(
-                f"{out_dir} holds a run of a different config; choose another --out or pass --restart"
-            )
-    elif restart and folder.path.exists():
-        for name in ("rows.jsonl", "units.jsonl", "summary.json"):
-            (folder.path / name).unlink(missing_ok=True)
+    if restart:
+        folder.clear()
+    # A resume keeps the first session's header (its rows were made with that code) and appends to it.
+    previous = folder.header() if folder.header_path.exists() and not restart else None
+    changes = (
+        check_resume(previous, config.to_dict(), out_dir, allow_config_change=allow_config_change)
+        if previous is not None
+        else []
+    )
 
     benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
     units = benchmark.units()
+    folder.prepare()
     done = folder.done_units()
     todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
     header = base_header(config.to_dict(), CODE_ROOT)
@@ -108,6 +113,8 @@ def run(
             llm is not None and llm.identity().get("wiring_only") for llm in (answer_llm, internal_llm)
         )
         header["units"] = {"total": len(units) * len(config.systems), "already_done": len(done)}
+        if previous is not None:
+            header = resumed_header(previous, header, changes)
         folder.write_header(header)
 
         def compute(spec: SystemSpec, unit: str) -> tuple[UnitRecord, list[Row]]:
@@ -142,6 +149,7 @@ def run(
                         errors += _write(folder, *future.result())
                         bar.update(1)
                         bar.set_postfix_str(f"{workers} workers, last {spec.key} {unit}")
+    folder.write_all_rows()
     summary = summarize(folder, benchmark)
     folder.write_summary(summary)
     header.update(

@@ -112,6 +112,68 @@ def test_resume_skips_done_units_and_refuses_other_config(tmp_path):
     assert len(folder.rows()) == 3
 
 
+def test_resume_keeps_the_first_header_and_lists_each_session(tmp_path):
+    first = run(_config(), out_dir=tmp_path / "run", show_progress=False).header()
+    assert "resumes" not in first
+    # Pretend older code made the first rows: a resume must not relabel them with today's revision.
+    path = tmp_path / "run" / "run.json"
+    path.write_text(json.dumps({**first, "git_revision": "0ld", "memsuite_version": "0.0.1"}))
+    run(_config(), out_dir=tmp_path / "run", show_progress=False)
+    header = run(_config(), out_dir=tmp_path / "run", show_progress=False).header()
+    assert (header["git_revision"], header["memsuite_version"]) == ("0ld", "0.0.1")
+    assert header["started_at"] == first["started_at"] and header["status"] == "complete"
+    assert [r["git_revision"] for r in header["resumes"]] == [first["git_revision"]] * 2
+    assert all(r["started_at"] and r["already_done"] == 3 for r in header["resumes"])
+    assert "config_changes" not in header["resumes"][0]
+
+
+def test_a_config_change_is_refused_naming_keys_unless_allowed_then_recorded(tmp_path, capsys):
+    from eval.cli import main
+
+    run(_config(), out_dir=tmp_path / "run", show_progress=False)
+    with pytest.raises(ConfigError, match=r"k: 5 -> 3; seed: 0 -> 7.*--allow-config-change"):
+        run(_config(k=3, seed=7), out_dir=tmp_path / "run", show_progress=False)
+    config = tmp_path / "t.yaml"
+    config.write_text("benchmark: tiny_test\nname: t\nsystems: [bm25]\nk: 3\n")
+    argv = ["run", str(config), "--out", str(tmp_path / "run"), "--quiet", "--no-cache"]
+    assert main(argv) == 2
+    assert "k: 5 -> 3" in capsys.readouterr().err
+    assert load_run(tmp_path / "run").header().get("resumes") is None  # refused before any write
+    CALLS.clear()
+    assert main([*argv, "--allow-config-change"]) == 0
+    header = load_run(tmp_path / "run").header()
+    assert CALLS == [] and header["config"]["k"] == 3
+    assert header["resumes"][-1]["config_changes"] == [{"key": "k", "old": 5, "new": 3}]
+    assert main(argv) == 0  # the next resume compares with the config now recorded
+
+
+def test_restart_removes_every_unit_file(tmp_path):
+    folder = run(_config(benchmark_options={"fail_on": "u2"}), out_dir=tmp_path / "run", show_progress=False)
+    assert folder.unit_path("bm25", "u2").exists()
+    CALLS.clear()
+    folder = run(_config(), out_dir=tmp_path / "run", show_progress=False, restart=True)
+    assert CALLS == ["u1", "u2", "u3"] and "resumes" not in folder.header()
+    assert [(u.unit_id, u.status, u.error) for u in folder.units()] == [(u, "done", None) for u in FACTS]
+    assert sorted(p.name for p in (tmp_path / "run" / "units" / "bm25").iterdir()) == [
+        "u1.jsonl",
+        "u2.jsonl",
+        "u3.jsonl",
+    ]
+
+
+def test_a_lost_unit_file_reruns_that_unit_without_duplicating_rows(tmp_path):
+    folder = run(_config(), out_dir=tmp_path / "run", show_progress=False)
+    (tmp_path / "run" / "units.jsonl").write_text("")  # the all-units file is a copy: nothing reruns
+    CALLS.clear()
+    run(_config(), out_dir=tmp_path / "run", show_progress=False)
+    assert CALLS == []
+    folder.unit_path("bm25", "u2").unlink()  # as if killed before u2's file was renamed into place
+    run(_config(), out_dir=tmp_path / "run", show_progress=False)
+    assert CALLS == ["u2"]
+    assert [(r.unit_id, r.question_id) for r in folder.rows()] == [("u1", "q1"), ("u2", "q1"), ("u3", "q1")]
+    assert len((tmp_path / "run" / "rows.jsonl").read_text().splitlines()) == 3
+
+
 def test_config_errors_name_key_file_and_nearest(tmp_path):
     path = tmp_path / "c.yaml"
     path.write_text("benchmark: tiny_test\nsystems: [bm25]\nanswer_lm: local\n")
