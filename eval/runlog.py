@@ -294,8 +294,12 @@ def _read_unit_file(path: Path) -> tuple[UnitRecord, list[Row]] | None:
     if not isinstance(trailer, dict):
         logger.warning("%s: no unit record on its last line; the unit counts as not finished", path)
         return None
-    record = UnitRecord(**trailer)
-    rows = [Row.from_dict(data) for data in lines[:-1]]
+    try:
+        record = UnitRecord(**trailer)
+        rows = [Row.from_dict(data) for data in lines[:-1]]
+    except TypeError as exc:  # a line that is not a row or a record of this layout
+        logger.warning("%s: %s; the unit counts as not finished", path, exc)
+        return None
     expected = (unquote(path.parent.name), unquote(path.stem))
     if (record.system, record.unit_id) != expected or len(rows) != record.rows:
         logger.warning(

@@ -60,6 +60,7 @@ def test_a_half_written_or_inconsistent_unit_file_is_never_read(tmp_path):
     (good.parent / "u3.jsonl").write_text(torn.replace("u1", "u3")[: len(torn) // 2])
     lines = good.read_text().replace("u1", "u4").splitlines()
     (good.parent / "u4.jsonl").write_text("\n".join(lines[-1:]) + "\n")  # trailer says 1 row, file has 0
+    (good.parent / "u5.jsonl").write_text(good.read_text().replace("u1", "u5") * 2)  # a record mid-file
     assert folder.done_units() == {("bm25", "u1")}
     assert [r.unit_id for r in folder.rows()] == ["u1"]
     folder.prepare()  # a resume drops the temp file
@@ -142,16 +143,23 @@ def _mtime(path: Path) -> int:
     return path.stat().st_mtime_ns if path.exists() else 0
 
 
+def _part_written(units_dir: Path) -> set[Path]:
+    """Temp files, and unit files whose last line is not their record: units being written."""
+    temps = set(units_dir.glob("*/.*.tmp"))
+    files = units_dir.glob("*/*.jsonl")
+    return temps | {p for p in files if not p.read_bytes().rstrip().split(b"\n")[-1].startswith(b'{"unit"')}
+
+
 def _kill_point(point: str, proc: subprocess.Popen, out: Path, rng: random.Random) -> None:
     """Return when ``proc`` (just started on ``out``) reaches ``point``."""
     units_dir, header = out / "units", out / "run.json"
-    temps = set(units_dir.glob("*/.*.tmp"))  # a killed session's leftovers, removed by the next one
+    leftovers = _part_written(units_dir)  # a killed session's, removed or redone by the next one
     finished = len(list(units_dir.glob("*/*.jsonl")))
     header_time = _mtime(header)
     if point == "startup":
         time.sleep(rng.uniform(0.0, 1.5))
     elif point == "in_write":
-        _wait_for(lambda: bool(set(units_dir.glob("*/.*.tmp")) - temps), proc)
+        _wait_for(lambda: bool(_part_written(units_dir) - leftovers), proc)
         time.sleep(rng.uniform(0.0, 8 * DELAY))
     elif point == "after_unit":
         _wait_for(lambda: len(list(units_dir.glob("*/*.jsonl"))) > finished, proc)
@@ -195,7 +203,7 @@ def test_a_run_killed_at_many_points_resumes_to_the_uninterrupted_rows(tmp_path)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         kills[point] = kills.get(point, 0) + 1
-        landed_in_write += bool(list(units_dir.glob("*/.*.tmp")))  # a kill mid-write leaves its temp file
+        landed_in_write += bool(_part_written(units_dir))
 
     folder, expected = load_run(out), load_run(tmp_path / "reference").rows()
     rows = folder.rows()
