@@ -171,7 +171,8 @@ class RunFolder:
 
         A unit written again (a retry after an error) replaces its earlier file.
         """
-        lines = [r.to_dict() for r in rows] + [{"unit": unit.__dict__}]
+        record = {**unit.__dict__, "rows": len(rows)}  # the reader checks the file against this count
+        lines = [r.to_dict() for r in rows] + [{"unit": record}]
         delay = float(os.environ.get(WRITE_DELAY_ENV) or 0)
         _write_lines_atomically(self.unit_path(unit.system, unit.unit_id), lines, delay)
 
