@@ -50,6 +50,17 @@ def _version() -> str:
     return f"memsuite {number} from {Path(__file__).resolve().parent}"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, printed unwrapped (argparse's own action wraps a long install path)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and where it runs from")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(_version())
+        parser.exit()
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from eval.demo import run_demo
 
@@ -240,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
         " judge, or a malformed LLM spec), reported with its key path before anything runs",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
-    parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("systems", help="list registered memory systems")
