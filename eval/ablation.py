@@ -20,24 +20,42 @@ config (data folders) keep their meaning: relative to the directory memsuite is 
 from __future__ import annotations
 
 import copy
-import difflib
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from eval.config import RunConfig, config_from_dict, parse_override
+from eval.config import RunConfig, config_from_dict, parse_override, read_yaml, schema_error
 from eval.report import Sweep, build_report, load_runs, write_report
 from memory_systems.errors import ConfigError
 from memory_systems.llm import PriceTable
 
 logger = logging.getLogger(__name__)
 
-_KEYS = {"name", "description", "base", "set", "sweep"}
-_SWEEP_KEYS = {"key", "values", "labels"}
+_SCHEMA = ConfigDict(frozen=True, extra="forbid", coerce_numbers_to_str=True)
+
+
+class _SweepFile(BaseModel):
+    model_config = _SCHEMA
+
+    key: str = Field(min_length=1)
+    values: list[Any] = Field(min_length=1)
+    labels: list[str] | None = None
+
+
+class _AblationFile(BaseModel):
+    """The schema of an ablation file (see the module docstring)."""
+
+    model_config = _SCHEMA
+
+    name: str | None = None
+    description: str | None = None
+    base: str
+    set: dict[str, Any] | None = None
+    sweep: _SweepFile
 
 
 @dataclass(frozen=True)
@@ -74,12 +92,6 @@ class AblationResult:
     """Labels of variants whose run had failed units."""
 
 
-def _unknown(key: str, valid: set[str], where: str) -> ConfigError:
-    close = difflib.get_close_matches(key, valid, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return ConfigError(f"{where}: unknown key {key!r}{hint} (valid: {', '.join(sorted(valid))})")
-
-
 def _slug(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-._" else "_" for c in text).strip("_.") or "variant"
 
@@ -105,46 +117,26 @@ def load_ablation(path: Path | str) -> Ablation:
             or not one per value; the message names the file.
     """
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except FileNotFoundError:
-        raise ConfigError(f"ablation file not found: {path}") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+    data = read_yaml(path, "ablation file")
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: an ablation file is a mapping, got {type(data).__name__}")
-    for key in data:
-        if key not in _KEYS:
-            raise _unknown(key, _KEYS, str(path))
-    for required in ("base", "sweep"):
-        if required not in data:
-            raise ConfigError(f"{path}: missing required key {required!r}")
-    sweep = data["sweep"]
-    if not isinstance(sweep, dict):
-        raise ConfigError(f"{path}: 'sweep' is a mapping with key and values")
-    for key in sweep:
-        if key not in _SWEEP_KEYS:
-            raise _unknown(key, _SWEEP_KEYS, f"{path}: sweep")
-    swept = sweep.get("key")
-    if not isinstance(swept, str) or not swept:
-        raise ConfigError(f"{path}: sweep.key must name a config key, e.g. k or benchmark_options.filler")
-    values = sweep.get("values")
-    if not isinstance(values, list) or not values:
-        raise ConfigError(f"{path}: sweep.values must be a non-empty list")
-    labels = sweep.get("labels") or [default_label(swept, v, i) for i, v in enumerate(values)]
-    if not isinstance(labels, list) or len(labels) != len(values):
+    try:
+        parsed = _AblationFile.model_validate(data)
+    except ValidationError as exc:
+        raise schema_error(exc.errors(), _AblationFile, source=str(path)) from None
+    swept, values = parsed.sweep.key, parsed.sweep.values
+    labels = parsed.sweep.labels or [default_label(swept, v, i) for i, v in enumerate(values)]
+    if len(labels) != len(values):
         raise ConfigError(f"{path}: sweep.labels needs one label per value ({len(values)})")
     labels = [str(label) for label in labels]
     if len(set(labels)) != len(labels) or any(_slug(label) != label for label in labels):
         raise ConfigError(
             f"{path}: sweep.labels must be unique folder names (letters, digits, - . _), got {labels}"
         )
-    overrides = data.get("set") or {}
-    if not isinstance(overrides, dict):
-        raise ConfigError(f"{path}: 'set' is a mapping of dotted keys to values")
-    base = Path(data["base"])
+    overrides = parsed.set or {}
+    base = Path(parsed.base)
     return Ablation(
-        name=str(data.get("name") or path.stem),
+        name=parsed.name or path.stem,
         base=base if base.is_absolute() else path.parent / base,
         key=swept,
         values=tuple(values),
@@ -177,12 +169,7 @@ def variant_configs(ablation: Ablation, overrides: Sequence[str] = ()) -> list[t
         ConfigError: The base config is missing or invalid, or a variant is (the message names the
             ablation file and the variant).
     """
-    try:
-        base = yaml.safe_load(ablation.base.read_text(encoding="utf-8")) or {}
-    except FileNotFoundError:
-        raise ConfigError(f"{ablation.source}: base config not found: {ablation.base}") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{ablation.base}: not valid YAML: {exc}") from exc
+    base = read_yaml(ablation.base, f"{ablation.source}: base config")
     if not isinstance(base, dict):
         raise ConfigError(f"{ablation.base}: a config is a mapping")
     fixed = [(key.split("."), value) for key, value in ablation.overrides.items()]

@@ -1,7 +1,8 @@
 """``memsuite`` command line: a thin layer over the public functions.
 
 Each subcommand is one ``_cmd_*`` function plus its arguments in :func:`build_parser`. User mistakes
-(:class:`~memory_systems.errors.MemsuiteError`) are printed in one line with exit code 2.
+(:class:`~memory_systems.errors.MemsuiteError`) are printed in one line with exit code 2; a config is
+checked whole (schema, registries, LLM specs) before anything is loaded or started.
 """
 
 from __future__ import annotations
@@ -28,6 +29,38 @@ def _cmd_systems(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_benchmarks(args: argparse.Namespace) -> int:
+    from eval.registry import benchmark_names
+    from eval.validate import known_judges
+
+    for name in benchmark_names():
+        judges = known_judges(name)
+        print(f"{name:12s} judges: {', '.join(judges) if judges is not None else '(not declared)'}")
+    return 0
+
+
+def _version() -> str:
+    """``memsuite X from <folder of the eval package>``: which install answers, as ``pip --version`` does."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("memsuite")
+    except PackageNotFoundError:
+        number = "(not installed)"
+    return f"memsuite {number} from {Path(__file__).resolve().parent}"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, printed unwrapped (argparse's own action wraps a long install path)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and where it runs from")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(_version())
+        parser.exit()
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from eval.demo import run_demo
 
@@ -36,10 +69,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from eval.config import load_config, with_systems
+    from eval.config import find_config, load_config, with_systems
     from eval.runner import run
 
-    config = load_config(args.config, args.set)
+    config = load_config(find_config(args.config), args.set)
     if args.systems:
         config = with_systems(config, args.systems.split(","))
     out = args.out or Path("runs") / config.name
@@ -186,8 +219,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_ablate(args: argparse.Namespace) -> int:
     from eval.ablation import load_ablation, run_ablation
+    from eval.config import find_config
 
-    ablation = load_ablation(args.config)
+    ablation = load_ablation(find_config(args.config, "ablations"))
     result = run_ablation(
         ablation,
         out_dir=args.out,
@@ -211,12 +245,21 @@ def _cmd_ablate(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="memsuite", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="memsuite",
+        description=__doc__.splitlines()[0],
+        epilog="exit code 2: a usage or config mistake (unknown key, benchmark, option, system, argument,"
+        " judge, or a malformed LLM spec), reported with its key path before anything runs",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("systems", help="list registered memory systems")
     p.set_defaults(func=_cmd_systems)
+
+    p = sub.add_parser("benchmarks", help="list registered benchmarks and their judges")
+    p.set_defaults(func=_cmd_benchmarks)
 
     p = sub.add_parser("demo", help="MEME end to end on the embedded defaults (configs/demo.yaml)")
     p.add_argument("--out", type=Path, default=Path("runs") / "demo", help="run folder (default runs/demo)")
@@ -225,7 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_demo)
 
     p = sub.add_parser("run", help="run a config (systems x benchmark); resumes an unfinished run folder")
-    p.add_argument("config", type=Path, help="YAML run config (see configs/)")
+    p.add_argument(
+        "config", type=Path, help="YAML run config, or the name of a shipped one (demo, meme_quick, ...)"
+    )
     p.add_argument("--out", type=Path, help="run folder (default runs/<config name>)")
     p.add_argument("--systems", help="comma-separated systems, replacing the config's list")
     p.add_argument(
@@ -276,7 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("ablate", help="run every variant of an ablation config, then one combined report")
-    p.add_argument("config", type=Path, help="ablation YAML (see configs/ablations/)")
+    p.add_argument(
+        "config", type=Path, help="ablation YAML, or the name of a shipped one (configs/ablations/)"
+    )
     p.add_argument("--out", type=Path, help="root of the variants' run folders (default runs/<name>)")
     p.add_argument("--report-dir", type=Path, help="report folder (default <out>/report)")
     p.add_argument(

@@ -1,40 +1,60 @@
-"""Run configuration: YAML -> one validated, typed :class:`RunConfig`.
+"""Run configuration: YAML -> one validated, typed, immutable :class:`RunConfig`.
 
-Precedence: defaults < YAML file < CLI flags. An unknown key is an error that names the key, the
-file and the nearest valid key.
+Precedence: defaults < YAML file < CLI flags. The schema is a set of pydantic models: a mistake is a
+:class:`~memory_systems.errors.ConfigError` naming the file, the key path (``systems[1].args.top_k``)
+and, for an unknown key, the closest valid ones. :func:`config_from_dict` then checks the resolved
+config against the registries (:mod:`eval.validate`): benchmark, its options, systems, their
+arguments, judges and LLM specs, so a run refuses a mistake before any server starts or unit runs.
 """
 
 from __future__ import annotations
 
 import difflib
-from dataclasses import asdict, dataclass, field, fields, replace
+import typing
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from memory_systems.errors import ConfigError
 
+_SCHEMA = ConfigDict(frozen=True, extra="forbid", coerce_numbers_to_str=True)
 
-@dataclass(frozen=True)
-class SystemSpec:
+
+class SystemSpec(BaseModel):
     """One memory system of a run."""
+
+    model_config = _SCHEMA
 
     name: str
     """Registry name."""
     label: str = ""
     """Name in rows and tables (default: the registry name); distinguishes variants of one system."""
-    args: dict[str, Any] = field(default_factory=dict)
+    args: dict[str, Any] = Field(default_factory=dict)
     """Keyword arguments of the system's factory."""
+
+    def __init__(self, name: str | None = None, label: str = "", args: dict[str, Any] | None = None, **data):
+        # Positional use, as the dataclass allowed: SystemSpec("bm25").
+        if name is not None:
+            data["name"] = name
+        super().__init__(label=label, args=args or {}, **data)
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _args_default(cls, value: Any) -> Any:
+        return {} if value is None else value
 
     @property
     def key(self) -> str:
         return self.label or self.name
 
 
-@dataclass(frozen=True)
-class RunConfig:
+class RunConfig(BaseModel):
     """Everything that determines a run's results."""
+
+    model_config = _SCHEMA
 
     benchmark: str
     """Benchmark registry name: meme, dynamicmem, wmb."""
@@ -42,51 +62,157 @@ class RunConfig:
     """Systems to run, in order."""
     name: str = "run"
     """Run name; the default output folder is runs/<name>."""
-    k: int = 5
+    k: Annotated[int, Field(strict=True, ge=1)] = 5
     """Retrieval depth handed to every system."""
     answer_llm: Any = None
     """None (retrieval-only), "local" (embedded SmolLM2 server) or an endpoint mapping
     {model, base_url, api_key_env, ...} for the answer LLM and LLM judges."""
     internal_llm: Any = None
     """LLM for systems that need one (same forms as answer_llm; default: answer_llm)."""
+    judge_llm: Any = None
+    """LLM of the LLM judges (same forms as answer_llm; default: answer_llm)."""
     judges: tuple[str, ...] = ("rule",)
     """Judges applied to every row."""
     seed: int = 0
-    benchmark_options: dict[str, Any] = field(default_factory=dict)
+    benchmark_options: dict[str, Any] = Field(default_factory=dict)
     """Passed to the benchmark factory (data path, episodes, filler, categories, ...)."""
     embedder: str | None = None
     """Embedding model folder; default the packaged all-MiniLM-L6-v2."""
 
+    @field_validator("systems", mode="before")
+    @classmethod
+    def _system_entries(cls, value: Any) -> Any:
+        if isinstance(value, str):  # --set systems=bm25,dense
+            value = [s.strip() for s in value.split(",") if s.strip()]
+        if isinstance(value, list | tuple):
+            if not value:
+                raise ValueError("empty: name at least one system")
+            return [{"name": s} if isinstance(s, str) else s for s in value]
+        return value
+
+    @field_validator("judges", mode="before")
+    @classmethod
+    def _judge_entries(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+    @field_validator("benchmark_options", mode="before")
+    @classmethod
+    def _options_default(cls, value: Any) -> Any:
+        return {} if value is None else value
+
+    @model_validator(mode="after")
+    def _unique_labels(self) -> RunConfig:
+        labels = [s.key for s in self.systems]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"two systems share a label ({labels}); give variants a 'label'")
+        return self
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Plain data, as run headers store it. An unset ``judge_llm`` is left out, so run folders
+        written before the field existed resume."""
+        data = self.model_dump()
+        if data["judge_llm"] is None:
+            del data["judge_llm"]
+        return data
 
 
-_KEYS = {f.name for f in fields(RunConfig)}
+# -- error messages ---------------------------------------------------------------------------------
 
 
-def _fail_unknown(key: str, valid: set[str], where: str) -> None:
-    close = difflib.get_close_matches(key, valid, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise ConfigError(f"{where}: unknown key {key!r}{hint} (valid: {', '.join(sorted(valid))})")
+def key_path(loc: Iterable[Any]) -> str:
+    """``("systems", 1, "args", "k")`` -> ``systems[1].args.k``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
 
 
-def _system(entry: Any, where: str) -> SystemSpec:
-    if isinstance(entry, str):
-        return SystemSpec(entry)
-    if not isinstance(entry, dict) or "name" not in entry:
-        raise ConfigError(f"{where}: each system is a name or a mapping with 'name', got {entry!r}")
-    valid = {"name", "label", "args"}
-    for key in entry:
-        if key not in valid:
-            _fail_unknown(key, valid, where)
-    return SystemSpec(entry["name"], entry.get("label", ""), dict(entry.get("args") or {}))
+def unknown_key_message(key: str, valid: Iterable[str], noun: str = "key", of: str = "") -> str:
+    """``unknown key 'x'; did you mean 'y'? (valid: ...)``, with up to two close matches.
+
+    ``of`` follows the key (`` of benchmark 'meme'``).
+    """
+    valid = sorted(valid)
+    close = difflib.get_close_matches(str(key), valid, n=2)
+    hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+    listed = f" (valid: {', '.join(valid)})" if valid else " (it takes none)"
+    return f"unknown {noun} {key!r}{of}{hint}{listed}"
 
 
-def config_from_dict(data: dict[str, Any], *, source: str = "<config>") -> RunConfig:
+def _model_at(model: Any, loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    """The model class whose field set the path ``loc`` lands in (for an unknown-key hint)."""
+    current = model
+    for part in loc:
+        for arg in typing.get_args(current) or ():  # Optional[...] / tuple[X, ...] / list[X]
+            if _is_model(arg):
+                current = arg
+                break
+        if isinstance(part, int):
+            continue
+        if not _is_model(current) or part not in current.model_fields:
+            return None
+        current = current.model_fields[part].annotation
+    for arg in (current, *(typing.get_args(current) or ())):
+        if _is_model(arg):
+            return arg
+    return None
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def schema_error(
+    errors: list[Any],
+    model: type[BaseModel],
+    *,
+    source: str,
+    prefix: tuple[Any, ...] = (),
+    noun: str = "key",
+) -> ConfigError:
+    """One :class:`ConfigError` for the first problem pydantic found, with its key path.
+
+    Args:
+        errors: ``ValidationError.errors()``.
+        model: The model that was validated (to list the valid keys next to an unknown one).
+        source: The file (or other origin) of the data.
+        prefix: Key path of the validated data inside the config (``("systems", 1, "args")``).
+        noun: What an unknown key is called: key, argument, option.
+    """
+    # An unknown key first: a misspelt required key is reported as the misspelling, not as missing.
+    errors = sorted(errors, key=lambda e: e["type"] != "extra_forbidden")
+    error = errors[0]
+    loc = tuple(error["loc"])
+    path = key_path(prefix + loc)
+    if error["type"] == "extra_forbidden":
+        owner = _model_at(model, loc[:-1])
+        valid = [f.alias or n for n, f in owner.model_fields.items()] if owner is not None else []
+        message = unknown_key_message(loc[-1], valid, noun)
+        # A top-level key is named in the message itself; a nested one by its whole path.
+        return ConfigError(f"{source}: {path + ': ' if len(prefix + loc) > 1 else ''}{message}")
+    if error["type"] == "missing":
+        return ConfigError(f"{source}: missing required {noun} {path!r}")
+    text = error["msg"].removeprefix("Value error, ")
+    shown = "" if error["type"].startswith("value_error") else f" (got {error['input']!r})"
+    more = f" [and {len(errors) - 1} more]" if len(errors) > 1 else ""
+    return ConfigError(f"{source}: {path or 'config'}: {text}{shown}{more}")
+
+
+# -- loading ----------------------------------------------------------------------------------------
+
+
+def config_from_dict(data: dict[str, Any], *, source: str = "<config>", check: bool = True) -> RunConfig:
     """Validate a mapping (parsed YAML plus overrides) into a :class:`RunConfig`.
 
+    Args:
+        data: The mapping.
+        source: Where it came from (named in every message).
+        check: Also check it against the registries (:func:`eval.validate.validate_config`).
+
     Raises:
-        ConfigError: Unknown or missing keys, or values of the wrong type; the message names ``source``.
+        ConfigError: Unknown or missing keys, values of the wrong type, unknown benchmark, option,
+            system, argument or judge, or a malformed LLM spec; the message names ``source`` and
+            the key path.
     """
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: a config is a mapping, got {type(data).__name__}")
@@ -94,42 +220,17 @@ def config_from_dict(data: dict[str, Any], *, source: str = "<config>") -> RunCo
         raise ConfigError(
             f"{source} is an ablation file (base + sweep): run it with `memsuite ablate {source}`"
         )
-    for key in data:
-        if key not in _KEYS:
-            _fail_unknown(key, _KEYS, source)
-    for required in ("benchmark", "systems"):
-        if required not in data:
-            raise ConfigError(f"{source}: missing required key {required!r}")
-    systems = data["systems"]
-    if isinstance(systems, str):
-        systems = [s.strip() for s in systems.split(",") if s.strip()]
-    if not systems:
-        raise ConfigError(f"{source}: 'systems' is empty")
-    specs = tuple(_system(s, f"{source}: systems[{i}]") for i, s in enumerate(systems))
-    labels = [s.key for s in specs]
-    if len(set(labels)) != len(labels):
-        raise ConfigError(f"{source}: two systems share a label ({labels}); give variants a 'label'")
-    k = data.get("k", 5)
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ConfigError(f"{source}: 'k' must be a positive integer, got {k!r}")
-    judges = data.get("judges", ("rule",))
-    if isinstance(judges, str):
-        judges = [judges]
-    options = data.get("benchmark_options") or {}
-    if not isinstance(options, dict):
-        raise ConfigError(f"{source}: 'benchmark_options' must be a mapping")
-    return RunConfig(
-        benchmark=str(data["benchmark"]),
-        systems=specs,
-        name=str(data.get("name", Path(source).stem if source != "<config>" else "run")),
-        k=k,
-        answer_llm=data.get("answer_llm"),
-        internal_llm=data.get("internal_llm"),
-        judges=tuple(judges),
-        seed=int(data.get("seed", 0)),
-        benchmark_options=dict(options),
-        embedder=data.get("embedder"),
-    )
+    if "name" not in data and source != "<config>":
+        data = {**data, "name": Path(source).stem}
+    try:
+        config = RunConfig.model_validate(data)
+    except ValidationError as exc:
+        raise schema_error(exc.errors(), RunConfig, source=source) from None
+    if check:
+        from eval.validate import validate_config  # the registries import the benchmarks and systems
+
+        validate_config(config, source=source)
+    return config
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:
@@ -140,25 +241,59 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     return key.strip().split("."), yaml.safe_load(value)
 
 
+def read_yaml(path: Path, what: str = "config file") -> Any:
+    """A YAML file's data (an empty file is ``{}``); a missing or malformed file is a ConfigError."""
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except FileNotFoundError:
+        raise ConfigError(f"{what} not found: {path}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+
+
 def load_config(path: Path | str, overrides: list[str] | None = None) -> RunConfig:
     """Read a YAML config and apply ``key.sub=value`` overrides (CLI flags win over the file)."""
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except FileNotFoundError:
-        raise ConfigError(f"config file not found: {path}") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+    data = read_yaml(path)
     for override in overrides or []:
         keys, value = parse_override(override)
         target = data
         for key in keys[:-1]:
-            target = target.setdefault(key, {})
+            if not isinstance(target.get(key), dict):
+                target[key] = {}
+            target = target[key]
         target[keys[-1]] = value
     return config_from_dict(data, source=str(path))
 
 
-def with_systems(config: RunConfig, names: list[str]) -> RunConfig:
-    """The config restricted to (or replaced by) the given system names."""
+def with_systems(config: RunConfig, names: list[str], *, source: str = "--systems") -> RunConfig:
+    """The config restricted to (or replaced by) the given system names, checked like the file's."""
     known = {s.key: s for s in config.systems}
-    return replace(config, systems=tuple(known.get(n) or SystemSpec(n) for n in names))
+    systems = [known[n].model_dump() if n in known else {"name": n} for n in names]
+    return config_from_dict({**config.model_dump(), "systems": systems}, source=source)
+
+
+def configs_dir() -> Path:
+    """The shipped configs folder: the checkout's ``configs/``, or the installed package's copy."""
+    import configs
+
+    return Path(configs.__file__).resolve().parent
+
+
+def find_config(path: Path | str, folder: str = "") -> Path:
+    """``path`` itself when it exists, else the shipped config of that name.
+
+    ``memsuite run meme_quick`` runs ``configs/meme_quick.yaml`` from any directory, also when
+    memsuite is installed from a wheel; ``folder`` is a subfolder to look in (``ablations``).
+    A path that names no shipped config is returned unchanged (reading it reports it missing).
+    """
+    path = Path(path)
+    if path.exists() or len(path.parts) != 1:
+        return path
+    shipped = configs_dir() / folder / (path.name if path.suffix == ".yaml" else f"{path.name}.yaml")
+    return shipped if shipped.is_file() else path
+
+
+def shipped_configs(folder: str = "") -> list[str]:
+    """Names of the shipped configs (in ``folder``), sorted."""
+    return sorted(p.stem for p in (configs_dir() / folder).glob("*.yaml"))

@@ -1,14 +1,15 @@
-"""``memsuite demo``: run configs/demo.yaml (MEME on the embedded defaults) and print its table."""
+"""``memsuite demo``: run the shipped demo config (MEME on the embedded defaults) and print its table."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from eval.benchmarks.meme.scoring import TASKS
-from eval.config import load_config
+from eval.config import configs_dir, load_config
 from eval.runner import run
 
-DEMO_CONFIG = Path(__file__).resolve().parents[1] / "configs" / "demo.yaml"
+#: configs/demo.yaml, shipped as package data: the demo runs the same from a wheel as from a checkout.
+DEMO_CONFIG = configs_dir() / "demo.yaml"
 
 
 def _cell(value: float | None) -> str:

@@ -44,8 +44,8 @@ def benchmark_names() -> list[str]:
     return sorted(set(_BUILTIN_MODULES) | set(_FACTORIES))
 
 
-def get_benchmark(name: str, **options: Any) -> Benchmark:
-    """Build the benchmark ``name`` with its options.
+def get_benchmark_factory(name: str) -> BenchmarkFactory:
+    """The factory registered as ``name`` (a built-in is imported first), without building anything.
 
     Raises:
         ConfigError: Unknown name (with the closest match), or a built-in that is not available.
@@ -59,7 +59,17 @@ def get_benchmark(name: str, **options: Any) -> Benchmark:
         close = difflib.get_close_matches(name, benchmark_names(), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ConfigError(f"unknown benchmark {name!r}{hint}; known: {', '.join(benchmark_names())}")
+    return _FACTORIES[name]
+
+
+def get_benchmark(name: str, **options: Any) -> Benchmark:
+    """Build the benchmark ``name`` with its options.
+
+    Raises:
+        ConfigError: Unknown name (with the closest match), or a built-in that is not available.
+    """
+    factory = get_benchmark_factory(name)
     try:
-        return _FACTORIES[name](**options)
+        return factory(**options)
     except TypeError as exc:
         raise ConfigError(f"bad benchmark_options for {name!r}: {exc}") from exc

@@ -1,0 +1,1 @@
+"""Shipped ablation files (package data; see configs/__init__.py)."""
