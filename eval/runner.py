@@ -91,8 +91,8 @@ def run(
         for name in ("rows.jsonl", "units.jsonl", "summary.json"):
             (folder.path / name).unlink(missing_ok=True)
 
+    judges = check_judges(config.benchmark, config.judges)  # before building (or generating) data
     benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
-    judges = check_judges(config.benchmark, config.judges)
     llm_judges = [name for name, judge in zip(config.judges, judges, strict=False) if judge.uses_llm]
     units = benchmark.units()
     done = folder.done_units()
@@ -145,15 +145,16 @@ def run(
             resources = {"embedder": embedder, "llm": views["internal"]}
             return _compute_unit(benchmark, spec, unit, config, folder, resources, views)
 
-        first_done = not todo
+        written = 0
 
         def finish(record: UnitRecord, rows: list[Row]) -> str | None:
-            """Write a unit; the reason to stop when it is the first finished one and no answer worked."""
-            nonlocal errors, first_done
+            """Write a unit; the reason to stop when it is the first finished one, no answer call of it
+            worked and units are left to run."""
+            nonlocal errors, written
             errors += _write(folder, record, rows)
-            if first_done or record.status != "done":
+            written += 1
+            if written > 1 or written == len(todo) or record.status != "done":
                 return None
-            first_done = True
             return _dead_answer_endpoint(record, rows, answer_llm)
 
         with progress_bar(total=len(todo), desc=f"{config.benchmark}", enabled=show_progress) as bar:
