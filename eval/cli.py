@@ -3,6 +3,9 @@
 Each subcommand is one ``_cmd_*`` function plus its arguments in :func:`build_parser`. User mistakes
 (:class:`~memory_systems.errors.MemsuiteError`) are printed in one line with exit code 2; a config is
 checked whole (schema, registries, LLM specs) before anything is loaded or started.
+
+Exit codes: 0 clean; 1 the run finished with failed units or failed LLM calls (answer or judge), or
+stopped early; 2 bad config or input.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import sys
 from pathlib import Path
 
 from memory_systems.errors import MemsuiteError
+
+EXIT_CODES = "exit codes: 0 clean, 1 failed units or failed LLM calls (or stopped early), 2 bad config/input"
 
 
 def default_cache_dir() -> Path:
@@ -88,10 +93,21 @@ def _cmd_run(args: argparse.Namespace) -> int:
         allow_config_change=args.allow_config_change,
     )
     header = folder.header()
-    print(f"run {header['status']}: {out} ({header.get('errors', 0)} failed units)")
+    print(run_status_line(header, out))
+    if header.get("stop_reason"):
+        print(f"stopped: {header['stop_reason']}")
     if header.get("wiring_only"):
         print("note: made with the embedded 135M model -- proves the wiring, not answer quality")
     return 0 if header["status"] == "complete" else 1
+
+
+def run_status_line(header: dict, out: Path) -> str:
+    """The final line of ``memsuite run``: status, folder, failed units and failed LLM calls."""
+    calls = header.get("failed_calls") or {}
+    return (
+        f"run {header['status']}: {out} ({header.get('errors', 0)} failed units, "
+        f"{calls.get('answer', 0)} failed answer calls, {calls.get('judge', 0)} failed judge calls)"
+    )
 
 
 def _cmd_llm_serve(args: argparse.Namespace) -> int:
@@ -245,12 +261,7 @@ def _cmd_ablate(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="memsuite",
-        description=__doc__.splitlines()[0],
-        epilog="exit code 2: a usage or config mistake (unknown key, benchmark, option, system, argument,"
-        " judge, or a malformed LLM spec), reported with its key path before anything runs",
-    )
+    parser = argparse.ArgumentParser(prog="memsuite", description=__doc__.splitlines()[0], epilog=EXIT_CODES)
     parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -267,7 +278,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
     p.set_defaults(func=_cmd_demo)
 
-    p = sub.add_parser("run", help="run a config (systems x benchmark); resumes an unfinished run folder")
+    p = sub.add_parser(
+        "run",
+        help="run a config (systems x benchmark); resumes an unfinished run folder",
+        description="Run a config (systems x benchmark); resumes an unfinished run folder.",
+        epilog=EXIT_CODES,
+    )
     p.add_argument(
         "config", type=Path, help="YAML run config, or the name of a shipped one (demo, meme_quick, ...)"
     )

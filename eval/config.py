@@ -66,11 +66,12 @@ class RunConfig(BaseModel):
     """Retrieval depth handed to every system."""
     answer_llm: Any = None
     """None (retrieval-only), "local" (embedded SmolLM2 server) or an endpoint mapping
-    {model, base_url, api_key_env, ...} for the answer LLM and LLM judges."""
+    {model, base_url, api_key_env, ...} for the answer LLM."""
     internal_llm: Any = None
     """LLM for systems that need one (same forms as answer_llm; default: answer_llm)."""
     judge_llm: Any = None
-    """LLM of the LLM judges (same forms as answer_llm; default: answer_llm)."""
+    """LLM for LLM judges (same forms as answer_llm). None: an LLM judge falls back to answer_llm,
+    with a warning and ``judge_llm_is_answer_llm: true`` in the run header."""
     judges: tuple[str, ...] = ("rule",)
     """Judges applied to every row."""
     seed: int = 0

@@ -62,9 +62,11 @@ class RunContext:
     k: int = 5
     """Retrieval depth handed to ``retrieve``/``search``."""
     answer_llm: Any = None
-    """An ``LLMClient`` for answers and LLM judges, or None (retrieval-only scoring)."""
+    """An ``LLMClient`` for answers, or None (retrieval-only scoring)."""
     judges: tuple[str, ...] = ("rule",)
-    """Judge names to apply to every row."""
+    """Judge names to apply to every row (registered by the benchmark: eval.registry.judge_names)."""
+    judge_llm: Any = None
+    """An ``LLMClient`` for LLM judges (the run's judge_llm, else its answer_llm), or None."""
     seed: int = 0
     workdir: Path | None = None
     """Scratch folder of this unit (snapshots, saved stores)."""

@@ -1,75 +1,121 @@
-"""Registry of benchmarks: name -> factory(**options) -> Benchmark (see eval/protocol.py).
+"""Registries of benchmarks and of each benchmark's judges (one mechanism: memory_systems.registry).
 
-Built-in benchmarks are imported on first use, so a benchmark with a missing optional dependency
-never blocks the others.
+Benchmarks: name -> factory(**options) -> Benchmark (see eval/protocol.py). Built-in benchmarks are
+imported on first use, so a benchmark with a missing optional dependency never blocks the others;
+third parties add one through the entry-point group ``memsuite.benchmarks`` (a module that runs
+:func:`register_benchmark`, or a factory registered under the entry point's name).
+
+Judges are registered per benchmark (``rule`` means a different test in MEME, WMB-100K and
+DynamicMem), by the benchmark's module: :func:`register_judge`; :func:`judge_names` lists them so a
+config can be checked before any work starts.
 """
 
 from __future__ import annotations
 
-import difflib
-import importlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from eval.protocol import Benchmark
 from memory_systems.errors import ConfigError
+from memory_systems.registry import Registry
 
 BenchmarkFactory = Callable[..., Benchmark]
 F = TypeVar("F", bound=BenchmarkFactory)
+J = TypeVar("J")
 
-#: Built-in benchmark name -> module that registers it when imported.
+ENTRY_POINT_GROUP = "memsuite.benchmarks"
+
+#: Built-in benchmark name -> module that registers it (and its judges) when imported.
 _BUILTIN_MODULES = {
     "meme": "eval.benchmarks.meme.protocol",
     "dynamicmem": "eval.benchmarks.dynamicmem.protocol",
     "wmb": "eval.benchmarks.wmb.protocol",
 }
-_FACTORIES: dict[str, BenchmarkFactory] = {}
+BENCHMARKS: Registry[BenchmarkFactory] = Registry(
+    "benchmark", group=ENTRY_POINT_GROUP, builtins=_BUILTIN_MODULES
+)
+_JUDGES: dict[str, Registry[Any]] = {}
 
 
 def register_benchmark(name: str) -> Callable[[F], F]:
     """Decorator: register a benchmark factory under ``name``."""
-
-    def decorate(factory: F) -> F:
-        existing = _FACTORIES.get(name)
-        if existing is not None and existing is not factory:
-            raise ConfigError(f"benchmark name {name!r} is registered twice")
-        _FACTORIES[name] = factory
-        return factory
-
-    return decorate
+    return BENCHMARKS.register(name)
 
 
 def benchmark_names() -> list[str]:
-    """Names of all known benchmarks (built-in and registered)."""
-    return sorted(set(_BUILTIN_MODULES) | set(_FACTORIES))
+    """Names of all known benchmarks (built-in, registered and from entry points)."""
+    return BENCHMARKS.names()
 
 
-def get_benchmark_factory(name: str) -> BenchmarkFactory:
-    """The factory registered as ``name`` (a built-in is imported first), without building anything.
+def benchmark_factory(name: str) -> BenchmarkFactory:
+    """The factory of ``name`` (importing a built-in benchmark, which also registers its judges).
 
     Raises:
         ConfigError: Unknown name (with the closest match), or a built-in that is not available.
     """
-    if name not in _FACTORIES and name in _BUILTIN_MODULES:
-        try:
-            importlib.import_module(_BUILTIN_MODULES[name])
-        except ModuleNotFoundError as exc:
-            raise ConfigError(f"benchmark {name!r} is not available in this install: {exc}") from exc
-    if name not in _FACTORIES:
-        close = difflib.get_close_matches(name, benchmark_names(), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ConfigError(f"unknown benchmark {name!r}{hint}; known: {', '.join(benchmark_names())}")
-    return _FACTORIES[name]
+    return BENCHMARKS.get(name)
+
+
+def get_benchmark_factory(name: str) -> BenchmarkFactory:
+    """The factory registered as ``name`` (a built-in is imported first), without building anything."""
+    return benchmark_factory(name)
 
 
 def get_benchmark(name: str, **options: Any) -> Benchmark:
     """Build the benchmark ``name`` with its options.
 
     Raises:
-        ConfigError: Unknown name (with the closest match), or a built-in that is not available.
+        ConfigError: Unknown name (with the closest match), a built-in that is not available, or
+            options the factory does not take.
     """
-    factory = get_benchmark_factory(name)
+    factory = benchmark_factory(name)
     try:
         return factory(**options)
     except TypeError as exc:
         raise ConfigError(f"bad benchmark_options for {name!r}: {exc}") from exc
+
+
+def judge_registry(benchmark: str) -> Registry[Any]:
+    """The judge registry of one benchmark (created empty on first use)."""
+    if benchmark not in _JUDGES:
+        _JUDGES[benchmark] = Registry(f"{benchmark} judge")
+    return _JUDGES[benchmark]
+
+
+def register_judge(benchmark: str, name: str) -> Callable[[J], J]:
+    """Decorator: register a judge (an :class:`eval.answer.Judge`) of ``benchmark`` as ``name``."""
+    return judge_registry(benchmark).register(name)  # type: ignore[return-value]
+
+
+def judge_names(benchmark: str) -> list[str]:
+    """Names of the judges ``benchmark`` registers (a config's ``judges`` must be among them).
+
+    Raises:
+        ConfigError: Unknown benchmark.
+    """
+    benchmark_factory(benchmark)  # imports a built-in benchmark's module, which registers its judges
+    return judge_registry(benchmark).names()
+
+
+def get_judge(benchmark: str, name: str) -> Any:
+    """The judge ``name`` of ``benchmark``.
+
+    Raises:
+        ConfigError: Unknown benchmark or judge (the message lists the benchmark's judges).
+    """
+    benchmark_factory(benchmark)
+    return judge_registry(benchmark).get(name)
+
+
+def check_judges(benchmark: str, judges: tuple[str, ...] | list[str]) -> list[Any]:
+    """The registered judges of these names; fails before any work starts on a name not registered.
+
+    A benchmark that registers no judges at all (one that judges rows itself) accepts any names and
+    gives no judges back.
+
+    Raises:
+        ConfigError: Naming the unknown judge and the benchmark's judges.
+    """
+    if not judge_names(benchmark):
+        return []
+    return [get_judge(benchmark, name) for name in judges]

@@ -1443,9 +1443,21 @@ def report_markdown(report: Report, figures: Mapping[str, str] | None = None) ->
         )
     unfinished = [run.label for run in report.runs if run.header.get("status") != "complete"]
     if unfinished:
-        warnings.append(f"Not complete (failed units or interrupted): {', '.join(unfinished)}.")
+        warnings.append(
+            f"Not complete (failed units or calls, stopped or interrupted): {', '.join(unfinished)}."
+        )
+    for run in report.runs:
+        calls = run.header.get("failed_calls") or {}
+        if any(calls.values()) or run.header.get("stop_reason"):
+            warnings.append(
+                f"**{run.label} had failed LLM calls**: {calls.get('answer', 0)} answer, "
+                f"{calls.get('judge', 0)} judge. Their rows are left out of every rate (`n_failed` in "
+                "summary.json counts them), so rates cover fewer questions than the run asked."
+                + (f" Stopped early: {run.header['stop_reason']}" if run.header.get("stop_reason") else "")
+            )
     if warnings:
-        parts.append("\n".join(f"> {w}" for w in warnings))
+        # First thing after the title: a reader must not take rates of a failing run at face value.
+        parts.insert(1, "\n".join(f"> {w}" for w in warnings))
     for section in report.sections:
         parts.append(f"## {section.title}")
         parts += [note for note in section.notes]

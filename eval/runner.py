@@ -16,9 +16,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from eval.answer import failed_calls
 from eval.config import RunConfig, SystemSpec
 from eval.protocol import Row, RunContext
-from eval.registry import get_benchmark
+from eval.registry import check_judges, get_benchmark
 from eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
 from memory_systems.embedder import Embedder
 from memory_systems.errors import ConfigError, require
@@ -72,7 +73,10 @@ def run(
             ``resumes`` entry records the changed keys) instead of refusing.
 
     Returns:
-        The run folder, with ``summary.json`` written.
+        The run folder, with ``summary.json`` written. Its header's ``status`` is ``complete``,
+        ``complete_with_errors`` (failed units, or failed answer/judge calls: ``failed_calls``) or
+        ``stopped`` (every answer call of the first finished unit failed: ``stop_reason`` names the
+        endpoint; the rest is left for a rerun once the endpoint works).
 
     Raises:
         ConfigError: The folder holds a run of a different config (and neither ``restart`` nor
@@ -91,7 +95,9 @@ def run(
         else []
     )
 
+    judges = check_judges(config.benchmark, config.judges)  # before building (or generating) data
     benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
+    llm_judges = [name for name, judge in zip(config.judges, judges, strict=False) if judge.uses_llm]
     units = benchmark.units()
     folder.prepare()
     done = folder.done_units()
@@ -99,6 +105,7 @@ def run(
     header = base_header(config.to_dict(), CODE_ROOT)
     embedder = Embedder(config.embedder, cache_dir=cache_dir / "embeddings" if cache_dir else None)
     errors = 0
+    stop_reason = None
     with ExitStack() as stack:
         answer_llm = stack.enter_context(_llm(config.answer_llm, cache_dir))
         internal_llm = (
@@ -106,11 +113,27 @@ def run(
             if config.internal_llm in (None, config.answer_llm)
             else stack.enter_context(_llm(config.internal_llm, cache_dir))
         )
+        judge_llm = (
+            answer_llm
+            if config.judge_llm in (None, config.answer_llm)
+            else stack.enter_context(_llm(config.judge_llm, cache_dir))
+        )
+        if llm_judges and config.judge_llm is None and answer_llm is not None:
+            # An LLM grading its own answers is a weaker judge: allowed, but said and recorded.
+            logger.warning(
+                "judges %s use the answer LLM (no judge_llm in the config): a separate judge is better",
+                ", ".join(llm_judges),
+            )
         header["embedder"] = embedder.identity()
         header["answer_llm"] = answer_llm.identity() if answer_llm is not None else None
         header["internal_llm"] = internal_llm.identity() if internal_llm is not None else None
+        header["judge_llm"] = judge_llm.identity() if judge_llm is not None and llm_judges else None
+        header["judge_llm_is_answer_llm"] = bool(llm_judges) and answer_llm is not None and (
+            judge_llm is answer_llm
+        )
         header["wiring_only"] = any(
-            llm is not None and llm.identity().get("wiring_only") for llm in (answer_llm, internal_llm)
+            llm is not None and llm.identity().get("wiring_only")
+            for llm in (answer_llm, internal_llm, judge_llm if llm_judges else None)
         )
         header["units"] = {"total": len(units) * len(config.systems), "already_done": len(done)}
         if previous is not None:
@@ -121,24 +144,44 @@ def run(
             # Per-unit views of the shared clients: one endpoint and cache, usage kept per unit, so
             # concurrent units of one system never mix their accounting.
             account = f"{spec.key}@{unit}"
-            views = {"answer": _view(answer_llm, account), "internal": _view(internal_llm, account)}
+            views = {
+                "answer": _view(answer_llm, account),
+                "internal": _view(internal_llm, account),
+                "judge": _view(judge_llm, account),
+            }
             resources = {"embedder": embedder, "llm": views["internal"]}
             return _compute_unit(benchmark, spec, unit, config, folder, resources, views)
 
+        written = 0
+
+        def finish(record: UnitRecord, rows: list[Row]) -> str | None:
+            """Write a unit; the reason to stop when it is the first finished one, no answer call of it
+            worked and units are left to run."""
+            nonlocal errors, written
+            errors += _write(folder, record, rows)
+            written += 1
+            if written > 1 or written == len(todo) or record.status != "done":
+                return None
+            return _dead_answer_endpoint(record, rows, answer_llm)
+
         with progress_bar(total=len(todo), desc=f"{config.benchmark}", enabled=show_progress) as bar:
             if executor == "ray":
-                clients = {"answer": answer_llm, "internal": internal_llm}
+                clients = {"answer": answer_llm, "internal": internal_llm, "judge": judge_llm}
                 for record, rows in _run_on_ray(
                     todo, config, folder, cache_dir, clients, workers, ray_address
                 ):
-                    errors += _write(folder, record, rows)
+                    stop_reason = finish(record, rows)
                     bar.update(1)
                     bar.set_postfix_str(f"ray, last {record.system} {record.unit_id}")
+                    if stop_reason:
+                        break
             elif workers <= 1:
                 for spec, unit in todo:
                     bar.set_postfix_str(f"{spec.key} {unit}")
-                    errors += _write(folder, *compute(spec, unit))
+                    stop_reason = finish(*compute(spec, unit))
                     bar.update(1)
+                    if stop_reason:
+                        break
             else:
                 # Threads, not processes: units mostly wait on LLM endpoints, and they share the
                 # loaded embedder and the LLM clients. Only this thread writes the run folder.
@@ -146,17 +189,45 @@ def run(
                     pending = {pool.submit(compute, spec, unit): (spec, unit) for spec, unit in todo}
                     for future in as_completed(pending):
                         spec, unit = pending[future]
-                        errors += _write(folder, *future.result())
+                        stop_reason = finish(*future.result())
                         bar.update(1)
                         bar.set_postfix_str(f"{workers} workers, last {spec.key} {unit}")
+                        if stop_reason:
+                            # Units already running finish unwritten; a rerun redoes them.
+                            pool.shutdown(wait=False, cancel_futures=True)
+                            break
     folder.write_all_rows()
     summary = summarize(folder, benchmark)
     folder.write_summary(summary)
+    calls = failed_calls(folder.rows())
+    status = "complete" if errors == 0 and not any(calls.values()) else "complete_with_errors"
     header.update(
-        status="complete" if errors == 0 else "complete_with_errors", finished_at=now_iso(), errors=errors
+        status="stopped" if stop_reason else status,
+        finished_at=now_iso(),
+        errors=errors,
+        failed_calls=calls,
     )
+    if stop_reason:
+        header["stop_reason"] = stop_reason
     folder.write_header(header)
     return folder
+
+
+def _dead_answer_endpoint(record: UnitRecord, rows: list[Row], answer_llm: Any) -> str | None:
+    """Why to stop, when every answer call of a unit failed (an unreachable or misconfigured endpoint).
+
+    Grinding through the rest of the dataset would only record the same failure for every question.
+    """
+    calls = sum(int(row.usage.get("answer_calls") or 0) for row in rows)
+    failures = [str(row.usage["answer_failure"]) for row in rows if row.usage.get("answer_failure")]
+    if not calls or len(failures) < calls:
+        return None
+    identity = answer_llm.identity() if answer_llm is not None else {}
+    return (
+        f"all {calls} answer calls of the first finished unit ({record.system} {record.unit_id}) failed, "
+        f"e.g. {failures[0]!r}: check the answer LLM endpoint base_url={identity.get('base_url')} "
+        f"model={identity.get('model')}; stopped after that unit (rerun to resume)"
+    )
 
 
 def _run_on_ray(todo, config, folder, cache_dir, clients, workers, ray_address):
@@ -173,7 +244,12 @@ def _run_on_ray(todo, config, folder, cache_dir, clients, workers, ray_address):
         ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **options)
     try:
         endpoints = {role: _endpoint(client) for role, client in clients.items()}
-        shared = clients["answer"] is not None and clients["answer"] is clients["internal"]
+        # Roles served by the answer client itself (one client, one cache and ledger per worker).
+        shared = [
+            role
+            for role in ("internal", "judge")
+            if clients["answer"] is not None and clients[role] is clients["answer"]
+        ]
         task = ray.remote(_ray_unit)
         pending = [
             task.remote(config, spec, unit, str(folder.path), cache_dir, endpoints, shared)
@@ -208,15 +284,15 @@ def _ray_unit(config, spec, unit, out_dir, cache_dir, endpoints, shared) -> tupl
         cache_path = Path(cache_dir) / "llm" / "responses.sqlite" if cache_dir else None
         clients: dict[str, Any] = {}
         for role, endpoint in endpoints.items():
-            if endpoint is not None and not (shared and role == "internal"):
+            if endpoint is not None and role not in shared:
                 llm_config, extra = endpoint
                 clients[role] = LLMClient(llm_config, cache_path=cache_path, identity_extra=extra)
-        if shared:
-            clients["internal"] = clients["answer"]
+        for role in shared:
+            clients[role] = clients["answer"]
         state = _RAY_WORKER_STATE[out_dir] = (benchmark, embedder, clients)
     benchmark, embedder, clients = state
     account = f"{spec.key}@{unit}"
-    views = {role: _view(clients.get(role), account) for role in ("answer", "internal")}
+    views = {role: _view(clients.get(role), account) for role in ("answer", "internal", "judge")}
     resources = {"embedder": embedder, "llm": views["internal"]}
     return _compute_unit(benchmark, spec, unit, config, RunFolder(Path(out_dir)), resources, views)
 
@@ -237,6 +313,7 @@ def _compute_unit(benchmark, spec, unit, config, folder, resources, views) -> tu
         k=config.k,
         answer_llm=views["answer"],
         judges=config.judges,
+        judge_llm=views.get("judge"),
         seed=config.seed,
         workdir=folder.work_dir(spec.key, unit),
         options=dict(config.benchmark_options),
@@ -293,7 +370,10 @@ def _label(row: Row, label: str) -> Row:
 
 
 def summarize(folder: RunFolder, benchmark) -> dict[str, Any]:
-    """Per system: the benchmark's scores over its rows, usage totals, and unit counts."""
+    """Per system: the benchmark's scores over its rows, usage totals, unit counts and failed calls.
+
+    ``failed_calls`` (``{"answer", "judge"}``) counts the LLM calls whose rows the scores leave out.
+    """
     rows_by_system: dict[str, list[Row]] = defaultdict(list)
     for row in folder.rows():
         rows_by_system[row.system].append(row)
@@ -312,6 +392,7 @@ def summarize(folder: RunFolder, benchmark) -> dict[str, Any]:
             "usage": usage_by_system[system].to_dict(),
             "units": units_by_system[system],
             "wall_s": wall_by_system[system],
+            "failed_calls": failed_calls(rows_by_system[system]),
         }
         for system in systems
     }

@@ -23,28 +23,18 @@ from memory_systems.errors import ConfigError
 
 #: Shared objects the runner hands to a system factory by signature (eval/runner.py), not user args.
 RESOURCES = ("embedder", "llm")
-#: Judge names of the built-in benchmarks (the verdict keys their protocols write).
-_BUILTIN_JUDGES = {
-    "meme": ("evidence", "rule", "llm"),
-    "dynamicmem": ("rule", "llm"),
-    "wmb": ("rule", "llm"),
-}
 _LLM_ROLES = ("answer_llm", "internal_llm", "judge_llm")
 _ARBITRARY = ConfigDict(arbitrary_types_allowed=True)
 
 
 def known_judges(benchmark: str) -> list[str] | None:
-    """The judge names a benchmark understands, or None when it does not say (then not checked).
+    """The judge names a benchmark registers, or None when it registers none (then not checked).
 
-    The one place judge names are looked up: a built-in's from its protocol, a registered
-    benchmark's from a ``JUDGES`` attribute of its factory.
+    The one place judge names are looked up: the judge registry (:func:`eval.registry.judge_names`).
     """
-    if benchmark in _BUILTIN_JUDGES:
-        return list(_BUILTIN_JUDGES[benchmark])
-    from eval.registry import get_benchmark_factory
+    from eval.registry import judge_names
 
-    names = getattr(get_benchmark_factory(benchmark), "JUDGES", None)
-    return list(names) if names is not None else None
+    return judge_names(benchmark) or None
 
 
 # -- schemas from signatures ------------------------------------------------------------------------

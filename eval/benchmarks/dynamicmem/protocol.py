@@ -26,9 +26,12 @@ release's ``docs/protocols/tce_generation_and_adapter_contract.md``):
    the release's format (``snapshot_state``, ``evidence``, ``rq3_apply_answers``) to
    ``<workdir>/prediction_C<i>.json`` and, for all checkpoints, ``<workdir>/prediction.json``.
 
-A failed answer call is recorded in its row (``metadata.answer_failure``) and scores 0; it never
-raises. Without an answer model the run is retrieval-only: rows carry the retrieved ids, from which
-the evidence metrics are computed.
+The answer call, its usage, the failed-call rule and the judges (``rule``, ``llm``: registered here
+for ``dynamicmem``) run in the shared step (:mod:`eval.answer`). A failed answer call is recorded in
+its row (``metadata.answer_failure``, ``usage.answer_failure``) and every judge's verdict is
+``correct: None`` with the failure kind: the row is left out of the scores, never scored 0. Without
+an answer model the run is retrieval-only: rows carry the retrieved ids, from which the evidence
+metrics are computed.
 """
 
 from __future__ import annotations
@@ -41,11 +44,13 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from eval import answer as shared
 from eval.benchmarks.dynamicmem import scoring
 from eval.benchmarks.dynamicmem.loader import load_user, parse_app_logs, parse_task_packs, user_folders
 from eval.benchmarks.dynamicmem.prompts import (
@@ -67,7 +72,7 @@ from eval.benchmarks.dynamicmem.schema import (
     category_of,
 )
 from eval.protocol import Row, RunContext
-from eval.registry import register_benchmark
+from eval.registry import check_judges, register_benchmark, register_judge
 from memory_systems.base import NO_MEMORY, MemorySystem
 from memory_systems.errors import ConfigError
 from memory_systems.persist import atomic_write_text
@@ -80,7 +85,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_TOP_K = 20
 MEMORY_ACTIONS = ("build_then_predict", "build_only", "predict_from_prebuilt")
 INGEST_MODES = ("store", "session")
-JUDGES = ("rule", "llm")
 #: The assistant turn of the release's dialogue wrapper (a literal acknowledgement, no content).
 INGESTED_ACK = "[ingested]"
 _ID_IN_TEXT = re.compile(r'"app_log_id":\s*"([^"]+)"')
@@ -129,6 +133,39 @@ def _fingerprint(system: MemorySystem, namespace: str) -> str | None:
         return hashlib.sha256(system.snapshot(namespace=namespace).encode("utf-8")).hexdigest()
     except NotImplementedError:
         return None
+
+
+@dataclass(frozen=True)
+class FieldsCase:
+    """What DynamicMem's judges need of one key or item: its fields given a predicted value."""
+
+    fields: Callable[[Any], list[scoring.Field]]
+    """Predicted value -> the fields to judge (gold and prediction side by side)."""
+    context: dict[str, Any]
+    """Task description shown to the LLM judge."""
+
+
+def _fields_verdict(field_judge: scoring.FieldJudge, inp: shared.JudgeInput) -> dict[str, Any]:
+    case: FieldsCase = inp.case
+    judgments = field_judge(case.fields(inp.answer.data.value), case.context)
+    if judgments is None:  # the judge call failed: the shared step adds its kind
+        return {"correct": None, "score": None, "fields": None}
+    return scoring.verdict_of(judgments)
+
+
+def _llm_fields_judge(inp: shared.JudgeInput) -> dict[str, Any]:
+    if inp.llm is None:
+        raise ConfigError("the dynamicmem llm judge needs judge_llm (or answer_llm) in the config")
+
+    def call(messages: list[dict[str, str]]) -> Any:
+        result = inp.llm.chat_json(messages, phase="judge")
+        return result.data if result.ok else None
+
+    return _fields_verdict(scoring.llm_judge(call), inp)
+
+
+register_judge("dynamicmem", "rule")(shared.Judge(lambda inp: _fields_verdict(scoring.rule_judge, inp)))
+register_judge("dynamicmem", "llm")(shared.Judge(_llm_fields_judge, uses_llm=True))
 
 
 @register_benchmark("dynamicmem")
@@ -273,7 +310,7 @@ class DynamicMemBenchmark:
         user = self.user(unit_id)
         namespace = user.user_id
         k = self.top_k or ctx.k
-        judges = self._judges(ctx)
+        check_judges(self.name, ctx.judges)  # before any ingestion
         workdir = Path(ctx.workdir) if ctx.workdir is not None else None
         if workdir is None and self.memory_action != "build_then_predict":
             raise ConfigError(f"dynamicmem: memory_action {self.memory_action!r} needs a work folder")
@@ -301,7 +338,7 @@ class DynamicMemBenchmark:
                     memory = self._load_prebuilt(system, unit_id, checkpoint, workdir)
                 before = _fingerprint(memory, namespace) if self.verify_read_only else None
                 rows, prediction = self._ask(
-                    memory, user, checkpoint, previous_gold, namespace, k, ctx, judges
+                    memory, user, checkpoint, previous_gold, namespace, k, ctx
                 )
                 if before is not None and _fingerprint(memory, namespace) != before:
                     raise RuntimeError(
@@ -333,23 +370,6 @@ class DynamicMemBenchmark:
         return summary
 
     # -- steps -------------------------------------------------------------------------------------
-
-    def _judges(self, ctx: RunContext) -> dict[str, scoring.FieldJudge]:
-        judges: dict[str, scoring.FieldJudge] = {}
-        for name in ctx.judges:
-            if name not in JUDGES:
-                raise ConfigError(f"dynamicmem: unknown judge {name!r}; known: {', '.join(JUDGES)}")
-            if name == "rule":
-                judges[name] = scoring.rule_judge
-            elif ctx.answer_llm is not None:
-                llm = ctx.answer_llm
-
-                def call(messages: list[dict[str, str]], llm: Any = llm) -> Any:
-                    result = llm.chat_json(messages, phase="judge")
-                    return result.data if result.ok else None
-
-                judges[name] = scoring.llm_judge(call)
-        return judges
 
     def _ingest(self, system: MemorySystem, logs: tuple[AppLog, ...], namespace: str) -> None:
         if not logs:
@@ -413,22 +433,6 @@ class DynamicMemBenchmark:
             hits = system.search(query, k=k, namespace=namespace)
         return hits, (time.perf_counter() - started) * 1000
 
-    def _answer(
-        self, ctx: RunContext, prompt: str
-    ) -> tuple[Any, str | None, dict[str, Any] | None, dict[str, Any]]:
-        """(parsed JSON, raw text, failure, usage) of one answer call; a failure is returned, never raised."""
-        result = ctx.answer_llm.chat_json(messages_for(prompt), phase="answer")
-        usage = {
-            "prompt_tokens": result.prompt_tokens,
-            "completion_tokens": result.completion_tokens,
-            "answer_cached": result.cached,
-            "answer_wall_s": result.wall_s,
-        }
-        if not result.ok:
-            failure = {"kind": result.failure.kind, "message": result.failure.message[:500]}
-            return None, result.text or None, failure, usage
-        return result.data, result.text, None, usage
-
     def _ask(
         self,
         system: MemorySystem,
@@ -438,7 +442,6 @@ class DynamicMemBenchmark:
         namespace: str,
         k: int,
         ctx: RunContext,
-        judges: dict[str, scoring.FieldJudge],
     ) -> tuple[list[Row], dict[str, Any]]:
         rows: list[Row] = []
         prediction: dict[str, Any] = {
@@ -455,6 +458,7 @@ class DynamicMemBenchmark:
             "rq3_apply_answers": {},
         }
         visible = user.visible_count(cp)
+        flags = shared.memory_flags(system, namespace, k)  # queries do not change memory: count it once
 
         def change_of(key: str) -> str:
             if previous_gold is None or key not in previous_gold or previous_gold[key] is None:
@@ -470,6 +474,7 @@ class DynamicMemBenchmark:
                 "state_key": key,
                 "category": category_of(key),
                 "change": change_of(key),
+                **flags,
             }
 
         for key in cp.completion_keys():
@@ -496,17 +501,15 @@ class DynamicMemBenchmark:
                 ]
                 prediction["snapshot_state"][key] = None
             else:
-                data, answer_text, failure, answer_usage = self._answer(ctx, completion_prompt(task, blocks))
-                usage.update(answer_usage)
-                answer = parse_completion(data, key) if failure is None else Answer(None, ())
-                metadata.update(
-                    prediction=answer.value,
-                    predicted_evidence_ids=answer.evidence_ids,
-                    answer_failure=failure,
+                case = FieldsCase(
+                    lambda value, gold=gold: scoring.value_fields(gold, value),
+                    {"task": "state completion", "state_key": key, "question": task.question_text},
                 )
-                fields = scoring.value_fields(gold, answer.value)
-                context = {"task": "state completion", "state_key": key, "question": task.question_text}
-                verdicts = self._judge(judges, fields, context, failure is not None)
+                parse = lambda data, key=key: parse_completion(data, key)  # noqa: E731
+                prompt = completion_prompt(task, blocks)
+                answer, answer_text, verdicts = self._answer_and_judge(
+                    ctx, case, blocks, prompt, usage, metadata, parse
+                )
                 evidence = list(answer.evidence)
                 prediction["snapshot_state"][key] = answer.value
             prediction["evidence"][key] = evidence
@@ -533,7 +536,7 @@ class DynamicMemBenchmark:
             item = cp.service[key][0]  # the release consumes one item per key
             rows.append(
                 self._ask_item(
-                    system, user, cp, item, base_metadata(key), namespace, k, ctx, judges, prediction
+                    system, user, cp, item, base_metadata(key), namespace, k, ctx, prediction
                 )
             )
         return rows, prediction
@@ -548,7 +551,6 @@ class DynamicMemBenchmark:
         namespace: str,
         k: int,
         ctx: RunContext,
-        judges: dict[str, scoring.FieldJudge],
         prediction: dict[str, Any],
     ) -> Row:
         hits, latency = self._retrieve(system, item.retrieval_query, k, namespace)
@@ -572,22 +574,22 @@ class DynamicMemBenchmark:
             ]
             entry: dict[str, Any] = {"qa_id": item.qa_id, answer_key: None, "evidence": evidence}
         else:
-            data, answer_text, failure, answer_usage = self._answer(ctx, service_prompt(item, blocks))
-            usage.update(answer_usage)
-            answer = parse_service(data, item) if failure is None else Answer(None, ())
-            metadata.update(
-                prediction=answer.value, predicted_evidence_ids=answer.evidence_ids, answer_failure=failure
+            case = FieldsCase(
+                lambda value: scoring.service_fields(
+                    item.service_family, item.reference, item.answer_scoring_points, value
+                ),
+                {
+                    "task": "personalized service",
+                    "service_family": item.service_family,
+                    "scenario": item.scenario,
+                    "task_instruction": item.task_instruction,
+                },
             )
-            fields = scoring.service_fields(
-                item.service_family, item.reference, item.answer_scoring_points, answer.value
+            prompt = service_prompt(item, blocks)
+            parse = lambda data: parse_service(data, item)  # noqa: E731
+            answer, answer_text, verdicts = self._answer_and_judge(
+                ctx, case, blocks, prompt, usage, metadata, parse
             )
-            context = {
-                "task": "personalized service",
-                "service_family": item.service_family,
-                "scenario": item.scenario,
-                "task_instruction": item.task_instruction,
-            }
-            verdicts = self._judge(judges, fields, context, failure is not None)
             entry = {"qa_id": item.qa_id, answer_key: answer.value, "evidence": list(answer.evidence)}
         prediction["rq3_apply_answers"].setdefault(item.state_key, {"items": []})["items"].append(entry)
         body = f"[Scenario]\n{item.scenario}\n\n[Task Instruction]\n{item.task_instruction}"
@@ -605,29 +607,31 @@ class DynamicMemBenchmark:
             metadata,
         )
 
-    @staticmethod
-    def _judge(
-        judges: dict[str, scoring.FieldJudge],
-        fields: list[scoring.Field],
-        context: dict[str, Any],
-        answer_failed: bool,
-    ) -> dict[str, Any]:
-        """Every judge's verdict on one answer; a failed answer scores 0 without calling an LLM judge."""
-        verdicts: dict[str, Any] = {}
-        for name, judge in judges.items():
-            if answer_failed:
-                judgments = [
-                    scoring.FieldJudgment(f.path, 0, 0, "no answer", f.identity_gate) for f in fields
-                ]
-            else:
-                judgments = judge(fields, context)
-            if judgments is None:
-                verdicts[name] = {
-                    "correct": None,
-                    "score": None,
-                    "fields": None,
-                    "failure": "judge call failed",
-                }
-            else:
-                verdicts[name] = scoring.verdict_of(judgments)
-        return verdicts
+    def _answer_and_judge(
+        self,
+        ctx: RunContext,
+        case: FieldsCase,
+        blocks: list[str],
+        prompt: str,
+        usage: dict[str, Any],
+        metadata: dict[str, Any],
+        parse: Callable[[Any], Answer],
+    ) -> tuple[Answer, str | None, dict[str, Any]]:
+        """The shared answer-and-judge step; (parsed answer, raw reply, verdicts), metadata updated."""
+        answered, verdicts = shared.answer_and_judge(
+            ctx,
+            self.name,
+            case=case,
+            context=MEMORY_SEPARATOR.join(blocks) if blocks else NO_MEMORY,
+            messages=messages_for(prompt),
+            usage=usage,
+            json=True,
+            parse=lambda a: parse(a.data),
+        )
+        assert answered is not None  # only called with an answer model
+        failure = {"kind": answered.failure, "message": answered.message} if answered.failed else None
+        answer = Answer(None, ()) if answered.failed else answered.data
+        metadata.update(
+            prediction=answer.value, predicted_evidence_ids=answer.evidence_ids, answer_failure=failure
+        )
+        return answer, answered.text, verdicts

@@ -46,6 +46,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from eval.answer import failed
 from eval.metrics import mean
 from eval.protocol import Row
 
@@ -575,8 +576,9 @@ def _row_metrics(row: Row, judge: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in evidence_prf(gold_ids, md.get("retrieved_app_log_ids") or []).items():
         out[f"evidence_{name}"] = value
-    # An answer was asked for when the row has a "prediction" key (None when the call failed: scored 0).
-    answered = "prediction" in md
+    # An answer was given when the row has a "prediction" key and the call did not fail: a failed call
+    # is left out of every answer metric (eval/answer.py), never scored 0.
+    answered = "prediction" in md and not md.get("answer_failure")
     if answered and md.get("predicted_evidence_ids") is not None:
         for name, value in evidence_prf(gold_ids, md["predicted_evidence_ids"]).items():
             out[f"answer_evidence_{name}"] = value
@@ -649,7 +651,8 @@ def summarize(rows: Iterable[Row], judge: str = "rule") -> dict[str, Any]:
         aggregation), ``personalized_service``, ``value_f1``, ``exact_match``, ``evidence_*`` of the
         retrieved events and ``answer_evidence_*`` of the cited ones, and the ``service_`` versions
         of the evidence metrics. A value is None where nothing was scored (e.g. a retrieval-only
-        run has no State Completion).
+        run has no State Completion). Rows whose answer or judge call failed are left out of the
+        answer metrics and counted: ``n_failed`` (per checkpoint) and ``counts.n_failed``.
     """
     rows = list(rows)
     labels = sorted({r.metadata.get("checkpoint", "?") for r in rows}, key=_checkpoint_order)
@@ -663,6 +666,8 @@ def summarize(rows: Iterable[Row], judge: str = "rule") -> dict[str, Any]:
         c: _curves([r for r in rows if r.metadata.get("category") == c], labels, judge) for c in categories
     }
     answer_failures = sum(1 for r in rows if r.metadata.get("answer_failure"))
+    left_out = [r for r in rows if failed(r, judge)]
+    n_failed = [sum(1 for r in left_out if r.metadata.get("checkpoint", "?") == cp) for cp in labels]
     judge_failures = sum(
         1 for r in rows if isinstance(r.verdicts.get(judge), Mapping) and r.verdicts[judge].get("failure")
     )
@@ -681,5 +686,7 @@ def summarize(rows: Iterable[Row], judge: str = "rule") -> dict[str, Any]:
             "answered": sum(1 for r in rows if r.answer is not None),
             "answer_failures": answer_failures,
             "judge_failures": judge_failures,
+            "n_failed": len(left_out),
         },
+        "n_failed": n_failed,
     }

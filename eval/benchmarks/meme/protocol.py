@@ -5,16 +5,23 @@ One unit is one episode, in its own namespace. Every question gets exactly one `
 budget 1) and, when the run has an answer LLM, one answer call with the same prompt for every system
 (temperature 0, at most 500 tokens). Verdicts per row:
 
-- ``evidence`` (LLM-free, always): the retrieved context holds what the question needs -- the gold
-  value for ER and before-questions, every value for Agg and Tr, the new value and the upstream
-  change for Cas, the stated dependency (or uncertainty) and the change for Abs, the deletion request
-  (or no trace of the value) for Del; the rules are in :mod:`eval.benchmarks.meme.evidence`.
+- ``evidence`` (LLM-free, always): the retrieved context (in full, as the memory returned it)
+  holds what the question needs -- the gold value for ER and before-questions, every value for Agg
+  and Tr, the new value and the upstream change for Cas, the stated dependency (or uncertainty) and
+  the change for Abs, the deletion request (or no trace of the value) for Del; the rules are in
+  :mod:`eval.benchmarks.meme.evidence`.
 - ``rule`` (when there is an answer): the deterministic judge of :mod:`eval.judges.rule`.
-- ``llm`` (when ``judges`` includes "llm"): the rubric judge, asked through the answer LLM.
+- ``llm`` (when ``judges`` includes "llm"): the rubric judge, asked through the judge LLM.
+
+The answer call, its usage, the failed-call rule and the judges run in the shared step
+(:mod:`eval.answer`); the judges are registered here under the benchmark name ``meme``.
 
 The context handed to the answer LLM is cut to ``max_context_tokens`` cl100k tokens when set (by
 default the answer model's window minus room for the prompt and the answer, when the endpoint says
-what it is): a 135M local model has 2K-8K tokens, one MEME chunk alone can hold 4K.
+what it is): a 135M local model has 2K-8K tokens, one MEME chunk alone can hold 4K. The row keeps the
+full retrieved context (``context``; the evidence verdict judges it) and records the cut in
+``metadata``: ``answer_context_tokens``, ``context_truncated`` and ``evidence_after_cut`` (the
+evidence verdict on the cut context: False where the cut dropped evidence the memory returned).
 """
 
 from __future__ import annotations
@@ -25,9 +32,11 @@ import logging
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from eval.answer import Judge, JudgeInput, answer_and_judge, memory_flags
 from eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
 from eval.benchmarks.meme.loader import load_episodes
 from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
@@ -36,7 +45,7 @@ from eval.judges.llm import judge_llm
 from eval.judges.rule import contains, judge_rule, normalize
 from eval.metrics import judge_agreement
 from eval.protocol import Row, RunContext
-from eval.registry import register_benchmark
+from eval.registry import register_benchmark, register_judge
 from memory_systems.base import MemorySystem
 from memory_systems.errors import ConfigError
 from memory_systems.tokens import encoding
@@ -67,12 +76,16 @@ def answer_messages(context: str, question: str, date: str | None) -> list[dict[
 
 def truncate_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:
     """``text`` cut to its first ``max_tokens`` cl100k tokens (retrieved context is best-first)."""
-    if max_tokens is None:
-        return text, False
+    cut, truncated, _ = cut_context(text, max_tokens)
+    return cut, truncated
+
+
+def cut_context(text: str, max_tokens: int | None) -> tuple[str, bool, int]:
+    """(``text`` cut to ``max_tokens`` cl100k tokens, whether it was cut, tokens of the cut text)."""
     ids = encoding().encode_ordinary(text)
-    if len(ids) <= max_tokens:
-        return text, False
-    return encoding().decode(ids[:max_tokens]), True
+    if max_tokens is None or len(ids) <= max_tokens:
+        return text, False, len(ids)
+    return encoding().decode(ids[:max_tokens]), True, max_tokens
 
 
 def evidence_verdict(
@@ -88,7 +101,7 @@ def evidence_verdict(
     Args:
         question: The question.
         phase: ``before`` or ``after`` the change.
-        context: The context handed to the answer LLM.
+        context: The retrieved context.
         names: Display names of the question's entities (to find a stated dependency or deletion).
         change: The upstream change's new value, when the episode records it (Cas and Abs need it).
     """
@@ -139,6 +152,45 @@ def entity_names(episode: Episode, question: Question) -> list[str]:
         name = meta.get("name") if isinstance(meta, dict) else None
         out.append(name or names.get(eid) or eid.replace("_", " "))
     return out
+
+
+@dataclass(frozen=True)
+class MemeCase:
+    """What MEME's judges need of one question."""
+
+    question: Question
+    phase: str
+    names: tuple[str, ...] = ()
+    change: str | None = None
+
+    def rule_args(self) -> dict[str, Any]:
+        q = self.question
+        return {"phase": self.phase, "values": q.values, "old_value": q.old_value}
+
+
+def _evidence_judge(inp: JudgeInput) -> dict[str, Any]:
+    case: MemeCase = inp.case
+    return evidence_verdict(case.question, case.phase, inp.context, names=case.names, change=case.change)
+
+
+def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
+    case: MemeCase = inp.case
+    q = case.question
+    return judge_rule(q.task, inp.answer.text or "", q.gold, **case.rule_args()).to_dict()
+
+
+def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
+    if inp.llm is None:
+        raise ConfigError("the meme llm judge needs judge_llm (or answer_llm) in the config")
+    case: MemeCase = inp.case
+    q = case.question
+    args = case.rule_args()
+    return judge_llm(inp.llm, q.task, q.question, inp.answer.text or "", q.gold, **args).to_dict()
+
+
+register_judge("meme", "evidence")(Judge(_evidence_judge, needs_answer=False))
+register_judge("meme", "rule")(Judge(_rule_judge))
+register_judge("meme", "llm")(Judge(_llm_judge, uses_llm=True))
 
 
 def _open_snapshots(folder: Path):
@@ -229,6 +281,7 @@ class MemeBenchmark:
                         snapshot_file.write(json.dumps(record, ensure_ascii=False) + "\n")
                     index += 1
                 system.finalize(namespace=namespace)
+                flags = memory_flags(system, namespace, ctx.k)  # the memory the phase's questions see
                 question_set = episode.question_set(phase)
                 for i, question in enumerate(question_set.questions):
                     question_id = f"{phase}-{i:02d}-{question.task}"
@@ -242,45 +295,35 @@ class MemeBenchmark:
                         ctx,
                         ingest_failures=failures,
                         snapshot_index=index - 1,
+                        flags=flags,
                     )
 
     def _ask(
-        self, system, episode, question_id, phase, question, date, ctx, *, ingest_failures, snapshot_index
+        self, system, episode, question_id, phase, question, date, ctx, *, ingest_failures, snapshot_index,
+        flags,
     ) -> Row:
         started = time.perf_counter()
         retrieved = system.retrieve(question.question, k=ctx.k, namespace=episode.episode_id)
         retrieve_ms = (time.perf_counter() - started) * 1000
-        context, truncated = truncate_tokens(retrieved, self._context_budget(ctx))
+        # The evidence verdict judges what the memory returned; the answer model may see less.
+        cut, truncated, cut_tokens = cut_context(retrieved, self._context_budget(ctx))
         names = entity_names(episode, question)
-        verdicts: dict[str, Any] = {
-            "evidence": evidence_verdict(
-                question, phase, context, names=names, change=upstream_change(episode)
-            )
-        }
-        answer = None
+        case = MemeCase(question, phase, tuple(names), upstream_change(episode))
         usage: dict[str, Any] = {"retrieve_ms": retrieve_ms}
-        if ctx.answer_llm is not None:
-            result = ctx.answer_llm.chat(
-                answer_messages(context, question.question, date),
-                phase="answer",
-                temperature=0.0,
-                max_tokens=self.answer_max_tokens,
-            )
-            usage.update(
-                answer_prompt_tokens=result.prompt_tokens,
-                answer_completion_tokens=result.completion_tokens,
-                answer_cached=result.cached,
-            )
-            if result.failure is not None:
-                usage["answer_failure"] = f"{result.failure.kind}: {result.failure.message}"[:300]
-            answer = result.text if result.failure is None else ""
-            kwargs = {"phase": phase, "values": question.values, "old_value": question.old_value}
-            if "rule" in ctx.judges:
-                verdicts["rule"] = judge_rule(question.task, answer, question.gold, **kwargs).to_dict()
-            if "llm" in ctx.judges:
-                verdicts["llm"] = judge_llm(
-                    ctx.answer_llm, question.task, question.question, answer, question.gold, **kwargs
-                ).to_dict()
+        answer, verdicts = answer_and_judge(
+            ctx,
+            self.name,
+            case=case,
+            context=retrieved,
+            messages=answer_messages(cut, question.question, date),
+            usage=usage,
+            max_tokens=self.answer_max_tokens,
+            temperature=0.0,
+            always=("evidence",),
+        )
+        evidence_after_cut = verdicts["evidence"]["correct"]
+        if truncated:
+            evidence_after_cut = _evidence_judge(JudgeInput(case, answer, cut))["correct"]
         return Row(
             system=system.name,
             benchmark=self.name,
@@ -288,8 +331,8 @@ class MemeBenchmark:
             question_id=question_id,
             question=question.question,
             gold=question.gold,
-            context=context,
-            answer=answer,
+            context=retrieved,
+            answer=answer.text if answer is not None else None,
             verdicts=verdicts,
             usage=usage,
             metadata={
@@ -301,6 +344,9 @@ class MemeBenchmark:
                 "hop": question.resolved_hop,
                 "domain": episode.domain,
                 "context_truncated": truncated,
+                "answer_context_tokens": cut_tokens,
+                "evidence_after_cut": evidence_after_cut,
+                **flags,
                 "ingest_failures": ingest_failures,
                 "source": self.source["kind"],
                 # For failure-stage attribution (eval/diagnostics.py): which per-session snapshot is

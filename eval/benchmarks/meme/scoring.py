@@ -8,7 +8,12 @@ before-question on the same entity also passed -- otherwise a system that never 
 would "pass" Deletion or Absence by knowing nothing. Labels: ``real`` (before and after pass),
 ``trivial`` (after passes, before failed), ``knew_but_failed`` (before passes, after fails),
 ``never_knew`` (both fail). A Cas/Abs/Del after-question without a before-question keeps its own
-verdict and is labelled ``unfiltered``.
+verdict and is labelled ``unfiltered`` (so is one whose before-question has no verdict because its
+LLM call failed).
+
+Failed calls: a row whose verdict carries ``failure`` (the answer or judge call failed,
+:mod:`eval.answer`) is left out of every rate and counted in ``n_failed`` (per task, after-questions)
+and ``rows_failed`` (all of them), next to ``n``.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
+from eval.answer import failed
 from eval.metrics import mean, verdict_of
 from eval.protocol import Row
 
@@ -83,14 +89,20 @@ def meme_scores(rows: list[Row], judge: str = "rule") -> dict[str, Any]:
     Returns:
         ``{"tasks": {task: rate}, "Overall": mean of the six rates (None if any task has no rows
         with a verdict; rows without a verdict are left out of rates),
-        "n": {task: count}, "before": {task: rate}, "filter": {label: count}, "judge_failures": int}``.
+        "n": {task: count}, "n_failed": {task: after-rows left out because an LLM call failed},
+        "rows_failed": int (every such row), "before": {task: rate}, "filter": {label: count},
+        "judge_failures": int}``.
     """
     labels = filter_labels(rows, judge)
     passes: dict[str, list[float]] = defaultdict(list)
     before: dict[str, list[float]] = defaultdict(list)
-    failures = 0
+    failures = rows_failed = 0
+    n_failed: Counter[str] = Counter()
     for i, row in enumerate(rows):
         task, verdict = row.metadata.get("task"), verdict_of(row, judge)
+        if failed(row, judge):
+            rows_failed += 1
+            n_failed[task] += row.metadata.get("phase") != "before"
         if verdict is None:
             # No verdict: the judge failed (counted) or has no rule for this task (the evidence judge
             # on Abs/Del after the change). Either way the row is left out of the rate, not failed.
@@ -109,6 +121,8 @@ def meme_scores(rows: list[Row], judge: str = "rule") -> dict[str, Any]:
         "tasks": rates,
         "Overall": overall,
         "n": {task: len(passes[task]) for task in TASKS},
+        "n_failed": {task: n_failed[task] for task in TASKS},
+        "rows_failed": rows_failed,
         "before": {task: mean(before[task]) for task in TASKS if before[task]},
         "filter": dict(Counter(labels.values())),
         "judge_failures": failures,

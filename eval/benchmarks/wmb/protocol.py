@@ -22,8 +22,11 @@ Row layout: ``context`` = the returned memories joined with newlines (what the j
 ``category``, ``category2``, ``part``, ``namespaces``, ``required_memories``, ``gold_turn_ids``,
 ``k``, ``min_score``, ``memories`` (returned, after the cutoff), ``hits`` (every hit before it:
 text, score, namespace, id, lines, turn_ids, gold) and ``gold_turn_retrieved`` (a returned memory
-sits on a line carrying a gold turn id; None without gold ids). Verdicts: ``rule`` (the coverage
-judge) and, when asked for, ``llm``; probes get "correct iff nothing returned" under every judge name.
+sits on a line carrying a gold turn id; None without gold ids) and ``context_is_whole_memory``.
+Verdicts: ``rule`` (the coverage judge) and, when asked for, ``llm`` (registered here for ``wmb``
+and run by the shared step, :mod:`eval.answer`: a failed judge call gives ``correct: None`` with the
+failure kind, left out of the scores); probes get "correct iff nothing returned" under every judge
+name.
 """
 
 from __future__ import annotations
@@ -31,9 +34,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from eval.answer import Judge, JudgeInput, judge, memory_flags
 from eval.benchmarks.wmb.loader import (
     find_questions_file,
     find_turn_file,
@@ -52,7 +57,7 @@ from eval.benchmarks.wmb.scoring import (
     wmb_scores,
 )
 from eval.protocol import Row, RunContext
-from eval.registry import register_benchmark
+from eval.registry import check_judges, register_benchmark, register_judge
 from memory_systems.base import MemorySystem
 from memory_systems.errors import ConfigError
 
@@ -61,7 +66,6 @@ logger = logging.getLogger(__name__)
 QUESTION_SETS = ("all", "gold_in_turns")
 CROSS_CATEGORY_MODES = ("ingest", "skip")
 JUDGE_MODES = ("quick", "official")
-JUDGES = ("rule", "llm")
 
 
 def resolve_min_score(option: Any, system_name: str) -> float | None:
@@ -110,6 +114,43 @@ def client_judge(client: Any) -> JudgeFn:
         return result.text
 
     return judge
+
+
+@dataclass(frozen=True)
+class WMBCase:
+    """What WMB-100K's judges need of one question."""
+
+    question: Question
+    memories: tuple[str, ...]
+    """The memories returned (after the cutoff)."""
+    llm_judges: tuple[JudgeFn, ...] = ()
+    """Judge callables given to the benchmark (official mode); default one over the judge LLM."""
+    official: bool = False
+
+
+def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
+    case: WMBCase = inp.case
+    if case.question.is_false_memory:
+        return judge_false_memory(list(case.memories))
+    return judge_coverage(case.question.required_memories, list(case.memories))
+
+
+def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
+    case: WMBCase = inp.case
+    if case.question.is_false_memory:
+        return judge_false_memory(list(case.memories))
+    judges = case.llm_judges or ((client_judge(inp.llm),) if inp.llm is not None else ())
+    question = case.question
+    verdict = judge_llm(
+        question.text, question.required_memories, list(case.memories), judges, official=case.official
+    )
+    if verdict["correct"] is None and verdict["errors"]:
+        verdict["failure"] = "judge_error"  # the shared step puts the LLM's failure kind when it has one
+    return verdict
+
+
+register_judge("wmb", "rule")(Judge(_rule_judge, needs_answer=False))
+register_judge("wmb", "llm")(Judge(_llm_judge, needs_answer=False, uses_llm=True))
 
 
 @register_benchmark("wmb")
@@ -239,16 +280,13 @@ class WMBBenchmark:
         """
         if unit_id not in self.categories:
             raise ConfigError(f"wmb: unknown unit {unit_id!r}; units: {', '.join(self.categories)}")
-        judges = tuple(ctx.judges) or ("rule",)
-        for judge in judges:
-            _choice("judge", judge, JUDGES)
-        llm_judges = self.llm_judges
-        if "llm" in judges and not llm_judges and ctx.answer_llm is not None:
-            # Quick mode from a config: the run's LLM judges (official mode needs three callables).
-            llm_judges = (client_judge(ctx.answer_llm),)
-        if "llm" in judges and not llm_judges:
+        if not ctx.judges:
+            ctx = replace(ctx, judges=("rule",))
+        check_judges(self.name, ctx.judges)  # before any ingestion
+        has_llm = ctx.judge_llm is not None or ctx.answer_llm is not None
+        if "llm" in ctx.judges and not self.llm_judges and not has_llm:
             raise ConfigError(
-                "the wmb llm judge needs an answer_llm in the config, or judge callables: "
+                "the wmb llm judge needs a judge_llm (or answer_llm) in the config, or judge callables: "
                 "WMBBenchmark(llm_judges=[prompt -> reply, ...])"
             )
         questions = self.questions_of(unit_id)
@@ -260,8 +298,9 @@ class WMBBenchmark:
             self._ingest(system, namespace)
         min_score = resolve_min_score(ctx.options.get("min_score", self.min_score), system.name)
         text_lines = {ns: _lines_by_text(self.conversation(ns)) for ns in namespaces}
+        flags = memory_flags(system, unit_id, ctx.k)  # queries do not change memory: count it once
         for question in questions:
-            yield self._ask(system, question, ctx.k, min_score, judges, text_lines, llm_judges)
+            yield self._ask(system, question, ctx, min_score, text_lines, flags)
 
     def _ingest(self, system: MemorySystem, namespace: str) -> None:
         conversation = self.conversation(namespace)
@@ -286,12 +325,12 @@ class WMBBenchmark:
         self,
         system: MemorySystem,
         question: Question,
-        k: int,
+        ctx: RunContext,
         min_score: float | None,
-        judges: tuple[str, ...],
         text_lines: Mapping[str, Mapping[str, tuple[int, ...]]],
-        llm_judges: Sequence[JudgeFn] = (),
+        flags: Mapping[str, Any],
     ) -> Row:
+        k = ctx.k
         gold_lines = set()
         for turn_id in question.gold_turn_ids:
             gold_lines.update(self.conversation(question.category).lines_of(turn_id))
@@ -322,7 +361,9 @@ class WMBBenchmark:
                 )
         returned = kept_hits(hits, min_score, merge=len(question.namespaces) > 1)
         memories = [hit["text"] for hit in returned]
-        verdicts = {judge: self._verdict(judge, question, memories, llm_judges) for judge in judges}
+        case = WMBCase(question, tuple(memories), self.llm_judges, self.judge_mode == "official")
+        usage: dict[str, Any] = {"latency_ms": latency_ms, "search_calls": len(question.namespaces)}
+        verdicts = judge(ctx, self.name, case, None, "\n".join(memories), usage)
         return Row(
             system=system.name,
             benchmark=self.name,
@@ -332,7 +373,7 @@ class WMBBenchmark:
             gold=question.gold_answer,
             context="\n".join(memories),
             verdicts=verdicts,
-            usage={"latency_ms": latency_ms, "search_calls": len(question.namespaces)},
+            usage=usage,
             metadata={
                 "qtype": question.qtype,
                 "category": question.category,
@@ -346,22 +387,8 @@ class WMBBenchmark:
                 "memories": memories,
                 "hits": hits,
                 "gold_turn_retrieved": any(h["gold"] for h in returned) if question.gold_turn_ids else None,
+                **flags,
             },
-        )
-
-    def _verdict(
-        self, judge: str, question: Question, memories: list[str], llm_judges: Sequence[JudgeFn]
-    ) -> dict[str, Any]:
-        if question.is_false_memory:
-            return judge_false_memory(memories)
-        if judge == "rule":
-            return judge_coverage(question.required_memories, memories)
-        return judge_llm(
-            question.text,
-            question.required_memories,
-            memories,
-            llm_judges,
-            official=self.judge_mode == "official",
         )
 
     def summarize(self, rows: list[Row]) -> dict[str, Any]:

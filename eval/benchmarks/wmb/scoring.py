@@ -56,6 +56,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from eval.answer import failed
 from eval.benchmarks.wmb.schema import FALSE_MEMORY, HEADLINE_QTYPE, PART_A_MARKER, QTYPES, SITUATIONAL_QTYPES
 from eval.metrics import verdict_of
 from eval.protocol import Row
@@ -405,15 +406,28 @@ def wmb_scores(rows: Sequence[Row], judge: str = "rule") -> dict[str, Any]:
         accuracy_pct}}`` (probes: correct = nothing returned); ``retrieval`` ``{questions_with_gold,
         gold_turn_retrieved, rate_pct, gold_turn_in_hits, in_hits_rate_pct}``; ``part_a`` (None
         without ``.DOC.`` rows); ``judge_failures`` (situational rows that returned memories but
-        carry no verdict of ``judge``, or a None one; scored as wrong).
+        carry no verdict of ``judge``, or a None one). A row whose judge call failed (its verdict
+        carries ``failure``) is left out of ``correct``/``total`` and counted in ``n_failed`` beside
+        them (in ``part_b``, ``part_b_s1_s7``, ``part_a`` and each ``qtype_accuracy`` entry); any
+        other None verdict is scored as wrong, as the reference does.
     """
-    by_type: dict[str, list[int]] = {qtype: [0, 0] for qtype in QTYPES}
-    s1, all_b, part_a = [0, 0], [0, 0], [0, 0]
+    by_type: dict[str, list[int]] = {qtype: [0, 0, 0] for qtype in QTYPES}
+    s1, all_b, part_a = [0, 0, 0], [0, 0, 0], [0, 0, 0]  # correct, total, left out (failed call)
     probes = false_positives = failures = 0
     with_gold = retrieved = in_hits = 0
     for row in rows:
         qtype = _qtype(row)
-        counts = by_type.setdefault(qtype, [0, 0])
+        counts = by_type.setdefault(qtype, [0, 0, 0])
+        if qtype != FALSE_MEMORY and failed(row, judge):
+            failures += 1
+            counts[2] += 1
+            for tally, applies in (
+                (part_a, _is_part_a(row)),
+                (all_b, not _is_part_a(row)),
+                (s1, not _is_part_a(row) and qtype == HEADLINE_QTYPE),
+            ):
+                tally[2] += applies
+            continue
         counts[1] += 1
         if qtype == FALSE_MEMORY:
             probes += 1
@@ -443,13 +457,13 @@ def wmb_scores(rows: Sequence[Row], judge: str = "rule") -> dict[str, Any]:
     p50, p95 = latency_percentiles(latencies)
     speed = sum(speed_penalty(ms) for ms in latencies)
     fm = false_positives * FM_PENALTY
-    part_b = _ratio(*s1)
-    part_b_all = _ratio(*all_b)
+    part_b = _ratio(*s1[:2])
+    part_b_all = _ratio(*all_b[:2])
     total, total_all = _minus(part_b, fm, speed), _minus(part_b_all, fm, speed)
     return {
         "judge": judge,
-        "part_b": {"correct": s1[0], "total": s1[1], "score": part_b},
-        "part_b_s1_s7": {"correct": all_b[0], "total": all_b[1], "score": part_b_all},
+        "part_b": {"correct": s1[0], "total": s1[1], "score": part_b, "n_failed": s1[2]},
+        "part_b_s1_s7": {"correct": all_b[0], "total": all_b[1], "score": part_b_all, "n_failed": all_b[2]},
         "fm": {"probes": probes, "false_positives": false_positives, "penalty": fm},
         "speed": {"p50_ms": p50, "p95_ms": p95, "penalty": speed, "searches": len(latencies)},
         "total": total,
@@ -457,9 +471,9 @@ def wmb_scores(rows: Sequence[Row], judge: str = "rule") -> dict[str, Any]:
         "total_s1_s7": total_all,
         "grade_s1_s7": grade(total_all),
         "qtype_accuracy": {
-            qtype: {"correct": c, "total": n, "accuracy_pct": _ratio(c, n)}
-            for qtype, (c, n) in by_type.items()
-            if n or qtype in QTYPES
+            qtype: {"correct": c, "total": n, "accuracy_pct": _ratio(c, n), "n_failed": f}
+            for qtype, (c, n, f) in by_type.items()
+            if n or f or qtype in QTYPES
         },
         "retrieval": {
             "questions_with_gold": with_gold,
@@ -468,7 +482,11 @@ def wmb_scores(rows: Sequence[Row], judge: str = "rule") -> dict[str, Any]:
             "gold_turn_in_hits": in_hits,
             "in_hits_rate_pct": _ratio(in_hits, with_gold),
         },
-        "part_a": {"correct": part_a[0], "total": part_a[1], "score": _ratio(*part_a)} if part_a[1] else None,
+        "part_a": (
+            {"correct": part_a[0], "total": part_a[1], "score": _ratio(*part_a[:2]), "n_failed": part_a[2]}
+            if part_a[1] or part_a[2]
+            else None
+        ),
         "judge_failures": failures,
     }
 

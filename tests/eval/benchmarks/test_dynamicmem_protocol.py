@@ -147,15 +147,23 @@ def test_gold_answers_score_one_everywhere(bench, tmp_path):
     assert all("output" in node["items"][0] for k, node in items.items() if "habits" not in k)
 
 
-def test_failed_answers_are_recorded_and_score_zero(bench, tmp_path):
+def test_failed_answers_are_recorded_and_left_out_not_scored_zero(bench, tmp_path):
+    # Was: a failed answer scored 0. A failed call is never a wrong answer: the verdict is None with
+    # the failure kind, and the row is left out of the scores (counted in n_failed).
     user = bench.user("001_user_001")
     replies = _oracle_replies(user)
     replies[0] = LLMFailure("context_length", "prompt too long", 400)
     rows = list(bench.run_unit(BM25Memory(), "001_user_001", RunContext(answer_llm=ScriptedLLM(replies))))
     first = rows[0]
     assert first.answer is None and first.metadata["answer_failure"]["kind"] == "context_length"
-    assert first.verdicts["rule"]["score"] == 0.0 and first.metadata["prediction"] is None
-    assert bench.summarize(rows)["counts"]["answer_failures"] == 1
+    assert first.metadata["prediction"] is None
+    assert first.verdicts["rule"]["correct"] is None and first.verdicts["rule"]["failure"] == "context_length"
+    summary = bench.summarize(rows)
+    assert summary["counts"]["answer_failures"] == 1 and summary["counts"]["n_failed"] == 1
+    assert summary["n_failed"][0] == 1 and sum(summary["n_failed"]) == 1
+    # Every other answer is the oracle's: with the failed row left out, the first checkpoint stays perfect.
+    assert summary["curves"]["state_completion"][0] == pytest.approx(1.0)
+    assert summary["curves"]["exact_match"][0] == pytest.approx(1.0)
 
 
 def test_llm_judge_verdicts_sit_beside_the_rule_judge(bench):

@@ -10,6 +10,7 @@ import pytest
 from eval.benchmarks.meme.protocol import answer_messages, evidence_verdict, truncate_tokens
 from eval.benchmarks.meme.schema import Question
 from eval.config import config_from_dict
+from eval.runlog import load_run
 from eval.runner import run
 
 ERROR_LOG = "FATAL qv-7 quorum lost\n  at shard brindle-3 (epoch 4471)"
@@ -219,3 +220,138 @@ def test_generated_episode_end_to_end_with_bm25_and_the_real_local_model(tmp_pat
     assert folder.summary()["bm25"]["usage"]["llm_calls"] >= len(rows)
     again = run(config, out_dir=tmp_path / "run", show_progress=False)  # finished: nothing is redone
     assert len(again.rows()) == len(rows)
+
+
+# -- failed LLM calls (eval/answer.py): never a wrong answer ---------------------------------------
+
+
+def _dead_endpoint() -> dict:
+    """An answer_llm spec whose port refuses connections (bound, then released)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return {
+        "model": "dead-model",
+        "base_url": f"http://127.0.0.1:{port}/v1",
+        "api_key_env": None,
+        "max_retries": 0,
+        "timeout_s": 2,
+    }
+
+
+def _run_cli(tmp_path, config: dict, capsys) -> tuple[int, list[str]]:
+    import yaml
+
+    from eval.cli import main
+
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump(config))
+    code = main(["run", str(path), "--out", str(tmp_path / "run"), "--quiet", "--no-cache"])
+    return code, capsys.readouterr().out.splitlines()
+
+
+def test_dead_answer_endpoint_gives_null_verdicts_left_out_of_rates(episode_file, tmp_path, capsys):
+    """Was: a failed answer became "" and the rule judge scored it wrong, in a run reported complete."""
+    dead = _dead_endpoint()
+    config = {
+        "benchmark": "meme",
+        "systems": ["bm25"],
+        "k": 2,
+        "answer_llm": dead,
+        "judges": ["rule"],
+        "benchmark_options": {"data": str(episode_file)},
+    }
+    code, out = _run_cli(tmp_path, config, capsys)
+    assert code == 1
+    assert out[0] == (
+        f"run complete_with_errors: {tmp_path / 'run'} "
+        "(0 failed units, 6 failed answer calls, 0 failed judge calls)"
+    )
+    folder = load_run(tmp_path / "run")
+    rows = folder.rows()
+    assert len(rows) == 6
+    for row in rows:
+        assert row.answer is None and row.usage["answer_failure"].startswith("connection")
+        assert row.verdicts["rule"] == {
+            "correct": None,
+            "failure": "connection",
+            "failed_call": "answer",
+            "reason": row.verdicts["rule"]["reason"],
+        }
+        assert "failure" not in row.verdicts["evidence"]  # judges the memory, not the answer
+    summary = folder.summary()["bm25"]
+    rule = summary["scores"]["by_judge"]["rule"]
+    assert rule["tasks"]["ER"] is None and rule["Overall"] is None  # not 0.0: nothing was answered
+    assert rule["n"] == dict.fromkeys(("ER", "Agg", "Tr", "Del", "Cas", "Abs"), 0)
+    assert rule["n_failed"] == {"ER": 1, "Agg": 0, "Tr": 0, "Del": 1, "Cas": 1, "Abs": 0}
+    assert rule["rows_failed"] == 6
+    assert summary["failed_calls"] == {"answer": 6, "judge": 0}
+    header = folder.header()
+    assert header["status"] == "complete_with_errors" and header["failed_calls"] == {"answer": 6, "judge": 0}
+
+
+def test_dead_answer_endpoint_stops_after_the_first_unit(episode_file, tmp_path, capsys):
+    second = json.loads(json.dumps(EPISODE)) | {"episode_id": "sw_002"}
+    episode_file.write_text(json.dumps([EPISODE, second]))
+    dead = _dead_endpoint()
+    config = {
+        "benchmark": "meme",
+        "systems": ["bm25", "dense"],
+        "k": 2,
+        "answer_llm": dead,
+        "benchmark_options": {"data": str(episode_file)},
+    }
+    code, out = _run_cli(tmp_path, config, capsys)
+    assert code == 1
+    assert out[0].startswith("run stopped: ") and "6 failed answer calls" in out[0]
+    assert out[1].startswith("stopped: all 6 answer calls of the first finished unit (bm25 sw_001) failed")
+    assert f"base_url={dead['base_url']}" in out[1] and "model=dead-model" in out[1]
+    folder = load_run(tmp_path / "run")
+    assert [(u.system, u.unit_id) for u in folder.units()] == [("bm25", "sw_001")]
+    assert folder.header()["status"] == "stopped"
+
+
+def test_failed_judge_calls_are_null_verdicts_and_fail_the_run(episode_file, tmp_path, capsys):
+    from fakes import ReplayServer
+
+    server = ReplayServer({"other": ["Corvex"] * 6})  # the answers; the judge endpoint is dead
+    try:
+        config = {
+            "benchmark": "meme",
+            "systems": ["bm25"],
+            "k": 2,
+            "answer_llm": {"model": "replay", "base_url": server.base_url, "api_key_env": None},
+            "judge_llm": _dead_endpoint(),
+            "judges": ["rule", "llm"],
+            "benchmark_options": {"data": str(episode_file)},
+        }
+        code, out = _run_cli(tmp_path, config, capsys)
+    finally:
+        server.close()
+    assert code == 1 and out[0].endswith("(0 failed units, 0 failed answer calls, 6 failed judge calls)")
+    folder = load_run(tmp_path / "run")
+    for row in folder.rows():
+        assert row.answer == "Corvex" and row.verdicts["rule"]["correct"] in (True, False)
+        llm = row.verdicts["llm"]
+        assert llm["correct"] is None and llm["failure"] == "connection" and llm["failed_call"] == "judge"
+        assert row.usage["judge_failures"] == 1
+    scores = folder.summary()["bm25"]["scores"]["by_judge"]
+    assert scores["llm"]["rows_failed"] == 6 and scores["llm"]["Overall"] is None
+    assert scores["rule"]["rows_failed"] == 0 and scores["rule"]["n"]["Cas"] == 1
+    header = folder.header()
+    assert header["judge_llm_is_answer_llm"] is False and header["judge_llm"]["model"] == "dead-model"
+
+
+def test_evidence_judges_the_full_retrieved_context_and_records_the_cut(episode_file, tmp_path):
+    options = {"data": str(episode_file), "max_context_tokens": 5}
+    config = _config(episode_file, systems=["bm25"], benchmark_options=options)
+    rows = {r.question_id: r for r in run(config, out_dir=tmp_path / "run", show_progress=False).rows()}
+    er = rows["after-00-ER"]
+    # The memory returned the crash log; the 5-token cut drops it: evidence judges what memory returned.
+    assert ERROR_LOG in er.context and er.verdicts["evidence"]["correct"] is True
+    assert er.metadata["context_truncated"] is True and er.metadata["answer_context_tokens"] == 5
+    assert er.metadata["evidence_after_cut"] is False
+    # Six sessions' chunks at k=2: the memory holds more than k items after the change.
+    assert er.metadata["context_is_whole_memory"] is False and er.metadata["memory_items"] > 2

@@ -310,6 +310,18 @@ def test_llm_judge_hook_quick_and_official() -> None:
 
 
 # -- scores ----------------------------------------------------------------------------------------
+def test_a_failed_judge_call_is_left_out_and_counted_not_scored_wrong() -> None:
+    rows = [
+        _row("daily_life.S1.001", correct=True, memories=("m",)),
+        _row("daily_life.S1.002", correct=False, memories=("m",)),
+        _row("daily_life.S1.003", memories=("m",)),
+    ]
+    rows[2].verdicts["rule"] = {"correct": None, "failure": "timeout", "failed_call": "judge"}
+    scores = wmb_scores(rows)
+    assert scores["part_b"] == {"correct": 1, "total": 2, "score": 50.0, "n_failed": 1}
+    assert scores["qtype_accuracy"]["S1Situational"]["n_failed"] == 1 and scores["judge_failures"] == 1
+
+
 def test_scores_on_hand_worked_rows() -> None:
     rows = [
         _row("daily_life.S1.001", correct=True, memories=("m",), latency_ms=100.4),
@@ -321,8 +333,8 @@ def test_scores_on_hand_worked_rows() -> None:
         _row("daily_life.FM.002", "FalseMemory", latency_ms=300.9),
     ]
     scores = wmb_scores(rows)
-    assert scores["part_b"] == {"correct": 3, "total": 4, "score": 75.0}
-    assert scores["part_b_s1_s7"] == {"correct": 4, "total": 5, "score": 80.0}
+    assert scores["part_b"] == {"correct": 3, "total": 4, "score": 75.0, "n_failed": 0}
+    assert scores["part_b_s1_s7"] == {"correct": 4, "total": 5, "score": 80.0, "n_failed": 0}
     assert scores["fm"] == {"probes": 2, "false_positives": 1, "penalty": 0.25}
     # 0 + 0.01 + 0.05 + 0.1 + 0 + 0.01 + 0 (300.9 ms is 300 whole ms: no penalty)
     assert scores["speed"]["penalty"] == pytest.approx(0.17)
@@ -331,8 +343,18 @@ def test_scores_on_hand_worked_rows() -> None:
     assert scores["total"] == pytest.approx(75 - 0.25 - 0.17)
     assert scores["total_s1_s7"] == pytest.approx(80 - 0.25 - 0.17)
     assert (scores["grade"], scores["grade_s1_s7"]) == ("Good", "Good")
-    assert scores["qtype_accuracy"]["S1Situational"] == {"correct": 3, "total": 4, "accuracy_pct": 75.0}
-    assert scores["qtype_accuracy"]["FalseMemory"] == {"correct": 1, "total": 2, "accuracy_pct": 50.0}
+    assert scores["qtype_accuracy"]["S1Situational"] == {
+        "correct": 3,
+        "total": 4,
+        "accuracy_pct": 75.0,
+        "n_failed": 0,
+    }
+    assert scores["qtype_accuracy"]["FalseMemory"] == {
+        "correct": 1,
+        "total": 2,
+        "accuracy_pct": 50.0,
+        "n_failed": 0,
+    }
     assert scores["qtype_accuracy"]["S7ReasoningChain"]["accuracy_pct"] is None
     assert scores["part_a"] is None and scores["judge_failures"] == 0
 
@@ -362,7 +384,7 @@ def test_totals_are_not_clamped_and_part_a_is_separate() -> None:
     rows.append(_row("law.DOC.S1.001", correct=True, memories=("m",)))
     scores = wmb_scores(rows)
     assert scores["total"] == -2.0 and scores["grade"] == "Failing"
-    assert scores["part_a"] == {"correct": 1, "total": 1, "score": 100.0}
+    assert scores["part_a"] == {"correct": 1, "total": 1, "score": 100.0, "n_failed": 0}
     assert scores["part_b"]["total"] == 1
 
 
