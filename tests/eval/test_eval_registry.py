@@ -90,7 +90,11 @@ def test_judge_names_are_per_benchmark():
 
 
 def test_an_unknown_judge_fails_the_run_before_any_work(tmp_path):
-    config = config_from_dict({"benchmark": "meme", "systems": ["bm25"], "judges": ["evidence", "gpt"]})
+    data = {"benchmark": "meme", "systems": ["bm25"], "judges": ["evidence", "gpt"]}
+    with pytest.raises(ConfigError, match=r"judges\[1\]: unknown judge 'gpt' of benchmark 'meme'"):
+        config_from_dict(data)
+    # A config built without validation (as a library caller may) is still refused by the runner.
+    config = config_from_dict(data, check=False)
     with pytest.raises(ConfigError, match=r"unknown meme judge 'gpt'.*known: evidence, llm, rule"):
         run(config, out_dir=tmp_path / "run", show_progress=False)
     assert not (tmp_path / "run" / "rows.jsonl").exists()
