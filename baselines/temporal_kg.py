@@ -44,7 +44,7 @@ from baselines._llm_support import (
     session_chunks,
     session_day,
     session_iso,
-    usage_since,
+    system_usage,
 )
 from baselines._oracle import OracleFact, oracle_facts
 from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
@@ -287,13 +287,12 @@ class TemporalKGMemory(MemorySystem):
         super().__init__()
         self.protocol = check_protocol(protocol)
         self.oracle = bool(oracle)
-        self.embedder = embedder or Embedder()
+        self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self.top_k = check_k(top_k)
         self.include_invalidated = bool(include_invalidated)
         self.input_tokens = check_k(input_tokens)
         self.reply_tokens = check_k(reply_tokens)
         self._llm = LLMAccount(llm, self.name)
-        self._embedder_baseline = Usage(**self.embedder.usage.to_dict())
         self._graphs: dict[str, _Graph] = {}
         self._vectors: dict[str, VectorIndex] = {}
         self._lexical: dict[str, tuple[LexicalIndex, list[Edge]]] = {}
@@ -311,9 +310,7 @@ class TemporalKGMemory(MemorySystem):
         }
 
     def usage(self) -> Usage:
-        return usage_since(
-            self._llm.usage(), self.embedder.usage, self._embedder_baseline, self._usage.wall_s
-        )
+        return system_usage(self._llm.usage(), self.embedder.usage, self._usage.wall_s)
 
     def graph(self, *, namespace: str = "default") -> nx.MultiDiGraph:
         """The namespace's networkx graph (nodes: entity keys with ``name``; edge keys: memory ids)."""

@@ -43,8 +43,8 @@ from baselines._llm_support import (
     run_action_loop,
     session_chunks,
     session_day,
+    system_usage,
     transport_note,
-    usage_since,
 )
 from baselines._oracle import oracle_facts
 from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
@@ -248,7 +248,7 @@ class MdFlatMemory(MemorySystem):
         }
 
     def usage(self) -> Usage:
-        return usage_since(self._llm.usage(), Usage(), Usage(), self._usage.wall_s)
+        return system_usage(self._llm.usage(), None, self._usage.wall_s)
 
     def memory_md(self, *, namespace: str = "default") -> str:
         """The namespace's ``memory.md``."""
@@ -599,7 +599,7 @@ class KarpathyWikiMemory(MemorySystem):
         }
 
     def usage(self) -> Usage:
-        return usage_since(self._llm.usage(), Usage(), Usage(), self._usage.wall_s)
+        return system_usage(self._llm.usage(), None, self._usage.wall_s)
 
     # -- the wiki's files --------------------------------------------------------------------------
 

@@ -579,7 +579,10 @@ class LLMClient:
             )
         except ValueError as exc:
             raise ConfigError(f"LLM config: {exc}") from exc
-        self._ledger = _Ledger()
+        self._ledger = _Ledger()  # every call of the client and its views, by (system, phase)
+        # Private ledgers of this view and the views it was made from: each records exactly the calls
+        # made through it, so a per-unit view is exact however many units share the client.
+        self._accounts: tuple[_Ledger, ...] = ()
         self._rng = random.Random()  # backoff jitter only; never affects results
         self._system_name = ""
 
@@ -593,11 +596,13 @@ class LLMClient:
     def for_system(self, system_name: str) -> LLMClient:
         """A view of this client whose calls are accounted to ``system_name``.
 
-        It shares endpoint, cache and counters with this client; its :meth:`usage` defaults to its
-        own system.
+        It shares endpoint, cache and the client-wide counters with this client, and keeps an account
+        of its own: its :meth:`usage` (without ``system_name``) counts exactly the calls made through
+        it (and through views made from it), whatever other views of the same client do meanwhile.
         """
         view = copy.copy(self)
         view._system_name = system_name
+        view._accounts = (*self._accounts, _Ledger())
         return view
 
     def endpoint(self) -> dict[str, str]:
@@ -721,7 +726,7 @@ class LLMClient:
         failure = LLMFailure(
             "invalid_json", f"no JSON object in the reply after one retry: {second.text[:300]!r}", attempts=2
         )
-        self._ledger.add(system_name, phase, failures=1, failure_kind="invalid_json")
+        self._record(system_name, phase, failures=1, failure_kind="invalid_json")
         logger.warning("LLM %s (%s/%s): %s", self.config.model, system_name or "-", phase, failure.message)
         return replace(combined, failure=failure)
 
@@ -736,11 +741,12 @@ class LLMClient:
         :meth:`cost_usd` for what was billed now). ``wall_s`` is time spent inside this client.
 
         Args:
-            system_name: One memory system; default this view's system, or all on the shared client.
+            system_name: One memory system, over every view of the client; default: on a view, the
+                calls made through that view (its own account); on the shared client, all calls.
             phase: One phase; default all.
         """
         usage = Usage()
-        for tally_phase, t in self._ledger.select(self._account_to(system_name) or None, phase):
+        for tally_phase, t in self._select(system_name, phase):
             usage = usage + Usage(
                 llm_calls=t.requests,
                 prompt_tokens=t.prompt_tokens + t.cached_prompt_tokens,
@@ -754,7 +760,7 @@ class LLMClient:
     def failure_counts(self, system_name: str | None = None, phase: str | None = None) -> dict[str, int]:
         """Failures so far by kind (see :data:`FAILURE_KINDS`), for the selected systems and phases."""
         total: Counter = Counter()
-        for _, t in self._ledger.select(self._account_to(system_name) or None, phase):
+        for _, t in self._select(system_name, phase):
             total.update(t.failure_kinds)
         return dict(total)
 
@@ -772,7 +778,7 @@ class LLMClient:
             USD, or None when the model is not in the price table.
         """
         prompt = completion = 0
-        for _, t in self._ledger.select(self._account_to(system_name) or None, phase):
+        for _, t in self._select(system_name, phase):
             prompt += t.prompt_tokens + (0 if billed_only else t.cached_prompt_tokens)
             completion += t.completion_tokens + (0 if billed_only else t.cached_completion_tokens)
         return self.prices.cost(self.config.model, prompt, completion)
@@ -787,6 +793,18 @@ class LLMClient:
 
     def _account_to(self, system_name: str | None) -> str:
         return self._system_name if system_name is None else system_name
+
+    def _record(self, system_name: str, phase: str, **counts: Any) -> None:
+        """Count on the client-wide ledger and on this view's own account (and its parents')."""
+        self._ledger.add(system_name, phase, **counts)
+        for account in self._accounts:
+            account.add(system_name, phase, **counts)
+
+    def _select(self, system_name: str | None, phase: str | None) -> list[tuple[str, _Tally]]:
+        """A view's own account when no system is named; else the client-wide ledger by system."""
+        if system_name is None and self._accounts:
+            return self._accounts[-1].select(None, phase)
+        return self._ledger.select(self._account_to(system_name) or None, phase)
 
     def _request(
         self,
@@ -831,7 +849,7 @@ class LLMClient:
             stored = self._cache_get(key)
             if stored is not None:
                 wall = time.perf_counter() - started
-                self._ledger.add(
+                self._record(
                     system_name,
                     phase,
                     cache_hits=1,
@@ -844,7 +862,7 @@ class LLMClient:
         failure: LLMFailure | None = None
         attempts = self.config.max_retries + 1
         for attempt in range(attempts):
-            self._ledger.add(system_name, phase, requests=1)
+            self._record(system_name, phase, requests=1)
             try:
                 with self._limiter.slot(_estimate_tokens(request)) as slot:
                     response = self._sdk.chat.completions.create(**request, timeout=self.config.timeout_s)
@@ -869,7 +887,7 @@ class LLMClient:
                 time.sleep(delay)
                 continue
             wall = time.perf_counter() - started
-            self._ledger.add(
+            self._record(
                 system_name,
                 phase,
                 prompt_tokens=stored["prompt_tokens"],
@@ -882,7 +900,7 @@ class LLMClient:
 
         assert failure is not None
         wall = time.perf_counter() - started
-        self._ledger.add(system_name, phase, failures=1, failure_kind=failure.kind, wall_s=wall)
+        self._record(system_name, phase, failures=1, failure_kind=failure.kind, wall_s=wall)
         logger.warning(
             "LLM %s (%s/%s) failed after %d attempt(s): %s: %s",
             self.config.model,

@@ -36,7 +36,6 @@ import shutil
 import time
 import weakref
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -138,8 +137,7 @@ class GraphitiMemory(MemorySystem):
         self.sim_min_score = float(sim_min_score)
         self.max_tokens = check_k(max_tokens)
         self.buffer_pool_mb, self.max_db_mb = check_k(buffer_pool_mb), check_k(max_db_mb)
-        self.embedder = embedder or Embedder()
-        self._embedder_baseline = replace(self.embedder.usage)
+        self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self._account = ClientAccount(llm, self.name)
         self._state = StateFolder(workdir, prefix="memsuite-graphiti-")
         self._parts = _import_graphiti()
@@ -189,9 +187,7 @@ class GraphitiMemory(MemorySystem):
         }
 
     def usage(self) -> Usage:
-        return adapter_usage(
-            self._account.usage(), self.embedder.usage, self._embedder_baseline, self._usage.wall_s
-        )
+        return adapter_usage(self._account.usage(), self.embedder.usage, self._usage.wall_s)
 
     def close(self) -> None:
         """Close the database and the event loop; remove a temporary state folder."""
