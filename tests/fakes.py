@@ -33,7 +33,7 @@ from typing import Any
 from baselines import llm_extraction, temporal_kg, wiki_agent
 from memory_systems.fake_endpoint import FakeEndpoint
 from memory_systems.llm import (
-    _JSON_RETRY_PROMPT,
+    JSON_RETRY_PROMPT,
     NO_KEY,
     LLMClient,
     LLMConfig,
@@ -149,7 +149,7 @@ class ReplayServer:
 
 def _is_json_retry(messages: Sequence[Mapping[str, Any]]) -> bool:
     last = messages[-1] if messages else {}
-    return last.get("role") == "user" and last.get("content") == _JSON_RETRY_PROMPT
+    return last.get("role") == "user" and last.get("content") == JSON_RETRY_PROMPT
 
 
 def _behaviour(reply: Any, tool_choice: Any) -> tuple[Any, ...]:
