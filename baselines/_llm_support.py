@@ -1,6 +1,7 @@
 """What the LLM-backed baselines share: per-instance accounting, prompt budgets, an action loop, BM25.
 
-Private to ``baselines``: llm_extraction, wiki_agent and temporal_kg use it; nothing here is promised.
+Private to ``baselines``: llm_extraction, md_flat, karpathy_wiki and temporal_kg use it; nothing here is
+promised.
 
 - :class:`LLMAccount` sends every call with the system's name (so the client accounts it per system and
   phase) through a private view of the client, whose own account holds exactly this instance's calls.

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from baselines import llm_extraction, temporal_kg, wiki_agent
+from baselines import karpathy_wiki, llm_extraction, md_flat, temporal_kg
 from memory_systems.fake_endpoint import FakeEndpoint
 from memory_systems.llm import (
     JSON_RETRY_PROMPT,
@@ -48,9 +48,9 @@ from memory_systems.records import Usage
 PROMPT_KINDS = {
     "extract_facts": llm_extraction.EXTRACT_PROMPT,
     "update_memory": llm_extraction.UPDATE_PROMPT,
-    "md_flat_edit": wiki_agent.MD_FLAT_PROMPT,
-    "wiki_ingest": wiki_agent.WIKI_INGEST_PROMPT,
-    "wiki_query": wiki_agent.WIKI_QUERY_PROMPT,
+    "md_flat_edit": md_flat.MD_FLAT_PROMPT,
+    "wiki_ingest": karpathy_wiki.WIKI_INGEST_PROMPT,
+    "wiki_query": karpathy_wiki.WIKI_QUERY_PROMPT,
     "kg_extract": temporal_kg.EXTRACT_PROMPT,
 }
 

@@ -22,7 +22,7 @@ from memory_systems.llm.cache import ResponseCache, request_key
 from memory_systems.llm.config import NO_KEY, OPENAI_BASE_URL, LLMConfig, check_config
 from memory_systems.llm.jsonparse import parse_json
 from memory_systems.llm.pricing import PriceTable
-from memory_systems.llm.replies import classify, normalise, to_result
+from memory_systems.llm.replies import ENDPOINT_ERRORS, classify, normalise, to_result
 from memory_systems.llm.results import LLMFailure, LLMResult
 from memory_systems.ratelimit import RateLimiter
 from memory_systems.records import PHASES, Usage
@@ -389,7 +389,7 @@ class LLMClient:
                     response = self._sdk.chat.completions.create(**request, timeout=self.config.timeout_s)
                     stored = normalise(response)
                     slot.settle(stored["prompt_tokens"] + stored["completion_tokens"])
-            except Exception as exc:  # classified below; anything unexpected becomes a counted failure
+            except ENDPOINT_ERRORS as exc:  # endpoint trouble only: a bug in our code propagates
                 failure, transient, retry_after = classify(exc)
                 failure = replace(failure, attempts=attempt + 1)
                 if not transient or attempt == attempts - 1:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
+import httpx
 import openai
 
 from memory_systems.llm.jsonparse import parse_json
@@ -22,7 +24,9 @@ def normalise(response: Any) -> dict[str, Any]:
     if not getattr(response, "choices", None):
         raise BadResponse(f"reply has no choices: {str(response)[:200]!r}")
     choice = response.choices[0]
-    message = choice.message
+    message = getattr(choice, "message", None)
+    if message is None:
+        raise BadResponse(f"reply has no message: {str(response)[:200]!r}")
     calls = [
         {"id": c.id or "", "name": c.function.name, "arguments": c.function.arguments or ""}
         for c in (message.tool_calls or [])
@@ -63,6 +67,12 @@ class BadResponse(Exception):
     """A 200 reply that is not a usable chat completion."""
 
 
+#: What a request may raise because of the endpoint (never because of a bug here): the SDK's errors,
+#: transport errors, an unparseable body, and replies that are not chat completions. A TypeError,
+#: AttributeError or KeyError is a programming error and propagates.
+ENDPOINT_ERRORS = (BadResponse, openai.OpenAIError, httpx.HTTPError, json.JSONDecodeError)
+
+
 def classify(exc: Exception) -> tuple[LLMFailure, bool, float | None]:
     """(failure, transient?, retry-after seconds) for an exception from a request."""
     # APITimeoutError subclasses APIConnectionError: test it first.
@@ -79,9 +89,7 @@ def classify(exc: Exception) -> tuple[LLMFailure, bool, float | None]:
         if status == 429:
             return LLMFailure("rate_limit", message, status), True, _retry_after(exc)
         return LLMFailure("http_error", message, status), status in (408, 409) or status >= 500, None
-    if isinstance(
-        exc, BadResponse | openai.OpenAIError | ValueError | TypeError | AttributeError | KeyError
-    ):
+    if isinstance(exc, ENDPOINT_ERRORS):
         return LLMFailure("bad_response", f"{type(exc).__name__}: {exc}"[:500]), False, None
     # Anything else is a bug in this module or the SDK, not endpoint trouble: let it surface.
     raise exc
