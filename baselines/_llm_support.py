@@ -1,11 +1,13 @@
 """What the LLM-backed baselines share: per-instance accounting, prompt budgets, an action loop, BM25.
 
-Private to ``baselines``: llm_extraction, wiki_agent and temporal_kg use it; nothing here is promised.
+Private to ``baselines``: llm_extraction, md_flat, karpathy_wiki and temporal_kg use it; nothing here is
+promised.
 
 - :class:`LLMAccount` sends every call with the system's name (so the client accounts it per system and
-  phase) and reports the usage incurred since the system was built. The runner builds a fresh system
-  per unit around one shared client, so a plain ``client.usage(system_name)`` would repeat earlier
-  units' calls in every later unit's record.
+  phase) through a private view of the client, whose own account holds exactly this instance's calls.
+  The runner builds a fresh system per unit around one shared client (several units at once with
+  ``--workers``): a plain ``client.usage(system_name)``, or its difference since the system was built,
+  would mix other units' calls into this one's record.
 - :func:`session_chunks` / :func:`clip_tokens` keep prompts inside a small context window (the embedded
   model has 2,048 tokens): a long session is processed in several chunks rather than truncated.
 - :func:`run_action_loop` is the agent loop of the wiki systems, over either transport: a forced call of
@@ -67,14 +69,12 @@ class LLMAccount:
     """
 
     def __init__(self, llm: Any, system_name: str) -> None:
-        self.client = llm
         # A view the runner made for one (system, unit) already names its account: calls must land
         # there, or the unit's usage (and every cost table) misses the system's own LLM calls.
         self.system_name = getattr(llm, "system_name", "") or system_name
-        self._baseline = self._total()
-
-    def _total(self) -> Usage:
-        return self.client.usage(system_name=self.system_name) if self.client is not None else Usage()
+        # A private view of the client: its own account holds exactly this instance's calls, however
+        # many other systems (or concurrent units) use the same client meanwhile.
+        self.client = llm.for_system(self.system_name) if llm is not None else None
 
     def require(self, what: str) -> None:
         """Raise :class:`ConfigError` when there is no client (``what`` names the operation)."""
@@ -93,21 +93,20 @@ class LLMAccount:
         return self.client.chat_json(messages, phase=phase, system_name=self.system_name, **options)
 
     def usage(self) -> Usage:
-        """LLM calls, tokens, failures and cache hits since this account was made (no wall time)."""
-        now, then = self._total(), self._baseline
-        return Usage(**{name: getattr(now, name) - getattr(then, name) for name in _LLM_FIELDS})
+        """LLM calls, tokens, failures and cache hits of this instance's calls (no wall time)."""
+        if self.client is None:
+            return Usage()
+        total = self.client.usage()
+        return Usage(**{name: getattr(total, name) for name in _LLM_FIELDS})
 
 
-def usage_since(llm: Usage, embedder_now: Usage, embedder_then: Usage, wall_s: Mapping[str, float]) -> Usage:
-    """A system's :class:`Usage`: its LLM use, its embedder use since it was built, its own wall time."""
+def system_usage(llm: Usage, embedder: Usage | None, wall_s: Mapping[str, float]) -> Usage:
+    """A system's :class:`Usage`: its own LLM account, its own embedder view's counts, its wall time."""
+    embedder = embedder or Usage()
     return Usage(
-        llm_calls=llm.llm_calls,
-        prompt_tokens=llm.prompt_tokens,
-        completion_tokens=llm.completion_tokens,
-        llm_failures=llm.llm_failures,
-        cache_hits=llm.cache_hits,
-        embedding_calls=embedder_now.embedding_calls - embedder_then.embedding_calls,
-        embedded_texts=embedder_now.embedded_texts - embedder_then.embedded_texts,
+        **{name: getattr(llm, name) for name in _LLM_FIELDS},
+        embedding_calls=embedder.embedding_calls,
+        embedded_texts=embedder.embedded_texts,
         wall_s=dict(wall_s),
     )
 

@@ -22,7 +22,7 @@ import numpy as np
 from memory_systems.base import MemorySystem
 from memory_systems.embedder import Embedder
 from memory_systems.errors import InvalidInputError
-from memory_systems.records import Hit, MemoryRecord
+from memory_systems.records import Hit, MemoryRecord, Usage
 from memory_systems.registry import register
 from memory_systems.store import RecordStore, check_k, check_namespace, check_text, check_texts
 from memory_systems.tokens import fits_in_tokens, split_by_tokens
@@ -61,7 +61,7 @@ class DenseMemory(MemorySystem):
             raise InvalidInputError(
                 f"need 0 <= window_overlap < window_tokens, got {window_overlap}, {window_tokens}"
             )
-        self.embedder = embedder or Embedder()
+        self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self.top_k = check_k(top_k)
         self.index_kind, self.hnsw_m = index, hnsw_m
         self.window_tokens, self.window_overlap = window_tokens, window_overlap
@@ -79,7 +79,7 @@ class DenseMemory(MemorySystem):
             "faiss_version": faiss.__version__,
         }
 
-    def usage(self):
+    def usage(self) -> Usage:
         usage = self._usage
         usage.embedding_calls = self.embedder.usage.embedding_calls
         usage.embedded_texts = self.embedder.usage.embedded_texts

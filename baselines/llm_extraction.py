@@ -38,7 +38,7 @@ from baselines._llm_support import (
     function_tool,
     session_chunks,
     session_day,
-    usage_since,
+    system_usage,
 )
 from baselines._oracle import oracle_facts
 from memory_systems.base import MemorySystem
@@ -237,13 +237,12 @@ class LLMExtractionMemory(MemorySystem):
         super().__init__()
         self.protocol = check_protocol(protocol)
         self.oracle = bool(oracle)
-        self.embedder = embedder or Embedder()
+        self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self.top_k = check_k(top_k)
         self.similar_k = check_k(similar_k)
         self.input_tokens = check_k(input_tokens)
         self.reply_tokens = check_k(reply_tokens)
         self._llm = LLMAccount(llm, self.name)
-        self._embedder_baseline = Usage(**self.embedder.usage.to_dict())
         self._records = RecordStore()
         self._indexes: dict[str, VectorIndex] = {}
         self._history = _History()
@@ -260,9 +259,7 @@ class LLMExtractionMemory(MemorySystem):
         }
 
     def usage(self) -> Usage:
-        return usage_since(
-            self._llm.usage(), self.embedder.usage, self._embedder_baseline, self._usage.wall_s
-        )
+        return system_usage(self._llm.usage(), self.embedder.usage, self._usage.wall_s)
 
     def history(self, memory_id: str, *, namespace: str = "default") -> list[HistoryEntry]:
         """Every recorded change of a memory, oldest first (also for deleted memories)."""

@@ -24,11 +24,9 @@ a fact with its date, its earlier values and any uncertainty.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +38,30 @@ from baselines._llm_support import (
     LLMAccount,
     ask_structured,
     check_protocol,
-    function_tool,
     session_chunks,
     session_day,
     session_iso,
-    usage_since,
+    system_usage,
 )
-from baselines._oracle import OracleFact, oracle_facts
+from baselines._oracle import oracle_facts
+from baselines._temporal_extract import (
+    EXTRACT_PROMPT,
+    EXTRACT_TOOL,
+    Extraction,
+    oracle_extraction,
+    parse_extraction,
+)
+from baselines._temporal_graph import (
+    EDGE_KINDS,
+    Edge,
+    Graph,
+    day,
+    entity_key,
+    now,
+    relation_key,
+    same_entity,
+    tier,
+)
 from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memory_systems.embedder import Embedder
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
@@ -65,186 +80,12 @@ from memory_systems.vector_index import VectorIndex, load_indexes, save_indexes
 
 logger = logging.getLogger(__name__)
 
-EXTRACT_PROMPT = """\
-You turn a conversation session into knowledge-graph facts. Reply with JSON only:
-{"facts": [{"subject": S, "relation": R, "object": O, "fact": F}], \
-"dependencies": [{"dependent": X, "source": Y, "if_source_changes": Z}], \
-"forget": [{"subject": S, "relation": R}]}
-facts: what is stated about an entity (person, system, project, thing). S names the entity, R is a \
-short snake_case property (lives_in, uses_database, version), O is the exact value, F one sentence. \
-Use the same S and R for the same property every time, so a new value replaces the old one.
-dependencies: X depends on Y; Z is the value X takes if Y changes, or null if not stated.
-forget: properties the user asked to forget. Use [] for an empty list."""
+__all__ = ["EDGE_KINDS", "EXTRACT_PROMPT", "Edge", "TemporalKGMemory", "entity_key", "relation_key"]
 
-_NAME = {"type": "string"}
-#: The extraction as a forced tool call (``protocol="tools"``; llama.cpp constrains it to the schema).
-EXTRACT_TOOL = function_tool(
-    "record_graph",
-    "Record facts, dependencies and forget requests",
-    {
-        "facts": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"subject": _NAME, "relation": _NAME, "object": _NAME, "fact": _NAME},
-                "required": ["subject", "relation", "object", "fact"],
-            },
-        },
-        "dependencies": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"dependent": _NAME, "source": _NAME, "if_source_changes": _NAME},
-                "required": ["dependent", "source"],
-            },
-        },
-        "forget": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"subject": _NAME, "relation": _NAME},
-                "required": ["subject"],
-            },
-        },
-    },
-)
-
-#: Kinds of edge: an extracted or structured fact, a dependency, or an unstructured stored note.
-EDGE_KINDS = ("fact", "dependency", "note")
 #: Reciprocal-rank-fusion constant (Cormack et al. 2009; Graphiti uses the same default).
 RRF_K = 60
 #: Best hits whose graph neighbourhood joins the ranking.
 SEED_HITS = 3
-
-_ARTICLES = {"the", "a", "an", "my", "our", "your"}
-_NON_WORD = re.compile(r"[^\w]+")
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def entity_key(name: str) -> str:
-    """The node key of an entity name: lower-case words, punctuation and a leading article dropped."""
-    words = _NON_WORD.sub(" ", name.lower()).split()
-    while len(words) > 1 and words[0] in _ARTICLES:
-        words = words[1:]
-    return " ".join(words)
-
-
-def relation_key(relation: str) -> str:
-    """A relation name as snake_case (``Uses Database`` -> ``uses_database``)."""
-    return "_".join(_NON_WORD.sub(" ", relation.lower()).split())
-
-
-def _same_entity(a: str, b: str) -> bool:
-    """Whether two entity keys plausibly name one entity (equal, or one's words contain the other's).
-
-    Used only to connect dependencies with facts, which are extracted from different sessions and
-    name the entity less consistently than facts about one property do.
-    """
-    if a == b:
-        return True
-    wa, wb = set(a.split()), set(b.split())
-    return bool(wa and wb) and (wa <= wb or wb <= wa)
-
-
-@dataclass
-class Edge:
-    """A fact or a dependency between two entities."""
-
-    id: str
-    """Memory id."""
-    subject: str
-    """Entity key of the subject (a dependency's dependent X)."""
-    relation: str
-    """snake_case relation (``depends_on`` for a dependency)."""
-    object: str
-    """Entity key of the object (a dependency's source Y)."""
-    fact: str
-    """The fact as a sentence: what search and retrieve return."""
-    kind: str = "fact"
-    """One of :data:`EDGE_KINDS`."""
-    value: str = ""
-    """The object as written (a fact's value); the node key loses case and punctuation."""
-    valid_at: str | None = None
-    """When the fact became true in the world (ISO 8601; the session's time), if known."""
-    invalid_at: str | None = None
-    """When it stopped being true in the world (the replacing fact's ``valid_at``)."""
-    created_at: str = ""
-    """When this memory recorded it (UTC wall clock, ISO 8601)."""
-    expired_at: str | None = None
-    """When this memory retired it (UTC wall clock); None while it is current."""
-    uncertain: str | None = None
-    """Why the fact may no longer hold (a dependency's source changed, no outcome stated)."""
-    if_changed: str | None = None
-    """Dependency: the value X takes when Y changes (Cascade); None means unknown (Absence)."""
-    derived_from: str | None = None
-    """Id of the dependency whose rule produced this fact."""
-    replaced_by: str | None = None
-    """Id of the fact that invalidated this one."""
-    session_id: str | None = None
-    """Session it was extracted from."""
-    history: list[dict[str, str]] = field(default_factory=list)
-    """Earlier texts after direct updates: ``{"text", "until"}``."""
-    metadata: dict[str, Any] = field(default_factory=dict)
-    """Metadata supplied at store time."""
-
-    @property
-    def current(self) -> bool:
-        """Not invalidated."""
-        return self.expired_at is None
-
-
-class _Graph:
-    """One namespace: a networkx multigraph of entities plus the edges by id."""
-
-    def __init__(self) -> None:
-        self.g = nx.MultiDiGraph()
-        self.edges: dict[str, Edge] = {}
-
-    def add(self, edge: Edge, subject_name: str, object_name: str) -> None:
-        for key, name in ((edge.subject, subject_name), (edge.object, object_name)):
-            if key not in self.g:
-                self.g.add_node(key, name=name)
-        self.g.add_edge(edge.subject, edge.object, key=edge.id)
-        self.edges[edge.id] = edge
-
-    def remove(self, edge_id: str) -> Edge:
-        edge = self.edges.pop(edge_id)
-        self.g.remove_edge(edge.subject, edge.object, key=edge_id)
-        for node in {edge.subject, edge.object}:
-            if self.g.degree(node) == 0:
-                self.g.remove_node(node)
-        return edge
-
-    def name(self, key: str) -> str:
-        return self.g.nodes[key]["name"] if key in self.g else key
-
-    def incident(self, key: str) -> list[Edge]:
-        """Every edge touching an entity."""
-        if key not in self.g:
-            return []
-        ids = [k for *_, k in self.g.out_edges(key, keys=True)] + [
-            k for *_, k in self.g.in_edges(key, keys=True)
-        ]
-        return [self.edges[i] for i in dict.fromkeys(ids)]
-
-    def facts(self, subject: str, relation: str | None = None) -> list[Edge]:
-        """Current facts of a subject (and relation), oldest first."""
-        return [
-            e
-            for e in self.incident(subject)
-            if e.kind == "fact" and e.current and e.subject == subject and relation in (None, e.relation)
-        ]
-
-
-@dataclass
-class _Extraction:
-    facts: list[dict[str, Any]]
-    dependencies: list[dict[str, Any]]
-    forget: list[dict[str, Any]]
-    invalid: int
 
 
 @register("temporal_kg")
@@ -287,14 +128,13 @@ class TemporalKGMemory(MemorySystem):
         super().__init__()
         self.protocol = check_protocol(protocol)
         self.oracle = bool(oracle)
-        self.embedder = embedder or Embedder()
+        self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self.top_k = check_k(top_k)
         self.include_invalidated = bool(include_invalidated)
         self.input_tokens = check_k(input_tokens)
         self.reply_tokens = check_k(reply_tokens)
         self._llm = LLMAccount(llm, self.name)
-        self._embedder_baseline = Usage(**self.embedder.usage.to_dict())
-        self._graphs: dict[str, _Graph] = {}
+        self._graphs: dict[str, Graph] = {}
         self._vectors: dict[str, VectorIndex] = {}
         self._lexical: dict[str, tuple[LexicalIndex, list[Edge]]] = {}
         self._next_id = 0
@@ -311,9 +151,7 @@ class TemporalKGMemory(MemorySystem):
         }
 
     def usage(self) -> Usage:
-        return usage_since(
-            self._llm.usage(), self.embedder.usage, self._embedder_baseline, self._usage.wall_s
-        )
+        return system_usage(self._llm.usage(), self.embedder.usage, self._usage.wall_s)
 
     def graph(self, *, namespace: str = "default") -> nx.MultiDiGraph:
         """The namespace's networkx graph (nodes: entity keys with ``name``; edge keys: memory ids)."""
@@ -323,8 +161,8 @@ class TemporalKGMemory(MemorySystem):
         """Every edge of the namespace, current and invalidated, in creation order."""
         return list(self._graph(check_namespace(namespace)).edges.values())
 
-    def _graph(self, namespace: str) -> _Graph:
-        return self._graphs.get(namespace) or _Graph()
+    def _graph(self, namespace: str) -> Graph:
+        return self._graphs.get(namespace) or Graph()
 
     # -- changes, mirrored in every index ---------------------------------------------------------
 
@@ -332,14 +170,14 @@ class TemporalKGMemory(MemorySystem):
         self, namespace: str, edges: list[tuple[Edge, str, str]], vectors: np.ndarray | None = None
     ) -> list[Edge]:
         """Add ``(edge without id, subject name, object name)`` triples; ids are assigned here."""
-        graph = self._graphs.setdefault(namespace, _Graph())
+        graph = self._graphs.setdefault(namespace, Graph())
         if vectors is None:
             vectors = self.embedder.encode([e.fact for e, _, _ in edges])
         added = []
         for edge, subject_name, object_name in edges:
             edge.id = str(self._next_id)
             self._next_id += 1
-            edge.created_at = edge.created_at or _now()
+            edge.created_at = edge.created_at or now()
             if edge.kind == "note":
                 edge.subject = edge.object = f"note {edge.id}"
                 subject_name = object_name = edge.subject
@@ -373,7 +211,7 @@ class TemporalKGMemory(MemorySystem):
 
     def _invalidate(self, namespace: str, edge: Edge, at: str | None, by: str | None) -> None:
         edge.invalid_at = at
-        edge.expired_at = _now()
+        edge.expired_at = now()
         edge.replaced_by = by
         self._lexical.pop(namespace, None)
 
@@ -416,7 +254,7 @@ class TemporalKGMemory(MemorySystem):
         edge = self._get(memory_id, namespace)
         check_text(text)
         vector = self.embedder.encode([text])
-        edge.history.append({"text": edge.fact, "until": _now()})
+        edge.history.append({"text": edge.fact, "until": now()})
         edge.fact = text
         index = self._vectors[namespace]
         index.remove(int(edge.id))
@@ -493,7 +331,7 @@ class TemporalKGMemory(MemorySystem):
             scores[edge_id] = scores.get(edge_id, 0.0) + 1.0 / (RRF_K + rank + 1)
         # Current facts first, then dependency rules (a rule's "will be" next to the fact it produced
         # invites a hedged answer), then invalidated facts.
-        ranked = sorted(scores, key=lambda i: (_tier(graph.edges[i]), -scores[i], position[i]))
+        ranked = sorted(scores, key=lambda i: (tier(graph.edges[i]), -scores[i], position[i]))
         return [(graph.edges[i], scores[i]) for i in ranked[:k]]
 
     def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
@@ -505,14 +343,14 @@ class TemporalKGMemory(MemorySystem):
             graph = self._graph(namespace)
             return CONTEXT_SEPARATOR.join(self._render(graph, e) for e, _ in ranked) if ranked else NO_MEMORY
 
-    def _render(self, graph: _Graph, edge: Edge) -> str:
+    def _render(self, graph: Graph, edge: Edge) -> str:
         text = edge.fact
         if not edge.current:
-            return f"{text} [no longer true since {_day(edge.invalid_at or edge.expired_at)}]"
+            return f"{text} [no longer true since {day(edge.invalid_at or edge.expired_at)}]"
         if edge.uncertain:
             text += f" [uncertain: {edge.uncertain}]"
         if edge.valid_at:
-            text += f" (since {_day(edge.valid_at)})"
+            text += f" (since {day(edge.valid_at)})"
         if edge.kind == "fact":
             earlier = [
                 e
@@ -525,12 +363,12 @@ class TemporalKGMemory(MemorySystem):
             if earlier:
                 text += (
                     " (earlier: "
-                    + "; ".join(f"{e.value or e.fact} until {_day(e.invalid_at)}" for e in earlier)
+                    + "; ".join(f"{e.value or e.fact} until {day(e.invalid_at)}" for e in earlier)
                     + ")"
                 )
         return text
 
-    def _hit_metadata(self, graph: _Graph, edge: Edge) -> dict[str, Any]:
+    def _hit_metadata(self, graph: Graph, edge: Edge) -> dict[str, Any]:
         return {
             **edge.metadata,
             "kind": edge.kind,
@@ -556,7 +394,7 @@ class TemporalKGMemory(MemorySystem):
         if past:
             sections.append(
                 "No longer true:\n"
-                + "\n".join(f"- {e.fact} ({_day(e.valid_at)} to {_day(e.invalid_at)})" for e in past)
+                + "\n".join(f"- {e.fact} ({day(e.valid_at)} to {day(e.invalid_at)})" for e in past)
             )
         return "\n\n".join(sections)
 
@@ -590,7 +428,7 @@ class TemporalKGMemory(MemorySystem):
                     phase="ingest",
                     max_tokens=self.reply_tokens,
                 )
-                extraction = _parse_extraction(data)
+                extraction = parse_extraction(data)
                 if extraction is None:
                     logger.info("%s: extraction failed (%s)", self.name, error or f"bad reply {data!r:.200}")
                     report.failures += 1
@@ -605,18 +443,18 @@ class TemporalKGMemory(MemorySystem):
         report = IngestReport(session.session_id)
         started = time.perf_counter()
         with self.timed("ingest"):
-            extraction = _oracle_extraction(oracle_facts(session))
+            extraction = oracle_extraction(oracle_facts(session))
             if extraction.facts or extraction.dependencies or extraction.forget:
                 self._apply_extraction(extraction, session, namespace, report)
         report.wall_s = time.perf_counter() - started
         return report
 
     def _apply_extraction(
-        self, extraction: _Extraction, session: Session, namespace: str, report: IngestReport
+        self, extraction: Extraction, session: Session, namespace: str, report: IngestReport
     ) -> None:
         """Apply one chunk's extraction: forget, record dependencies, add facts, propagate changes."""
         valid_at = session_iso(session.timestamp)
-        graph = self._graphs.setdefault(namespace, _Graph())
+        graph = self._graphs.setdefault(namespace, Graph())
         for item in extraction.forget:
             subject, relation = entity_key(item["subject"]), item.get("relation")
             for edge in list(graph.edges.values()):
@@ -728,7 +566,7 @@ class TemporalKGMemory(MemorySystem):
         rules = [
             e
             for e in graph.edges.values()
-            if e.kind == "dependency" and e.id not in visited and _same_entity(e.object, source)
+            if e.kind == "dependency" and e.id not in visited and same_entity(e.object, source)
         ]
         for rule in rules:
             visited.add(rule.id)
@@ -789,10 +627,10 @@ class TemporalKGMemory(MemorySystem):
                 )
 
     @staticmethod
-    def _subjects_like(graph: _Graph, key: str) -> list[str]:
+    def _subjects_like(graph: Graph, key: str) -> list[str]:
         if key in graph.g:
             return [key]
-        return [node for node in graph.g.nodes if _same_entity(node, key)]
+        return [node for node in graph.g.nodes if same_entity(node, key)]
 
     # -- persistence -------------------------------------------------------------------------------
 
@@ -827,103 +665,7 @@ class TemporalKGMemory(MemorySystem):
         for row in rows:
             namespace = row.pop("namespace")
             edge = Edge(**row)
-            graph = system._graphs.setdefault(namespace, _Graph())
+            graph = system._graphs.setdefault(namespace, Graph())
             graph.add(edge, names[(namespace, edge.subject)], names[(namespace, edge.object)])
         system._vectors = load_indexes(folder, system.embedder.dim)
         return system
-
-
-def _oracle_extraction(facts: list[OracleFact]) -> _Extraction:
-    """Gold facts as an extraction: values as ``<name> is <value>`` facts (one relation per entity, so
-    a new value replaces the old), rules and dependencies as dependency edges, deletions as forgets."""
-    out = _Extraction([], [], [], 0)
-    for fact in facts:
-        if fact.sets_value and fact.value:
-            out.facts.append(
-                {"subject": fact.name, "relation": "is", "object": fact.value, "fact": fact.text}
-            )
-        elif fact.kind in ("rule", "dependency") and fact.source_name:
-            outcome = fact.value if fact.kind == "rule" and fact.value else None
-            out.dependencies.append(
-                {"dependent": fact.name, "source": fact.source_name, "if_source_changes": outcome}
-            )
-        elif fact.kind == "delete":
-            out.forget.append({"subject": fact.name, "relation": None})
-        else:
-            out.invalid += 1
-    return out
-
-
-def _tier(edge: Edge) -> int:
-    """Retrieval order of an edge: current facts and notes, dependency rules, invalidated facts."""
-    if not edge.current:
-        return 2
-    return 1 if edge.kind == "dependency" else 0
-
-
-def _day(iso: str | None) -> str:
-    return iso[:10] if iso else "?"
-
-
-def _text(item: dict[str, Any], key: str) -> str | None:
-    value = item.get(key)
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        value = str(value)
-    return value.strip() if isinstance(value, str) and value.strip() else None
-
-
-def _items(data: dict[str, Any], key: str, out: _Extraction) -> list[Any]:
-    """The list under ``key`` (missing or null: empty; anything else counts as one invalid item)."""
-    value = data.get(key)
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        out.invalid += 1
-        return []
-    return value
-
-
-def _parse_extraction(data: Any) -> _Extraction | None:
-    """The usable items of an extraction reply; None when it is not an extraction object at all.
-
-    Items missing a required field are dropped and counted in ``invalid``.
-    """
-    if not isinstance(data, dict) or not any(key in data for key in ("facts", "dependencies", "forget")):
-        return None
-    out = _Extraction([], [], [], 0)
-    for item in _items(data, "facts", out):
-        fields = (
-            {k: _text(item, k) for k in ("subject", "relation", "object", "fact")}
-            if isinstance(item, dict)
-            else {}
-        )
-        if not fields or not all(fields[k] for k in ("subject", "relation", "object")):
-            out.invalid += 1
-            continue
-        fields["fact"] = (
-            fields["fact"]
-            or f"{fields['subject']} {fields['relation'].replace('_', ' ')} {fields['object']}."
-        )
-        if isinstance(item.get("valid_at"), str):
-            fields["valid_at"] = item["valid_at"]
-        out.facts.append(fields)
-    for item in _items(data, "dependencies", out):
-        fields = (
-            {k: _text(item, k) for k in ("dependent", "source", "if_source_changes", "relation")}
-            if isinstance(item, dict)
-            else {}
-        )
-        if not fields or not (fields["dependent"] and fields["source"]):
-            out.invalid += 1
-            continue
-        if str(fields["if_source_changes"]).lower() in ("none", "null", "unknown"):
-            fields["if_source_changes"] = None
-        out.dependencies.append(fields)
-    for item in _items(data, "forget", out):
-        subject = _text(item, "subject") if isinstance(item, dict) else None
-        if subject is None:
-            out.invalid += 1
-            continue
-        relation = _text(item, "relation")
-        out.forget.append({"subject": subject, "relation": relation_key(relation) if relation else None})
-    return out

@@ -333,11 +333,16 @@ def _compute_unit(benchmark, spec, unit, config, folder, resources, views) -> tu
 
 
 def _llm_usage(views) -> Usage:
-    """LLM use of one unit: its views' own accounts (a client shared by both roles counted once)."""
+    """LLM use of one unit: the sum of its views' own accounts.
+
+    Each view counts exactly the calls made through it (and through the views systems make from it),
+    so two views of one client (answer and internal roles) never count a call twice, and units
+    running at once never see each other's calls.
+    """
     total, seen = Usage(), set()
     for view in views:
-        if view is not None and id(view._ledger) not in seen:
-            seen.add(id(view._ledger))
+        if view is not None and id(view) not in seen:
+            seen.add(id(view))
             total = total + view.usage()
     return total
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import fcntl
 import hashlib
 import json
@@ -156,6 +157,14 @@ class EmbeddingCache:
             self._rows[key] = row
 
 
+class _SharedState:
+    """What an embedder shares with its views: the disk cache, opened once, and its lock."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.cache: EmbeddingCache | None = None
+
+
 class Embedder:
     """Encodes texts to L2-normalised float32 vectors with a sentence-transformers model.
 
@@ -178,9 +187,22 @@ class Embedder:
         self.model_name = model_name or (self.model_path.name if self.model_path else DEFAULT_MODEL)
         self.batch_size = batch_size
         self.cache_dir = Path(cache_dir) if cache_dir else None
-        self._cache: EmbeddingCache | None = None
-        self._lock = threading.Lock()
+        self._shared = _SharedState()
+        # Texts and batches encoded through this embedder (a view: through it and views made from it).
         self.usage = Usage()
+        self._accounts: tuple[Usage, ...] = (self.usage,)
+
+    def account(self) -> Embedder:
+        """A view sharing the model and the disk cache, whose ``usage`` counts only its own encodes.
+
+        Each system instance (and the runner, per unit) encodes through its own view, so its usage is
+        exact however many instances share one embedder at once; this embedder's ``usage`` stays the
+        total over all of its views.
+        """
+        view = copy.copy(self)
+        view.usage = Usage()
+        view._accounts = (*self._accounts, view.usage)
+        return view
 
     @property
     def model(self) -> Any:
@@ -209,11 +231,18 @@ class Embedder:
         return {"model": self.model_name, "dim": self.dim, "batch_size": self.batch_size}
 
     def _disk_cache(self) -> EmbeddingCache | None:
-        with self._lock:  # runner workers share one embedder: open the cache once
-            if self.cache_dir is not None and self._cache is None:
+        shared = self._shared
+        with shared.lock:  # runner workers share one embedder (and its views): open the cache once
+            if self.cache_dir is not None and shared.cache is None:
                 safe = re.sub(r"[^A-Za-z0-9_.-]", "_", self.model_name)
-                self._cache = EmbeddingCache(self.cache_dir / safe, self.dim)
-        return self._cache
+                shared.cache = EmbeddingCache(self.cache_dir / safe, self.dim)
+        return shared.cache
+
+    def _count(self, texts: int) -> None:
+        with self._shared.lock:  # several threads add to the shared total
+            for usage in self._accounts:
+                usage.embedding_calls += -(-texts // self.batch_size)
+                usage.embedded_texts += texts
 
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
         """Encode texts, reusing cached vectors; duplicates in the batch are encoded once.
@@ -251,8 +280,7 @@ class Embedder:
                 convert_to_numpy=True,
                 show_progress_bar=show_progress,
             ).astype(np.float32, copy=False)
-            self.usage.embedding_calls += -(-len(part) // self.batch_size)
-            self.usage.embedded_texts += len(part)
+            self._count(len(part))
             for (_, (_, rows)), vector in zip(part, vectors, strict=True):
                 out[rows] = vector
             if cache is not None:

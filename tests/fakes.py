@@ -30,10 +30,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from baselines import llm_extraction, temporal_kg, wiki_agent
+from baselines import karpathy_wiki, llm_extraction, md_flat, temporal_kg
 from memory_systems.fake_endpoint import FakeEndpoint
 from memory_systems.llm import (
-    _JSON_RETRY_PROMPT,
+    JSON_RETRY_PROMPT,
     NO_KEY,
     LLMClient,
     LLMConfig,
@@ -48,9 +48,9 @@ from memory_systems.records import Usage
 PROMPT_KINDS = {
     "extract_facts": llm_extraction.EXTRACT_PROMPT,
     "update_memory": llm_extraction.UPDATE_PROMPT,
-    "md_flat_edit": wiki_agent.MD_FLAT_PROMPT,
-    "wiki_ingest": wiki_agent.WIKI_INGEST_PROMPT,
-    "wiki_query": wiki_agent.WIKI_QUERY_PROMPT,
+    "md_flat_edit": md_flat.MD_FLAT_PROMPT,
+    "wiki_ingest": karpathy_wiki.WIKI_INGEST_PROMPT,
+    "wiki_query": karpathy_wiki.WIKI_QUERY_PROMPT,
     "kg_extract": temporal_kg.EXTRACT_PROMPT,
 }
 
@@ -149,7 +149,7 @@ class ReplayServer:
 
 def _is_json_retry(messages: Sequence[Mapping[str, Any]]) -> bool:
     last = messages[-1] if messages else {}
-    return last.get("role") == "user" and last.get("content") == _JSON_RETRY_PROMPT
+    return last.get("role") == "user" and last.get("content") == JSON_RETRY_PROMPT
 
 
 def _behaviour(reply: Any, tool_choice: Any) -> tuple[Any, ...]:

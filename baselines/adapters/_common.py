@@ -75,8 +75,8 @@ class ClientAccount:
     """The run's LLM client as one adapter instance uses it.
 
     Calls are accounted to the client view's system (the runner hands each system a view) or, for a
-    shared client, to ``default_name``. :meth:`usage` reports only what was used since the account
-    was made, because the runner builds a fresh system per unit around one long-lived client.
+    shared client, to ``default_name``, through a private view: :meth:`usage` reports exactly this
+    adapter's calls, though the runner builds a fresh system per unit around one long-lived client.
 
     Args:
         llm: An :class:`~memory_systems.llm.LLMClient` (or anything with its ``chat`` / ``chat_json``
@@ -85,12 +85,10 @@ class ClientAccount:
     """
 
     def __init__(self, llm: Any, default_name: str) -> None:
-        self.client = llm
         self.system_name = getattr(llm, "system_name", "") or default_name
-        self._baseline = self._total()
-
-    def _total(self) -> Usage:
-        return self.client.usage(system_name=self.system_name) if self.client is not None else Usage()
+        # A private view: its own account holds exactly this adapter's calls (never a difference of
+        # a counter that concurrent units move too).
+        self.client = llm.for_system(self.system_name) if llm is not None else None
 
     def require(self, adapter: str, what: str) -> None:
         """Raise :class:`ConfigError` when there is no client."""
@@ -116,17 +114,19 @@ class ClientAccount:
         return self.client.chat_json(messages, phase="ingest", system_name=self.system_name, **options)
 
     def usage(self) -> Usage:
-        """LLM calls, tokens, failures and cache hits since this account was made (no wall time)."""
-        now, then = self._total(), self._baseline
-        return Usage(**{name: getattr(now, name) - getattr(then, name) for name in _LLM_FIELDS})
+        """LLM calls, tokens, failures and cache hits of this adapter's calls (no wall time)."""
+        if self.client is None:
+            return Usage()
+        total = self.client.usage()
+        return Usage(**{name: getattr(total, name) for name in _LLM_FIELDS})
 
 
-def adapter_usage(llm: Usage, embedder_now: Usage, embedder_then: Usage, wall_s: dict[str, float]) -> Usage:
-    """An adapter's :class:`Usage`: its LLM use, its embedder use since it was built, its wall time."""
+def adapter_usage(llm: Usage, embedder: Usage, wall_s: dict[str, float]) -> Usage:
+    """An adapter's :class:`Usage`: its own LLM account, its own embedder view's counts, its wall time."""
     return Usage(
         **{name: getattr(llm, name) for name in _LLM_FIELDS},
-        embedding_calls=embedder_now.embedding_calls - embedder_then.embedding_calls,
-        embedded_texts=embedder_now.embedded_texts - embedder_then.embedded_texts,
+        embedding_calls=embedder.embedding_calls,
+        embedded_texts=embedder.embedded_texts,
         wall_s=dict(wall_s),
     )
 

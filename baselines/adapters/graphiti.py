@@ -9,9 +9,10 @@ A memory is an entity edge, whose ``fact`` is what graphiti's search returns:
 
 - ``ingest_session`` adds the session as one episode (``add_episode``, one at a time, never the bulk
   path) and graphiti's LLM pipeline extracts entities and fact edges, deduplicates them and
-  invalidates contradicted edges. Any exception out of ``add_episode`` (a failed call, a reply that
-  does not fit graphiti's schema) is counted in ``IngestReport.failures`` and logged with its
-  traceback; the graph keeps what earlier episodes built.
+  invalidates contradicted edges. A failed LLM call or a reply that does not fit graphiti's schema
+  (the library's own error classes, pydantic's ValidationError) is counted in
+  ``IngestReport.failures`` and logged; the graph keeps what earlier episodes built. Any other
+  exception (a TypeError in our code, say) is a bug and propagates.
 - ``store`` needs no LLM: each text becomes a fact edge written directly (embedded with the shared
   embedder) on a per-namespace anchor node; ``update`` rewrites a fact in place (re-embedded, no
   invalidated copy left behind); ``delete`` removes the edge node, so it leaves Kuzu's full-text
@@ -36,13 +37,13 @@ import shutil
 import time
 import weakref
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from baselines.adapters._common import (
     ClientAccount,
+    LibraryLLMError,
     StateFolder,
     adapter_usage,
     installed_version,
@@ -138,8 +139,7 @@ class GraphitiMemory(MemorySystem):
         self.sim_min_score = float(sim_min_score)
         self.max_tokens = check_k(max_tokens)
         self.buffer_pool_mb, self.max_db_mb = check_k(buffer_pool_mb), check_k(max_db_mb)
-        self.embedder = embedder or Embedder()
-        self._embedder_baseline = replace(self.embedder.usage)
+        self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self._account = ClientAccount(llm, self.name)
         self._state = StateFolder(workdir, prefix="memsuite-graphiti-")
         self._parts = _import_graphiti()
@@ -189,9 +189,7 @@ class GraphitiMemory(MemorySystem):
         }
 
     def usage(self) -> Usage:
-        return adapter_usage(
-            self._account.usage(), self.embedder.usage, self._embedder_baseline, self._usage.wall_s
-        )
+        return adapter_usage(self._account.usage(), self.embedder.usage, self._usage.wall_s)
 
     def close(self) -> None:
         """Close the database and the event loop; remove a temporary state folder."""
@@ -384,12 +382,13 @@ class GraphitiMemory(MemorySystem):
                         for e in result.edges
                         if e.episodes[:1] != [episode] and (e.invalid_at or e.expired_at)
                     )
-                except Exception:  # a library parse error may surface as any exception type
+                except _library_failures() as exc:  # a bug (TypeError, KeyError, ...) propagates
                     logger.warning(
-                        "%s: add_episode failed for session %s (counted)",
+                        "%s: add_episode failed for session %s (counted): %s: %s",
                         self.name,
                         session.session_id,
-                        exc_info=True,
+                        type(exc).__name__,
+                        exc,
                     )
                     report.failures += 1
         report.wall_s = time.perf_counter() - started
@@ -443,3 +442,16 @@ def _shutdown(resources: dict[str, Any]) -> None:
     finally:
         resources["loop"].close()
         resources["state"].cleanup()
+
+
+def _library_failures() -> tuple[type[BaseException], ...]:
+    """What ``add_episode`` raises when the LLM's work is unusable: counted, never a crash.
+
+    A failed call through the run's client (:class:`LibraryLLMError`; the client has already counted
+    it), graphiti's own errors, and a reply graphiti cannot validate into its response model (pydantic).
+    """
+    from graphiti_core.errors import GraphitiError
+    from graphiti_core.llm_client.errors import EmptyResponseError, RateLimitError, RefusalError
+    from pydantic import ValidationError
+
+    return (LibraryLLMError, GraphitiError, RateLimitError, RefusalError, EmptyResponseError, ValidationError)

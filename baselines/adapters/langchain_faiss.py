@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +69,7 @@ class LangChainFaissMemory(MemorySystem):
 
         self._parts = _langchain_parts
         self.top_k = check_k(top_k)
-        self.embedder = embedder or Embedder()
-        self._embedder_baseline = replace(self.embedder.usage)
+        self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self._embeddings = _langchain_parts.SharedEmbeddings(self.embedder)
         self._stores: dict[str, Any] = {}
         self._next_id = 0
@@ -88,7 +86,7 @@ class LangChainFaissMemory(MemorySystem):
         }
 
     def usage(self) -> Usage:
-        return adapter_usage(Usage(), self.embedder.usage, self._embedder_baseline, self._usage.wall_s)
+        return adapter_usage(Usage(), self.embedder.usage, self._usage.wall_s)
 
     # -- helpers ---------------------------------------------------------------------------------
 

@@ -34,7 +34,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -151,8 +150,7 @@ class Mem0Memory(MemorySystem):
         self.top_k = check_k(top_k)
         self.threshold = float(threshold)
         self.max_tokens = check_k(max_tokens)
-        self.embedder = embedder or Embedder()
-        self._embedder_baseline = replace(self.embedder.usage)
+        self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self._state = StateFolder(workdir, prefix="memsuite-mem0-")
         parts = _import_mem0(self._state.path / "mem0_home" if workdir is not None else None)
         self._account = ClientAccount(llm, self.name)
@@ -221,9 +219,7 @@ class Mem0Memory(MemorySystem):
         }
 
     def usage(self) -> Usage:
-        return adapter_usage(
-            self._account.usage(), self.embedder.usage, self._embedder_baseline, self._usage.wall_s
-        )
+        return adapter_usage(self._account.usage(), self.embedder.usage, self._usage.wall_s)
 
     def close(self) -> None:
         """Close mem0's history database and remove a temporary state folder."""

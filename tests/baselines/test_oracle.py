@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from baselines._oracle import oracle_facts
+from baselines.karpathy_wiki import KarpathyWikiMemory
 from baselines.llm_extraction import LLMExtractionMemory
+from baselines.md_flat import MdFlatMemory
 from baselines.temporal_kg import TemporalKGMemory
-from baselines.wiki_agent import KarpathyWikiMemory, MdFlatMemory
 from eval.generators.meme import generate_episodes
 from eval.judges.rule import contains, uncertainty_marker
 from memory_systems.errors import ConfigError, InvalidInputError

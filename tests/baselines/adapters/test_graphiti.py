@@ -254,6 +254,33 @@ def test_ingest_failures_are_counted_not_raised(embedder, reply):
     memory.close()
 
 
+def test_a_bug_inside_ingestion_propagates(embedder, monkeypatch):
+    """A TypeError in our own code is a bug, not an ingest failure that would pass for a bad score."""
+    from baselines.adapters import _graphiti_parts
+
+    async def broken(self, *args, **kwargs):
+        raise TypeError("a bug in the adapter")
+
+    monkeypatch.setattr(_graphiti_parts.ClientLLM, "_generate_response", broken)
+    memory = GraphitiMemory(embedder=embedder, llm=FakeLLM(script={"other": [graphiti_reply] * 40}))
+    with pytest.raises(TypeError, match="a bug in the adapter"):
+        memory.ingest_session(SESSION, namespace="chat")
+    memory.close()
+
+
+def test_a_network_error_is_counted(embedder, replay_llm):
+    """A dropped connection (the real client over HTTP) is one counted failure, and nothing is added."""
+    llm = replay_llm(script={"other": [LLMFailure("connection", "dropped")] * 40})
+    memory = GraphitiMemory(embedder=embedder, llm=llm)
+    report = memory.ingest_session(SESSION, namespace="chat")
+    assert (report.added, report.failures) == (0, 1)
+    usage = memory.usage()
+    # graphiti's first step (entity extraction) is one call; its failure ends the episode.
+    assert (usage.llm_calls, usage.llm_failures) == (1, 1) == (len(llm.calls), len(llm.calls))
+    assert memory.records(namespace="chat") == []
+    memory.close()
+
+
 def test_ingest_needs_an_llm_the_verbs_do_not(memory):
     memory.store(["No LLM needed for this."])
     with pytest.raises(ConfigError, match="needs an LLM"):
@@ -286,7 +313,10 @@ def test_wiring_with_the_local_model(local_llm, embedder):
     usage = memory.usage()
     print(f"\n[graphiti wiring] report={report} usage={usage} failures={client.failure_counts()}")
     print(f"snapshot={memory.snapshot()!r}")
-    assert report.failures in (0, 1)
-    assert usage.llm_calls + usage.cache_hits >= 1
+    # The adapter's account holds exactly the client's calls (nothing else used the client), and a
+    # failed episode adds nothing.
+    assert (usage.llm_calls, usage.llm_failures) == (client.usage().llm_calls, client.usage().llm_failures)
+    assert usage.llm_calls >= 1
+    assert report.failures == 0 or report.added == 0
     assert isinstance(memory.retrieve("what is the router called"), str)
     memory.close()

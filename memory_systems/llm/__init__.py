@@ -1,0 +1,48 @@
+"""The LLM layer: one client for any OpenAI-compatible endpoint, accounted, cached, never crashing a run.
+
+Modules: config (LLMConfig), client (calls, retries), cache (ResponseCache), pricing (PriceTable),
+jsonparse (parse_json), accounting (the ledgers), replies (responses and errors), results, spec (open_llm).
+
+Every LLM use in memsuite (a system's internal LLM, the answer LLM, LLM judges, adapters over mem0ai
+and graphiti-core) goes through :class:`LLMClient` (DESIGN.md §6):
+
+- **Accounting**: requests, cache hits, failures, prompt/completion tokens and wall time per
+  (memory system, phase); :meth:`LLMClient.usage` sums them into a :class:`~memory_systems.records.Usage`
+  and :meth:`LLMClient.cost_usd` prices them with an editable :class:`PriceTable`.
+- **Cache**: responses are stored in SQLite keyed by the SHA-256 of the full request (model, messages
+  and every parameter), so a rerun makes no calls; safe with several threads and processes.
+- **Failures are values**: timeouts, refused connections and HTTP errors are retried with backoff
+  when transient; JSON replies are parsed robustly (fences, trailing prose, repair, one retry asking
+  for valid JSON). What still fails comes back as ``LLMResult.failure`` and is counted, never raised.
+
+:func:`open_llm` turns a config value (``"local"`` or a mapping) into a ready client; ``"local"``
+starts the embedded SmolLM2 server (memory_systems/llm_server.py) and stops it afterwards.
+"""
+
+from memory_systems.llm.cache import CACHE_VERSION, ResponseCache, request_key
+from memory_systems.llm.client import JSON_RETRY_PROMPT, LLMClient
+from memory_systems.llm.config import NO_KEY, OPENAI_BASE_URL, LLMConfig
+from memory_systems.llm.jsonparse import parse_json
+from memory_systems.llm.pricing import DEFAULT_PRICES, PriceTable
+from memory_systems.llm.results import FAILURE_KINDS, LLMFailure, LLMResult, ToolCall
+from memory_systems.llm.spec import local_config, open_llm
+
+__all__ = [
+    "CACHE_VERSION",
+    "DEFAULT_PRICES",
+    "FAILURE_KINDS",
+    "JSON_RETRY_PROMPT",
+    "NO_KEY",
+    "OPENAI_BASE_URL",
+    "LLMClient",
+    "LLMConfig",
+    "LLMFailure",
+    "LLMResult",
+    "PriceTable",
+    "ResponseCache",
+    "ToolCall",
+    "local_config",
+    "open_llm",
+    "parse_json",
+    "request_key",
+]
