@@ -39,7 +39,7 @@ from eval.registry import get_benchmark
 from memory_systems.errors import ConfigError, DatasetError
 from memory_systems.registry import get_system
 
-CONFIGS = Path(__file__).resolve().parents[3] / "configs"
+CONFIGS = Path(__file__).resolve().parents[4] / "configs"
 
 
 # -- helpers ---------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from eval.benchmarks.meme.evidence import context_holds_evidence, holds_state, n
 from eval.benchmarks.meme.protocol import evidence_verdict
 from eval.benchmarks.meme.schema import DELETION_GOLD, Question
 from eval.protocol import Row
-from eval.report import meme_undefined_tasks
+from eval.benchmarks.meme.report import meme_undefined_tasks
 
 RULE = "My mechanic depends on my car; if my car changes, my mechanic will be Gearwell Garage."
 CHANGE = "My car changed from Dunmore Glide to Kestrel Compact 4."
