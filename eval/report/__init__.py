@@ -107,6 +107,7 @@ __all__ = [
     "run_cell",
     "run_column",
     "run_cost",
+    "runs_table",
     "series_name",
     "slug",
     "stage_figures",
@@ -116,4 +117,5 @@ __all__ = [
     "usage_record",
     "usage_summary",
     "usage_table",
+    "write_report",
 ]

@@ -19,7 +19,6 @@ from memory_systems.errors import ConfigError
 from memory_systems.llm import PriceTable
 
 
-
 def _numeric_leaves(value: Any, prefix: str = "", depth: int = 3) -> dict[str, float]:
     if isinstance(value, bool):
         return {}

@@ -14,6 +14,7 @@ from eval.report.model import Cell, ReportOptions, Table
 from eval.report.runs import RunInfo, internal_llm_label, llm_label
 from memory_systems.llm import PriceTable
 
+
 @dataclass(frozen=True)
 class UsageSummary:
     """Resource use of one system in one run."""

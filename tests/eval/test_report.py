@@ -21,7 +21,6 @@ from eval.report import (
 from eval.runlog import RunFolder
 from memory_systems.errors import ConfigError
 
-
 # -- rendering, registry, errors -----------------------------------------------------------------------
 
 

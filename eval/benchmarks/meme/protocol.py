@@ -9,7 +9,7 @@ budget 1) and, when the run has an answer LLM, one answer call with the same pro
   value for ER and before-questions, every value for Agg and Tr, the new value and the upstream
   change for Cas, the stated dependency (or uncertainty) and the change for Abs, the deletion request
   (or no trace of the value) for Del; the rules are in :mod:`eval.benchmarks.meme.evidence`.
-- ``rule`` (when there is an answer): the deterministic judge of :mod:`eval.judges.rule`.
+- ``rule`` (when there is an answer): the deterministic judge of :mod:`eval.benchmarks.meme.judges.rule`.
 - ``llm`` (when ``judges`` includes "llm"): the rubric judge, asked through the answer LLM.
 
 The context handed to the answer LLM is cut to ``max_context_tokens`` cl100k tokens when set (by
@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
+from eval.benchmarks.meme.judges.llm import judge_llm
+from eval.benchmarks.meme.judges.rule import contains, judge_rule, normalize
 from eval.benchmarks.meme.loader import load_episodes
 from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 from eval.benchmarks.meme.scoring import meme_scores
-from eval.judges.llm import judge_llm
-from eval.judges.rule import contains, judge_rule, normalize
 from eval.metrics import judge_agreement
 from eval.protocol import Row, RunContext
 from eval.registry import register_benchmark

@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from eval import plots as plotting
+from eval.benchmarks.meme.diagnostics import attribute_rows, stage_table
 from eval.benchmarks.meme.paper import (
     PAPER_COST_PER_EPISODE,
     PAPER_MAIN_TABLE,
@@ -19,7 +20,7 @@ from eval.benchmarks.meme.paper import (
     PAPER_SETUP,
 )
 from eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
-from eval.diagnostics import StageCell, attribute_rows, stage_table
+from eval.diagnostics import StageCell
 from eval.protocol import Row
 from eval.report import (
     NA,
@@ -165,11 +166,11 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
 
 
 MEME_STAGE_NOTES = (
-    "Failure-stage attribution (eval/diagnostics.py), after-questions: share of each system's questions "
-    "per task whose first failing stage is encoded (the value never reached memory after its session), "
-    "maintained (the snapshot at question time lacks the current state: new value, deletion, history, "
-    "stated dependency or uncertainty), retrieved (the context handed to the answer LLM lacks it), or "
-    "answered (the judge failed the answer); none = no stage failed.",
+    "Failure-stage attribution (eval/benchmarks/meme/diagnostics.py), after-questions: share of each "
+    "system's questions per task whose first failing stage is encoded (the value never reached memory "
+    "after its session), maintained (the snapshot at question time lacks the current state: new value, "
+    "deletion, history, stated dependency or uncertainty), retrieved (the context handed to the answer "
+    "LLM lacks it), or answered (the judge failed the answer); none = no stage failed.",
     "answer_judge: the verdict behind 'answered' (llm, else rule); 'none' = the run had no answer LLM, so "
     "'answered' is undecided and 'none' means the question passed up to retrieval.",
 )

@@ -6,9 +6,9 @@ import pytest
 
 from eval.benchmarks.meme.evidence import context_holds_evidence, holds_state, needed_values
 from eval.benchmarks.meme.protocol import evidence_verdict
+from eval.benchmarks.meme.report import meme_undefined_tasks
 from eval.benchmarks.meme.schema import DELETION_GOLD, Question
 from eval.protocol import Row
-from eval.benchmarks.meme.report import meme_undefined_tasks
 
 RULE = "My mechanic depends on my car; if my car changes, my mechanic will be Gearwell Garage."
 CHANGE = "My car changed from Dunmore Glide to Kestrel Compact 4."

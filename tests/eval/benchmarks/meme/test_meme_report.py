@@ -13,14 +13,12 @@ import pytest
 from runfolders import csv_rows, table_of, write_run
 
 from eval.benchmarks.meme.paper import PAPER_MAIN_TABLE
-from eval.benchmarks.meme.report import render_meme
 from eval.benchmarks.meme.scoring import meme_scores
 from eval.cli import main
 from eval.config import config_from_dict
 from eval.protocol import Row
-from eval.report import build_report, load_runs, register_renderer, table_markdown, write_report
+from eval.report import build_report, load_runs, table_markdown, write_report
 from eval.runner import run
-from memory_systems.errors import ConfigError
 from memory_systems.llm import PriceTable
 
 LOG = "FATAL qv-7 quorum lost at shard brindle-3"
@@ -119,8 +117,8 @@ def test_meme_retrieval_only_run_table_and_files(meme_run, tmp_path):
     names = {f.name for f in files}
     assert {"report.md", "runs.csv", "meme_main_evidence.csv", "meme_usage.csv", "meme_tasks.png"} <= names
     main_csv = csv_rows(tmp_path / "out" / "meme_main_evidence.csv")
-    assert main_csv[0]["system"] == "bm25" and csv_rows[0]["ER"] == "1" and csv_rows[0]["Del"] == "1"
-    assert main_csv[1]["system"] == "BM25" and csv_rows[1]["Agg"] == "0.05"
+    assert main_csv[0]["system"] == "bm25" and main_csv[0]["ER"] == "1" and main_csv[0]["Del"] == "1"
+    assert main_csv[1]["system"] == "BM25" and main_csv[1]["Agg"] == "0.05"
     markdown = (tmp_path / "out" / "report.md").read_text()
     assert "| bm25 | memsuite | 1.00 | – | – | 1.00 | 1.00 | – | – |" in markdown
     assert "judge: evidence" in markdown and "![" in markdown
@@ -215,7 +213,8 @@ def test_meme_answer_run_rates_cost_and_paper_row(tmp_path):
     paper = dict(zip(table.columns, table.rows[1], strict=True))
     assert paper["system"] == "MD-flat" and paper["Overall"] == PAPER_MAIN_TABLE["MD-flat"]["Overall"]
     assert paper["cost_usd_per_unit"] == pytest.approx(0.05)  # $0.04 ingest + $0.01 inference
-    usage = dict(zip(table_of(report, "meme_usage").columns, table_of(report, "meme_usage").rows[0], strict=True))
+    usage_table = table_of(report, "meme_usage")
+    usage = dict(zip(usage_table.columns, usage_table.rows[0], strict=True))
     assert usage["cost_usd"] == pytest.approx(0.056) and usage["judge_s"] == 0.5 and usage["cache_hits"] == 5
     assert usage["internal_llm"] == "gpt-4.1-mini (= answer LLM)"
     filter_table = table_of(report, "meme_filter_rule")

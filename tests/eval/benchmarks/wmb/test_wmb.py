@@ -8,10 +8,12 @@ import math
 from pathlib import Path
 
 import pytest
+from runfolders import write_run
 
 from eval.benchmarks.wmb import (
     WMBBenchmark,
     calibrate,
+    calibrate_run,
     judge_coverage,
     load_documents,
     load_questions,
@@ -33,6 +35,7 @@ from eval.benchmarks.wmb.scoring import (
     rescore,
     speed_penalty,
 )
+from eval.cli import main
 from eval.config import load_config
 from eval.protocol import Row, RunContext
 from eval.registry import get_benchmark
@@ -401,7 +404,7 @@ def test_speed_penalty_bands_and_percentiles() -> None:
 
 
 # -- abstention calibration ------------------------------------------------------------------------
-def test_rescore_and_calibrate_pick_the_cutoff_that_drops_false_positives() -> None:
+def test_rescore_and_calibrate_pick_the_cutoff_that_drops_false_positives(tmp_path, capsys) -> None:
     relevant = _hit("user: I drink coffee every morning", 5.0, gold=True)
     noise = _hit("user: the weather is nice", 1.0)
     rows = [
@@ -440,6 +443,16 @@ def test_rescore_and_calibrate_pick_the_cutoff_that_drops_false_positives() -> N
     assert {p.fm_penalty for p in halves.test if p.threshold is None} == {1.0}
     with pytest.raises(ConfigError):
         calibrate(rows, tune_fraction=0)
+
+    # A run folder: the CLI writes every system's curves beside the rows and names the cutoff.
+    run_dir = write_run(tmp_path / "wmb", benchmark="wmb", rows=rows, scores={})
+    assert main(["calibrate", str(run_dir), "--tune-fraction", "1.0"]) == 0
+    assert "min_score = 5.0" in capsys.readouterr().out
+    written = json.loads((run_dir / "calibration.json").read_text())
+    assert written["sys"]["threshold"] == 5.0 and written["sys"]["best"]["total"] == 100.0
+    other = write_run(tmp_path / "meme", benchmark="meme", rows=rows, scores={})
+    with pytest.raises(ConfigError, match="not a WMB-100K run"):
+        calibrate_run(other)
 
 
 # -- protocol --------------------------------------------------------------------------------------

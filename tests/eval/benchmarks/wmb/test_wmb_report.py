@@ -63,9 +63,8 @@ def test_wmb_tables_and_latency_plot(tmp_path):
     )
     assert (fields["part_b.correct"], fields["part_b.total"], fields["part_b.score"]) == (2, 3, 66.7)
     assert fields["total"] == 66.4 and fields["fm.false_positives"] == 1
-    qtypes = dict(
-        zip(table_of(report, "wmb_qtypes_rule").columns, table_of(report, "wmb_qtypes_rule").rows[0], strict=True)
-    )
+    qtype_table = table_of(report, "wmb_qtypes_rule")
+    qtypes = dict(zip(qtype_table.columns, qtype_table.rows[0], strict=True))
     assert (
         qtypes["S1Situational"] == 50.0 and qtypes["S2MultiMemory"] == 100.0 and qtypes["FalseMemory"] == 50.0
     )

@@ -7,18 +7,12 @@ from dataclasses import dataclass
 
 import pytest
 
+from eval.benchmarks.meme.diagnostics import attribute, attribute_rows, load_snapshots, stage_table
+from eval.benchmarks.meme.judges.rule import judge_rule
 from eval.benchmarks.meme.protocol import evidence_verdict
 from eval.benchmarks.meme.schema import DELETION_GOLD, Question, abs_gold
 from eval.config import config_from_dict
-from eval.diagnostics import (
-    OUTCOMES,
-    attribute,
-    attribute_rows,
-    format_stage_table,
-    load_snapshots,
-    stage_table,
-)
-from eval.judges.rule import judge_rule
+from eval.diagnostics import OUTCOMES, format_stage_table
 from eval.protocol import Row
 from eval.runlog import RunFolder
 from eval.runner import run

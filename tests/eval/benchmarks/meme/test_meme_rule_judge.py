@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval.judges.rule import judge_rule
+from eval.benchmarks.meme.judges.rule import judge_rule
 
 
 @pytest.mark.parametrize(
