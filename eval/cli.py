@@ -105,8 +105,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 def _cmd_generate_meme(args: argparse.Namespace) -> int:
     import time
 
+    from eval.benchmarks.meme.generator import generate_episodes
     from eval.benchmarks.meme.loader import save_episodes
-    from eval.generators.meme import generate_episodes
 
     start = time.perf_counter()
     domains = {"domains": args.domains.split(",")} if args.domains else {}
@@ -123,7 +123,7 @@ def _cmd_generate_meme(args: argparse.Namespace) -> int:
 def _cmd_generate_dynamicmem(args: argparse.Namespace) -> int:
     import time
 
-    from eval.generators.dynamicmem import generate_users, write_users
+    from eval.benchmarks.dynamicmem.generator import generate_users, write_users
     from memory_systems.errors import ConfigError
 
     if args.users < 1 or args.months < 1 or not args.activity > 0:

@@ -9,8 +9,8 @@ from baselines._oracle import oracle_facts
 from baselines.llm_extraction import LLMExtractionMemory
 from baselines.temporal_kg import TemporalKGMemory
 from baselines.wiki_agent import KarpathyWikiMemory, MdFlatMemory
+from eval.benchmarks.meme.generator import generate_episodes
 from eval.benchmarks.meme.judges.rule import contains, uncertainty_marker
-from eval.generators.meme import generate_episodes
 from memory_systems.errors import ConfigError, InvalidInputError
 from memory_systems.records import Session, Turn
 

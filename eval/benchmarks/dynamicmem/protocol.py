@@ -216,7 +216,7 @@ class DynamicMemBenchmark:
             self._folders = {folder.name: folder for folder in user_folders(data)}
             self._units = list(self._folders)
         else:
-            from eval.generators.dynamicmem import user_id_of
+            from eval.benchmarks.dynamicmem.generator import user_id_of
 
             self._folders = {}
             self._units = [user_id_of(i) for i in range(1, users + 1)]
@@ -251,7 +251,7 @@ class DynamicMemBenchmark:
         if self._folders:
             user = load_user(self._folders[unit_id])
         else:
-            from eval.generators.dynamicmem import generate_user, user_rng
+            from eval.benchmarks.dynamicmem.generator import generate_user, user_rng
 
             index = self._units.index(unit_id) + 1
             generated = generate_user(

@@ -182,7 +182,7 @@ class MemeBenchmark:
             loaded = load_episodes(Path(data))
             source = {"kind": "official", "path": str(data)}
         else:
-            from eval.generators.meme import generate_episodes
+            from eval.benchmarks.meme.generator import generate_episodes
 
             loaded = generate_episodes(episodes, filler=filler, seed=seed)
             source = {"kind": "generated", "episodes": episodes, "filler": filler, "seed": seed}

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from eval.benchmarks.dynamicmem import load_user, load_users, replay_states
+from eval.benchmarks.dynamicmem.generator import generate_users, write_users
 from eval.benchmarks.dynamicmem.loader import user_folders
 from eval.benchmarks.dynamicmem.schema import APP_LOG_FILE, TASK_PACK_FILE, current_value, flatten_state
-from eval.generators.dynamicmem import generate_users, write_users
 from memory_systems.errors import DatasetError
 
 USER = "001_user_001"

@@ -217,7 +217,7 @@ def test_options_are_validated(tmp_path):
 
 
 def test_data_folders_give_the_same_user_as_generation(bench, tmp_path):
-    from eval.generators.dynamicmem import generate_users, write_users
+    from eval.benchmarks.dynamicmem.generator import generate_users, write_users
 
     write_users(generate_users(1, activity=0.2), tmp_path)
     on_disk = DynamicMemBenchmark(data=str(tmp_path))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from eval.benchmarks.dynamicmem import load_user
+from eval.benchmarks.dynamicmem.generator import generate_user, generate_users, user_rng
 from eval.benchmarks.dynamicmem.loader import parse_app_logs, parse_task_packs
 from eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
@@ -18,7 +19,6 @@ from eval.benchmarks.dynamicmem.schema import (
     category_of,
 )
 from eval.cli import main
-from eval.generators.dynamicmem import generate_user, generate_users, user_rng
 
 
 @pytest.fixture(scope="module")

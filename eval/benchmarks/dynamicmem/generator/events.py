@@ -3,7 +3,7 @@
 Each template turns one state's value on one day into an app's API call (``request``/``response``)
 that implies the value without stating it, and names the state and fields it evidences. Filler
 events evidence nothing; life events arrive as short chains. Internal to
-:mod:`eval.generators.dynamicmem`.
+:mod:`eval.benchmarks.dynamicmem.generator`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+from eval.benchmarks.dynamicmem.generator import vocabulary as V
+from eval.benchmarks.dynamicmem.generator.world import World, hhmm, minutes_of
 from eval.benchmarks.dynamicmem.schema import category_of, split_state_key
-from eval.generators import dynamicmem_data as V
-from eval.generators.dynamicmem_world import World, hhmm, minutes_of
 
 # --------------------------------------------------------------------------------------------------
 # Events

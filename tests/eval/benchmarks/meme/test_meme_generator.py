@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 import pytest
 
 from eval.benchmarks.meme import load_episodes, save_episodes
+from eval.benchmarks.meme.generator import EVIDENCE_TYPES, FILLER_BUDGETS, generate_episode, generate_episodes
+from eval.benchmarks.meme.generator.domains import DOMAINS, VERBATIM_MAKERS
 from eval.benchmarks.meme.judges.rule import judge_rule
 from eval.benchmarks.meme.schema import BEFORE_TASK_TYPES, DELETION_GOLD, TASK_TYPES, Episode
 from eval.cli import main
-from eval.generators.meme import EVIDENCE_TYPES, FILLER_BUDGETS, generate_episode, generate_episodes
-from eval.generators.meme_domains import DOMAINS, VERBATIM_MAKERS
 from memory_systems.errors import ConfigError
 from memory_systems.tokens import count_tokens
 

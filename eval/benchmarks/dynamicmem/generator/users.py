@@ -14,7 +14,7 @@ The released data cannot be downloaded here, so memsuite generates users with th
   class evenings); preferences drift (work music every five to seven months, iced drinks in summer)
   and follow events (a health check-up changes the food preference).
 - **The stream.** About two to four events a day for 15 months (hundreds to ~2,000 per user) across
-  17 apps (:data:`~eval.generators.dynamicmem_data.APPS`), each an API ``request``/``response`` whose
+  17 apps (:data:`.vocabulary.APPS`), each an API ``request``/``response`` whose
   content implies a state without stating it (a workout log at 06:30 on the canal towpath, a payslip
   e-mail, a delivery address), plus unrelated filler. Life events arrive as short chains (an
   interview invitation, a welcome e-mail, a profile update). Every event carries ``golden_evidence``: the
@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from eval.benchmarks.dynamicmem.checkpoints import quarterly_cuts, replay_states
+from eval.benchmarks.dynamicmem.generator.events import Event, simulate
+from eval.benchmarks.dynamicmem.generator.world import World, draw_persona
 from eval.benchmarks.dynamicmem.loader import parse_app_logs, task_body
 from eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
@@ -54,8 +56,6 @@ from eval.benchmarks.dynamicmem.schema import (
     split_state_key,
     template_of,
 )
-from eval.generators.dynamicmem_events import Event, simulate
-from eval.generators.dynamicmem_world import World, draw_persona
 from memory_systems.persist import atomic_write_text
 
 #: Bump when the generated layout or content changes (recorded in every task_packs.json).

@@ -1,6 +1,6 @@
 """Deterministic MEME episode generator (DESIGN.md §5 MEME generation), written in the released schema.
 
-Per episode (one domain from :mod:`eval.generators.meme_domains`):
+Per episode (one domain from :mod:`eval.benchmarks.meme.generator.domains`):
 
 * **Roles.** A *root* with at least two dependents; a 1-hop dependent ``X1`` (Cas) and another
   ``X2`` (Abs); sometimes (``has_2hop``) dependents of ``X1`` one hop further, a Cas and/or an Abs
@@ -19,7 +19,7 @@ Per episode (one domain from :mod:`eval.generators.meme_domains`):
 * **Time.** The first session is at 2023/03/01 (Wed) 09:00; every session, and each question set,
   comes 2-48 hours (uniform, whole minutes) after the previous one.
 * **Filler.** ``none`` / ``32k`` / ``128k`` -> 0 / 32,000 / 128,000 cl100k tokens of filler turns
-  per episode (content only; see :func:`eval.generators.filler.filler_sessions` for the tolerance),
+  per episode (content only; see :func:`.filler.filler_sessions` for the tolerance),
   spread over the six filler slots with random weights.
 
 Determinism: ``generate_episodes(n, seed=s)`` draws one 64-bit seed per episode from
@@ -36,6 +36,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from eval.benchmarks.meme.generator.dialogue import FactPlan, evidence_dialogue
+from eval.benchmarks.meme.generator.domains import DOMAINS, VERBATIM_MAKERS, Domain, EntitySpec, VerbatimSpec
+from eval.benchmarks.meme.generator.filler import conversation_tokens, filler_sessions
 from eval.benchmarks.meme.schema import (
     DELETION_GOLD,
     DependencyEdge,
@@ -47,9 +50,6 @@ from eval.benchmarks.meme.schema import (
     Task,
     abs_gold,
 )
-from eval.generators.filler import conversation_tokens, filler_sessions
-from eval.generators.meme_dialogue import FactPlan, evidence_dialogue
-from eval.generators.meme_domains import DOMAINS, VERBATIM_MAKERS, Domain, EntitySpec, VerbatimSpec
 from memory_systems.errors import ConfigError
 from memory_systems.records import Turn
 
