@@ -2,7 +2,8 @@
 
 :mod:`.episodes` lays out an episode (roles, sessions, questions, gold, time, filler budget);
 :mod:`.domains` holds the two domains' entities and value makers; :mod:`.dialogue` writes the
-evidence sessions; :mod:`.filler` composes filler chat.
+evidence sessions; :mod:`.filler` composes filler chat. Their template tables are package data
+(``data/*.json``, :mod:`.tables`), read when the modules are imported.
 """
 
 from eval.benchmarks.meme.generator.episodes import (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from eval.benchmarks.dynamicmem import load_user
-from eval.benchmarks.dynamicmem.generator import generate_user, generate_users, user_rng
+from eval.benchmarks.dynamicmem.generator import generate_user, generate_users, user_rng, write_users
 from eval.benchmarks.dynamicmem.loader import parse_app_logs, parse_task_packs
 from eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
@@ -115,3 +116,19 @@ def test_cli_writes_users_the_loader_reads(tmp_path, capsys):
     user = load_user(tmp_path / "002_user_002")
     assert len(user.checkpoints) == 2 and user.metadata["generator"]["months"] == 6
     assert main(["generate", "dynamicmem", "--users", "0", "--out", str(tmp_path)]) == 2
+
+
+def test_output_is_pinned_by_hash(tmp_path):
+    # Regression pin: the two released files of seeded users, byte for byte. Moving code must not
+    # change them; an intended change of the generator updates the hashes with GENERATOR_VERSION.
+    write_users(generate_users(2, seed=5, activity=0.5), tmp_path)
+    digests = {
+        str(p.relative_to(tmp_path)): hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+        for p in sorted(tmp_path.rglob("*.json"))
+    }
+    assert digests == {
+        "001_user_001/app_log_large.json": "4b6874247f867ff8",
+        "001_user_001/task_packs.json": "a7f6425a37ecf9c0",
+        "002_user_002/app_log_large.json": "2b89b049bd408cfe",
+        "002_user_002/task_packs.json": "4e8eab7111487287",
+    }
