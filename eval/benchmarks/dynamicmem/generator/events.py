@@ -2,70 +2,33 @@
 
 Each template turns one state's value on one day into an app's API call (``request``/``response``)
 that implies the value without stating it, and names the state and fields it evidences. Filler
-events evidence nothing; life events arrive as short chains. Internal to
+events (:mod:`.filler_events`) evidence nothing; life events arrive as short chains. Internal to
 :mod:`eval.benchmarks.dynamicmem.generator`.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 from eval.benchmarks.dynamicmem.generator import vocabulary as V
+from eval.benchmarks.dynamicmem.generator.filler_events import filler_event
+from eval.benchmarks.dynamicmem.generator.stream import Event, any_time, at, name_slug, ref
 from eval.benchmarks.dynamicmem.generator.world import World, hhmm, minutes_of
 from eval.benchmarks.dynamicmem.schema import category_of, split_state_key
-
-# --------------------------------------------------------------------------------------------------
-# Events
-# --------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Event:
-    """An event before ids are assigned."""
-
-    when: str
-    app: str
-    api: str
-    request: dict[str, Any]
-    response: dict[str, Any]
-    domain: str
-    evidence: list[tuple[str, list[str]]] = field(default_factory=list)
-    chain: str = ""
-
-
-def _at(day: date, minutes: int, rng: random.Random | None = None) -> str:
-    seconds = rng.randint(0, 59) if rng is not None else 0
-    minutes = max(0, min(minutes, 23 * 60 + 59))
-    return f"{day.isoformat()} {hhmm(minutes)}:{seconds:02d}"
-
-
-def _any_time(day: date, rng: random.Random, lo: int = 7, hi: int = 23) -> str:
-    return _at(day, rng.randint(lo * 60, hi * 60 - 1), rng)
-
-
-def _ref(rng: random.Random, prefix: str) -> str:
-    return f"{prefix}-{rng.randint(100000, 999999)}"
-
-
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", name.lower())
-
 
 _HABIT_FIELDS = ["current_value.schedule", "current_value.timing.start_time", "current_value.location"]
 
 
 def _employment_event(w: World, day: date, rng: random.Random) -> Event:
     title, employer, team = w.job(day)
-    key, slug = "user_attributes_state:employment", _slug(employer)
+    key, slug = "user_attributes_state:employment", name_slug(employer)
     kind = rng.randrange(3)
     if kind == 0:
         return Event(
-            _any_time(day, rng, 8, 11),
+            any_time(day, rng, 8, 11),
             V.APPS["email"],
             "ListInbox",
             {"folder": "inbox", "limit": 1},
@@ -83,7 +46,7 @@ def _employment_event(w: World, day: date, rng: random.Random) -> Event:
         )
     if kind == 1:
         return Event(
-            _any_time(day, rng, 8, 10),
+            any_time(day, rng, 8, 10),
             V.APPS["calendar"],
             "CreateEvent",
             {
@@ -93,13 +56,13 @@ def _employment_event(w: World, day: date, rng: random.Random) -> Event:
                 "start": f"{day.isoformat()} 10:00",
                 "duration_minutes": 30,
             },
-            {"event_id": _ref(rng, "evt"), "status": "confirmed"},
+            {"event_id": ref(rng, "evt"), "status": "confirmed"},
             "work_education",
             [(key, ["current_value.employer"])],
         )
     task = rng.choice(("quarterly review slides", "status update for my manager", "handover notes"))
     return Event(
-        _any_time(day, rng, 9, 18),
+        any_time(day, rng, 9, 18),
         V.APPS["assistant"],
         "SendMessage",
         {"message": f"Help me draft the {task} for the {team} team at {employer}. Keep it to one page."},
@@ -119,17 +82,17 @@ def _home_event(w: World, day: date, rng: random.Random) -> Event:
     if kind == 0:
         item = rng.choice(V.HOUSEHOLD_GOODS)
         return Event(
-            _any_time(day, rng),
+            any_time(day, rng),
             V.APPS["ecommerce"],
             "PlaceOrder",
             {"items": [{"name": item, "quantity": rng.randint(1, 3)}], "shipping_address": address},
-            {"order_id": _ref(rng, "ord"), "estimated_delivery": (day + timedelta(days=2)).isoformat()},
+            {"order_id": ref(rng, "ord"), "estimated_delivery": (day + timedelta(days=2)).isoformat()},
             "home_living",
             [(key, ["current_value.city", "current_value.neighborhood"])],
         )
     if kind == 1:
         return Event(
-            _any_time(day, rng, 8, 20),
+            any_time(day, rng, 8, 20),
             V.APPS["banking"],
             "PayBill",
             {
@@ -137,12 +100,12 @@ def _home_event(w: World, day: date, rng: random.Random) -> Event:
                 "service_address": address,
                 "amount": round(rng.uniform(35, 95), 2),
             },
-            {"status": "paid", "confirmation": _ref(rng, "pay")},
+            {"status": "paid", "confirmation": ref(rng, "pay")},
             "finance",
             [(key, ["current_value.city", "current_value.neighborhood"])],
         )
     return Event(
-        _any_time(day, rng, 10, 23),
+        any_time(day, rng, 10, 23),
         V.APPS["rides"],
         "RequestRide",
         {
@@ -150,7 +113,7 @@ def _home_event(w: World, day: date, rng: random.Random) -> Event:
             "dropoff": f"Home, {home.address}, {home.neighborhood}, {home.city}",
         },
         {
-            "ride_id": _ref(rng, "ride"),
+            "ride_id": ref(rng, "ride"),
             "fare": round(rng.uniform(8, 24), 2),
             "eta_minutes": rng.randint(3, 12),
         },
@@ -164,7 +127,7 @@ def _commute_event(w: World, day: date, rng: random.Random) -> Event | None:
         return None
     home, employer = w.home(day), w.job(day)[1]
     return Event(
-        _at(day, rng.randint(7 * 60 + 30, 8 * 60 + 40), rng),
+        at(day, rng.randint(7 * 60 + 30, 8 * 60 + 40), rng),
         V.APPS["maps"],
         "GetDirections",
         {"origin": f"Home, {home.address}", "destination": f"{employer} office", "mode": home.commute_mode},
@@ -182,7 +145,7 @@ def _gym_event(w: World, day: date, rng: random.Random) -> Event:
     key = "user_attributes_state:gym_membership"
     if rng.random() < 0.5:
         return Event(
-            _any_time(day, rng, 6, 21),
+            any_time(day, rng, 6, 21),
             V.APPS["fitness"],
             "CheckIn",
             {"facility": club, "membership_tier": plan},
@@ -191,7 +154,7 @@ def _gym_event(w: World, day: date, rng: random.Random) -> Event:
             [(key, ["current_value.club", "current_value.plan"])],
         )
     return Event(
-        _any_time(day, rng, 0, 6),
+        any_time(day, rng, 0, 6),
         V.APPS["banking"],
         "ListTransactions",
         {"account": "checking", "limit": 1},
@@ -213,23 +176,23 @@ def _pet_event(w: World, day: date, rng: random.Random) -> Event:
     key = "user_attributes_state:pet"
     if rng.random() < 0.5:
         return Event(
-            _any_time(day, rng, 9, 18),
+            any_time(day, rng, 9, 18),
             V.APPS["pets"],
             "BookAppointment",
             {
                 "pet": {"name": name, "species": species, "breed": breed},
                 "service": rng.choice(("vaccination", "check-up", "grooming")),
             },
-            {"appointment_id": _ref(rng, "vet"), "status": "booked"},
+            {"appointment_id": ref(rng, "vet"), "status": "booked"},
             "pets",
             [(key, ["current_value.species", "current_value.breed", "current_value.name"])],
         )
     return Event(
-        _any_time(day, rng),
+        any_time(day, rng),
         V.APPS["social"],
         "CreatePost",
         {"caption": f"{name} vs. the garden hose, round three", "tags": [breed, f"{species}sofcirclet"]},
-        {"post_id": _ref(rng, "post"), "likes": rng.randint(3, 60)},
+        {"post_id": ref(rng, "post"), "likes": rng.randint(3, 60)},
         "pets",
         [(key, ["current_value.species", "current_value.breed", "current_value.name"])],
     )
@@ -256,7 +219,7 @@ def _habit_event(w: World, key: str, day: date, rng: random.Random) -> Event:
     if name == "running":
         indoor = "treadmill" in place
         return Event(
-            _at(day, start),
+            at(day, start),
             V.APPS["fitness"],
             "LogWorkout",
             {
@@ -274,7 +237,7 @@ def _habit_event(w: World, key: str, day: date, rng: random.Random) -> Event:
         )
     if name == "weekly_grocery_shop":
         return Event(
-            _at(day, start - 10),
+            at(day, start - 10),
             V.APPS["maps"],
             "StartNavigation",
             {"destination": place, "place_category": "grocery store", "arrive_by": hhmm(start)},
@@ -285,17 +248,17 @@ def _habit_event(w: World, key: str, day: date, rng: random.Random) -> Event:
     if name == "evening_reading":
         title = rng.choice(V.BOOK_GENRES[w.p.reading_pair[0]][0])
         return Event(
-            _at(day, start),
+            at(day, start),
             V.APPS["books"],
             "StartReadingSession",
             {"book_title": title, "session_start": hhmm(start), "place_tag": place},
-            {"session_id": _ref(rng, "read"), "progress_percent": rng.randint(3, 97)},
+            {"session_id": ref(rng, "read"), "progress_percent": rng.randint(3, 97)},
             "entertainment",
             evidence,
         )
     if name == "language_class":
         return Event(
-            _at(day, start - 30),
+            at(day, start - 30),
             V.APPS["calendar"],
             "EventReminder",
             {
@@ -309,7 +272,7 @@ def _habit_event(w: World, key: str, day: date, rng: random.Random) -> Event:
         )
     if name == "book_club":
         return Event(
-            _at(day, start - 120, rng),
+            at(day, start - 120, rng),
             V.APPS["messaging"],
             "SendGroupMessage",
             {"group": "Book club", "message": f"See you all at {place} at {hhmm(start)} tonight!"},
@@ -319,7 +282,7 @@ def _habit_event(w: World, key: str, day: date, rng: random.Random) -> Event:
         )
     if name == "dog_walk":
         return Event(
-            _at(day, start),
+            at(day, start),
             V.APPS["pets"],
             "LogWalk",
             {"pet": w.p.pet[2], "start_time": hhmm(start), "route": place},
@@ -340,19 +303,19 @@ def _preference_event(w: World, key: str, day: date, rng: random.Random) -> Even
         restaurants, dishes = V.CUISINES[preferred if like else avoided]
         if like:
             return Event(
-                _any_time(day, rng, 11, 22),
+                any_time(day, rng, 11, 22),
                 V.APPS["food_delivery"],
                 "PlaceOrder",
                 {
                     "restaurant": rng.choice(restaurants),
                     "items": [{"name": rng.choice(dishes), "quantity": 1}],
                 },
-                {"order_id": _ref(rng, "fd"), "status": "delivered"},
+                {"order_id": ref(rng, "fd"), "status": "delivered"},
                 "food_dining",
                 evidence,
             )
         return Event(
-            _any_time(day, rng, 11, 22),
+            any_time(day, rng, 11, 22),
             V.APPS["food_delivery"],
             "DismissRecommendation",
             {"restaurant": rng.choice(restaurants), "reason": "not interested"},
@@ -363,7 +326,7 @@ def _preference_event(w: World, key: str, day: date, rng: random.Random) -> Even
     if name == "music":
         artists, tracks = V.GENRES[preferred if like else avoided]
         return Event(
-            _any_time(day, rng, 9, 18),
+            any_time(day, rng, 9, 18),
             V.APPS["music"],
             "PlayPlaylist" if like else "SkipTrack",
             {
@@ -381,21 +344,21 @@ def _preference_event(w: World, key: str, day: date, rng: random.Random) -> Even
     if name == "coffee":
         drink = preferred if like else avoided
         return Event(
-            _any_time(day, rng, 7, 16),
+            any_time(day, rng, 7, 16),
             V.APPS["food_delivery"],
             "PlaceOrder" if like else "RemoveFromCart",
             {
                 "restaurant": w.home(day).cafe,
                 "items": [{"name": drink, "size": rng.choice(("small", "regular"))}],
             },
-            {"order_id": _ref(rng, "cafe"), "status": "delivered" if like else "removed"},
+            {"order_id": ref(rng, "cafe"), "status": "delivered" if like else "removed"},
             "food_dining",
             evidence,
         )
     if name == "reading_genre":
         titles, authors = V.BOOK_GENRES[preferred if like else avoided]
         return Event(
-            _any_time(day, rng, 12, 23),
+            any_time(day, rng, 12, 23),
             V.APPS["books"],
             "PurchaseBook" if like else "RateBook",
             {
@@ -411,105 +374,15 @@ def _preference_event(w: World, key: str, day: date, rng: random.Random) -> Even
     raise ValueError(f"no events for preference {key!r}")
 
 
-def _filler_event(w: World, day: date, rng: random.Random) -> Event:
-    kind = rng.randrange(9)
-    when = _any_time(day, rng)
-    if kind == 0:
-        return Event(
-            when,
-            V.APPS["weather"],
-            "GetForecast",
-            {"location": "current", "days": 1},
-            {
-                "summary": rng.choice(("light rain", "sunny spells", "overcast", "windy")),
-                "high_c": rng.randint(-2, 31),
-            },
-            "misc",
-        )
-    if kind == 1:
-        show = rng.choice(V.SHOWS)
-        return Event(
-            when,
-            V.APPS["video"],
-            "PlayEpisode",
-            {"show": show, "episode": f"S{rng.randint(1, 4)}E{rng.randint(1, 10)}"},
-            {"status": "playing", "duration_minutes": rng.randint(22, 58)},
-            "entertainment",
-        )
-    if kind == 2:
-        return Event(
-            when,
-            V.APPS["messaging"],
-            "SendMessage",
-            {"to": rng.choice(w.p.friends), "text": rng.choice(V.SMALL_TALK)},
-            {"status": "delivered"},
-            "social",
-        )
-    if kind == 3:
-        sender, subject = rng.choice(V.NEWSLETTERS)
-        return Event(
-            when,
-            V.APPS["email"],
-            "ListInbox",
-            {"folder": "promotions", "limit": 1},
-            {"messages": [{"from": sender, "subject": subject}]},
-            "misc",
-        )
-    if kind == 4:
-        question, answer = rng.choice(V.ASSISTANT_SMALL_TALK)
-        return Event(
-            when, V.APPS["assistant"], "SendMessage", {"message": question}, {"reply": answer}, "misc"
-        )
-    if kind == 5:
-        return Event(
-            when,
-            V.APPS["banking"],
-            "TransferMoney",
-            {
-                "to": rng.choice(w.p.friends),
-                "amount": round(rng.uniform(8, 60), 2),
-                "memo": rng.choice(("dinner split", "concert tickets", "gift pool")),
-            },
-            {"status": "sent"},
-            "finance",
-        )
-    if kind == 6:
-        return Event(
-            when,
-            V.APPS["ecommerce"],
-            "SearchProducts",
-            {"query": rng.choice(V.HOUSEHOLD_GOODS)},
-            {"results": rng.randint(12, 240)},
-            "misc",
-        )
-    if kind == 7:
-        return Event(
-            when,
-            V.APPS["notes"],
-            "CreateNote",
-            {"title": rng.choice(("Gift ideas", "To do", "Weekend plan", "Packing list"))},
-            {"note_id": _ref(rng, "note")},
-            "misc",
-        )
-    return Event(
-        when,
-        V.APPS["social"],
-        "LikePost",
-        {"author": rng.choice(w.p.friends), "post_id": _ref(rng, "post")},
-        {"status": "liked"},
-        "social",
-    )
-
-
 def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> list[Event]:
     """The few events through which a life event shows up (on its day and the next days)."""
     chain = f"{kind}_{day.isoformat()}"
     if kind == "job_change":
         title, employer, team = w.p.jobs[1]
-        slug = _slug(employer)
+        slug = name_slug(employer)
         events = [
             Event(
-                _any_time(day - timedelta(days=12), rng, 9, 17),
+                any_time(day - timedelta(days=12), rng, 9, 17),
                 V.APPS["email"],
                 "ListInbox",
                 {"folder": "inbox", "limit": 1},
@@ -521,7 +394,7 @@ def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> lis
                 "work_education",
             ),
             Event(
-                _any_time(day, rng, 9, 12),
+                any_time(day, rng, 9, 12),
                 V.APPS["email"],
                 "ListInbox",
                 {"folder": "inbox", "limit": 1},
@@ -538,7 +411,7 @@ def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> lis
                 [("user_attributes_state:employment", ["current_value.job_title", "current_value.employer"])],
             ),
             Event(
-                _any_time(day + timedelta(days=1), rng, 18, 22),
+                any_time(day + timedelta(days=1), rng, 18, 22),
                 V.APPS["social"],
                 "UpdateProfile",
                 {"headline": f"{title} at {employer}"},
@@ -551,7 +424,7 @@ def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> lis
         home = w.p.homes[1]
         events = [
             Event(
-                _any_time(day - timedelta(days=20), rng),
+                any_time(day - timedelta(days=20), rng),
                 V.APPS["email"],
                 "ListInbox",
                 {"folder": "inbox", "limit": 1},
@@ -566,7 +439,7 @@ def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> lis
                 "home_living",
             ),
             Event(
-                _any_time(day, rng, 8, 12),
+                any_time(day, rng, 8, 12),
                 V.APPS["ecommerce"],
                 "PlaceOrder",
                 {
@@ -577,7 +450,7 @@ def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> lis
                         "city": home.city,
                     },
                 },
-                {"order_id": _ref(rng, "ord"), "status": "delivered"},
+                {"order_id": ref(rng, "ord"), "status": "delivered"},
                 "home_living",
                 [("user_attributes_state:home", ["current_value.city", "current_value.neighborhood"])],
             ),
@@ -586,7 +459,7 @@ def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> lis
         species, breed, name = w.p.pet
         events = [
             Event(
-                _any_time(day - timedelta(days=9), rng),
+                any_time(day - timedelta(days=9), rng),
                 V.APPS["social"],
                 "SearchPosts",
                 {"query": f"{breed} rescue {w.home(day).city}"},
@@ -594,11 +467,11 @@ def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> lis
                 "pets",
             ),
             Event(
-                _any_time(day, rng, 10, 17),
+                any_time(day, rng, 10, 17),
                 V.APPS["pets"],
                 "CreatePetProfile",
                 {"name": name, "species": species, "breed": breed},
-                {"profile_id": _ref(rng, "pet"), "status": "created"},
+                {"profile_id": ref(rng, "pet"), "status": "created"},
                 "pets",
                 [
                     (
@@ -611,7 +484,7 @@ def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> lis
     elif kind == "diet_change":
         events = [
             Event(
-                _any_time(day - timedelta(days=3), rng, 9, 16),
+                any_time(day - timedelta(days=3), rng, 9, 16),
                 V.APPS["calendar"],
                 "CreateEvent",
                 {
@@ -619,11 +492,11 @@ def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> lis
                     "location": "Tallowby Health clinic",
                     "start": f"{(day - timedelta(days=3)).isoformat()} 09:00",
                 },
-                {"event_id": _ref(rng, "evt"), "status": "confirmed"},
+                {"event_id": ref(rng, "evt"), "status": "confirmed"},
                 "health_fitness",
             ),
             Event(
-                _any_time(day, rng, 18, 21),
+                any_time(day, rng, 18, 21),
                 V.APPS["assistant"],
                 "SendMessage",
                 {"message": "Suggest easy weeknight meals with more vegetables and less frying."},
@@ -635,14 +508,14 @@ def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> lis
         club, plan = w.p.gyms[1]
         events = [
             Event(
-                _any_time(day, rng, 8, 20),
+                any_time(day, rng, 8, 20),
                 V.APPS["email"],
                 "ListInbox",
                 {"folder": "inbox", "limit": 1},
                 {
                     "messages": [
                         {
-                            "from": f"members@{_slug(club)}.example",
+                            "from": f"members@{name_slug(club)}.example",
                             "subject": f"Your {plan} membership at {club} is active",
                         }
                     ]
@@ -693,7 +566,7 @@ def simulate(w: World, rng: random.Random, activity: float) -> list[Event]:
             elif rng.random() < preference_p:
                 events.append(_preference_event(w, key, day, rng))
         for _ in range(_poisson(rng, filler_rate)):
-            events.append(_filler_event(w, day, rng))
+            events.append(filler_event(w, day, rng))
         day += timedelta(days=1)
     return [e for e in events if e.when[:10] <= w.end.isoformat()]
 
