@@ -1,4 +1,4 @@
-"""Markdown-file memories maintained by an LLM agent: MD-flat and the Karpathy wiki (DESIGN.md §4).
+"""Markdown-file memories maintained by an LLM agent: MD-flat and the Karpathy wiki (README: Systems).
 
 **md_flat** keeps one ``memory.md`` of dated one-line entries (``[2023/03/05] Team uses a paired
 on-call rotation.``). Ingestion is a tool-calling loop of at most ``max_rounds`` (5) LLM calls whose

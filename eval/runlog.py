@@ -1,4 +1,4 @@
-"""The run folder: a typed header, rows.jsonl, units.jsonl and summary.json (DESIGN.md §8).
+"""The run folder: a typed header, rows.jsonl, units.jsonl and summary.json (ARCHITECTURE.md).
 
 Layout::
 

@@ -1,6 +1,6 @@
 """The DynamicMem protocol: incremental ingest to each quarterly checkpoint, then one query per target.
 
-Per user (one work unit), for each checkpoint C1..Cn in order (DESIGN.md §5 DynamicMem; the
+Per user (one work unit), for each checkpoint C1..Cn in order (DynamicMem paper, arXiv 2606.22877; the
 release's ``docs/protocols/tce_generation_and_adapter_contract.md``):
 
 1. **Ingest** the events that became visible since the previous checkpoint, in order, so that the

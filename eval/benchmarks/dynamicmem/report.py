@@ -45,7 +45,7 @@ DYNAMICMEM_NOTES = (
     "Service = mean over items (an identity-gate failure zeroes its item); Evidence F1 = retrieved "
     "events vs gold evidence ids; per checkpoint, averaged within a user, then over users. A dash: "
     "nothing scored (State Completion and Personalized Service need an answer LLM).",
-    "published numbers: none in DESIGN.md §5 for DynamicMem (arXiv 2606.22877), so no reference row.",
+    "published numbers: memsuite carries none for DynamicMem (arXiv 2606.22877), so no reference row.",
 )
 
 

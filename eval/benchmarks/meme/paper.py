@@ -26,13 +26,13 @@ PAPER_ROW_OF_SYSTEM = {
     "md_flat": "MD-flat",
     "karpathy_wiki": "Karpathy Wiki",
 }
-#: Published setup of the MEME main table (DESIGN.md §5 MEME).
+#: Published setup of the MEME main table (MEME paper, arXiv 2605.12477).
 PAPER_SETUP = (
     "paper rows: MEME (arXiv 2605.12477) main table -- gpt-4.1-mini answers, GPT-4o judge, "
     "100 released episodes with 32k filler; memsuite maps bm25 -> BM25, dense -> text-emb-3-small, "
     "llm_extraction/mem0ai -> Mem0, graphiti -> Graphiti, md_flat -> MD-flat, karpathy_wiki -> Karpathy Wiki."
 )
-#: MEME paper cost per episode in USD, (ingest, inference) (DESIGN.md §5 MEME).
+#: MEME paper cost per episode in USD, (ingest, inference) (MEME paper, arXiv 2605.12477).
 PAPER_COST_PER_EPISODE: dict[str, tuple[float, float]] = {
     "Mem0": (0.10, 0.01),
     "Graphiti": (0.55, 0.00),

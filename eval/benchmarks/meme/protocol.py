@@ -1,4 +1,4 @@
-"""The MEME protocol (DESIGN.md §5 MEME): reset, ingest to the before point, finalize, ask the
+"""The MEME protocol (MEME paper, arXiv 2605.12477): reset, ingest to the before point, finalize, ask the
 before-questions, ingest the rest, finalize, ask the after-questions; snapshot after every session.
 
 One unit is one episode, in its own namespace. Every question gets exactly one ``retrieve`` (query

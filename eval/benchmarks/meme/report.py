@@ -53,7 +53,8 @@ MEME_JUDGE_NOTES = {
     "Del the deletion request or no trace of the value; eval/benchmarks/meme/evidence.py); no answer "
     "LLM is involved, so this is an upper bound on answer accuracy and not comparable to the paper's "
     "numbers. n/a: rows of a run made before a task had an evidence rule.",
-    "rule": "judge: rule -- memsuite's deterministic judge of the answer LLM's answers (DESIGN.md §5 MEME).",
+    "rule": "judge: rule -- memsuite's deterministic judge of the answer LLM's answers "
+    "(eval/benchmarks/meme/judges/rule.py).",
     "llm": "judge: llm -- the rubric judge asked through the run's answer LLM (the paper used GPT-4o).",
 }
 MEME_TABLE_NOTES = (
@@ -65,7 +66,7 @@ MEME_TABLE_NOTES = (
     + ", ".join(f"{k} ${a:.2f}/${b:.2f}" for k, (a, b) in PAPER_COST_PER_EPISODE.items())
     + ".",
 )
-#: MEME asks before-questions for these tasks only (DESIGN.md §5 MEME).
+#: MEME asks before-questions for these tasks only (MEME paper, arXiv 2605.12477).
 MEME_BEFORE_TASKS = ("ER", "Del", "Cas", "Abs")
 MEME_FILTER_LABELS = ("real", "trivial", "knew_but_failed", "never_knew", "unfiltered")
 

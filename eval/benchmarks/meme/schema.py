@@ -1,4 +1,4 @@
-"""MEME episode records: frozen, typed, validated when built from the released JSON (DESIGN.md §5 MEME).
+"""MEME episode records: frozen, typed, validated when built from the released JSON (MEME paper).
 
 An episode is one JSON object; a release is a JSON array of them (or one per file in a folder, see
 :mod:`eval.benchmarks.meme.loader`). Only ``episode_id``, ``domain``, ``sessions``,
@@ -19,7 +19,7 @@ mapping (:data:`LONG_TASK_NAMES`) is:
 - ``Cascade-D (N-hop)`` -> Cas: a *determined* cascade. The rule "X depends on Y; if Y changes, X will
   be Z" pre-declares the new value, so after Y changes X is Z.
 - ``Cascade-U (N-hop)`` -> Abs: an *undetermined* cascade. Only "X depends on Y" was said, so after Y
-  changes X's value is unknown and the right answer is uncertainty (DESIGN.md §4 describes exactly
+  changes X's value is unknown and the right answer is uncertainty (baselines/temporal_kg.py does exactly
   this split: apply the stated rule for Cascade, mark X uncertain for Absence).
 
 The ``(N-hop)`` of a long Cascade label is the dependency distance from the changed root; it fills
@@ -405,7 +405,7 @@ class Episode:
         """Sessions to ingest before asking ``phase``'s questions, beyond those already ingested.
 
         ``before``: sessions ``0..before.position_after_session``; ``after``: the rest up to
-        ``after.position_after_session`` (DESIGN.md §5 MEME protocol).
+        ``after.position_after_session`` (MEME paper, arXiv 2605.12477).
 
         Args:
             phase: ``"before"`` or ``"after"``.

@@ -1,6 +1,6 @@
 """MEME scores from rows: per-task rates with the trivial-pass filter, Overall, and the paper's table.
 
-Pure functions of rows (DESIGN.md §5 MEME). A MEME row carries in ``metadata``: ``task`` (ER, Agg,
+Pure functions of rows (MEME paper, arXiv 2605.12477). A MEME row carries in ``metadata``: ``task`` (ER, Agg,
 Tr, Del, Cas, Abs), ``phase`` (before / after) and ``entities`` (the target entity ids).
 
 Trivial-pass filter (paper): an after-answer to Cas, Abs or Del counts as a pass only if the

@@ -1,4 +1,4 @@
-"""WMB-100K v2.1: records, loader, protocol, scores, calibration and report (DESIGN.md §5 WMB-100K)."""
+"""WMB-100K v2.1: records, loader, protocol, scores, calibration and report (WMB-100K v2.1 README)."""
 
 from eval.benchmarks.wmb.calibration import calibrate, calibrate_run
 from eval.benchmarks.wmb.loader import load_documents, load_questions, load_turns, select_within_turns

@@ -1,7 +1,7 @@
 """Synthetic DynamicMem users, deterministic by seed, written in the release's two-file layout.
 
 The released data cannot be downloaded here, so memsuite generates users with the same design
-(DESIGN.md §5 DynamicMem; paper arXiv 2606.22877):
+(DynamicMem paper, arXiv 2606.22877):
 
 - **Profile and states.** Each user has a basic profile and states in three categories: attributes
   (job, home, commute mode, fitness club, later a pet), habits (routines with a schedule, a start time

@@ -8,7 +8,7 @@ so the value is not planted again by the very request that removes it).
 
 Every phrasing of a rule contains the clauses "depends on" and "if ... changes, ... will be"
 verbatim, and every dependency phrasing "depends on" with no new value, as the paper's generator
-states them explicitly (DESIGN.md §5 MEME generation). A change never mentions the dependents: a
+states them explicitly (README: Benchmarks). A change never mentions the dependents: a
 Cascade question tests whether the system applies the stated rule itself.
 """
 

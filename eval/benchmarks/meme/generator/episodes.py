@@ -1,4 +1,4 @@
-"""Deterministic MEME episode generator (DESIGN.md §5 MEME generation), written in the released schema.
+"""Deterministic MEME episode generator (README: Benchmarks), written in the released schema.
 
 Per episode (one domain from :mod:`eval.benchmarks.meme.generator.domains`):
 

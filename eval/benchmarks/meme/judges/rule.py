@@ -1,4 +1,4 @@
-"""The deterministic MEME judge: one rule per task, offline and reproducible (DESIGN.md §5 MEME).
+"""The deterministic MEME judge: one rule per task, offline and reproducible (MEME paper, arXiv 2605.12477).
 
 ER is judged exactly as the paper does (normalised substring). The paper judges the other tasks with
 GPT-4o against a rubric; these rules encode the same rubric with string tests, so they are stricter
