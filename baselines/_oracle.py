@@ -21,7 +21,7 @@ from typing import Any
 from memory_systems.errors import InvalidInputError
 from memory_systems.records import Session
 
-#: Fact kinds, as the generator names them (eval/generators/meme_dialogue.py).
+#: Fact kinds, as the generator names them (eval/benchmarks/meme/generator/dialogue.py).
 KINDS = ("state", "update", "verbatim", "rule", "dependency", "change", "delete")
 
 _DEPENDS = re.compile(r"depends on (?:(?:my|our|the|your)\s+)?(?P<src>[^;.]+)", re.IGNORECASE)

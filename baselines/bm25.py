@@ -1,4 +1,4 @@
-"""BM25 over MEME chunks with bm25s (DESIGN.md §4 BM25).
+"""BM25 over MEME chunks with bm25s (MEME paper's BM25).
 
 bm25s indexes are immutable, so the corpus is kept per namespace and the index rebuilt lazily on the
 first search after a change. Tokenisation is ``bm25s.tokenize`` with its defaults (lower-case, no stop

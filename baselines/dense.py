@@ -1,4 +1,4 @@
-"""Dense vector memory: faiss over sentence embeddings (DESIGN.md §4 Dense).
+"""Dense vector memory: faiss over sentence embeddings (MEME paper's dense).
 
 Exact search by default: ``IndexIDMap2`` over ``IndexFlatIP`` on unit vectors (inner product =
 cosine); HNSW as an option. Sessions are stored as MEME chunks, like BM25.

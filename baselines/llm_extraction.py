@@ -1,4 +1,4 @@
-"""LLM-extraction memory: mem0's original (v1) algorithm, natively (DESIGN.md §4).
+"""LLM-extraction memory: mem0's original (v1) algorithm, natively (README: Systems).
 
 Per session (in chunks that fit the internal LLM's window):
 

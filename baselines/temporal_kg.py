@@ -1,4 +1,4 @@
-"""Temporal knowledge-graph memory on networkx, with dependency reasoning (DESIGN.md §4).
+"""Temporal knowledge-graph memory on networkx, with dependency reasoning (README: Systems).
 
 Entities are nodes; facts are edges ``subject -[relation]-> object`` carrying Graphiti's bi-temporal
 fields: ``valid_at`` / ``invalid_at`` (when the fact held in the world: the session's time) and

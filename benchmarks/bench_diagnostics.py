@@ -4,7 +4,8 @@ extraction-oracle mode (gold facts in place of the LLM's extraction), on generat
 No LLM runs at all: the oracle variants do not call one at ingestion, and there is no answer LLM, so
 the rows carry no answer verdict. The ``answered`` stage is therefore undecided, and "none" in the
 table means the question passed every stage up to and including retrieval (the rows' LLM-free
-``evidence`` verdict for ER/Agg/Tr/Cas and before-questions; eval/diagnostics.py's rules for Abs/Del).
+``evidence`` verdict for ER/Agg/Tr/Cas and before-questions; eval/benchmarks/meme/diagnostics.py's rules
+for Abs/Del).
 
     .venv/bin/python benchmarks/bench_diagnostics.py                 # 20 episodes, no filler, k=5
     .venv/bin/python benchmarks/bench_diagnostics.py --episodes 4 --k 1 --out runs/diag
@@ -17,8 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from eval.benchmarks.meme.diagnostics import attribute_rows, stage_table
 from eval.config import load_config, with_systems
-from eval.diagnostics import attribute_rows, format_stage_table, stage_table
+from eval.diagnostics import format_stage_table
 from eval.runner import run
 
 CONFIG = Path(__file__).resolve().parents[1] / "configs" / "meme_oracle.yaml"

@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from eval.benchmarks.dynamicmem.generator import generate_users
 from eval.config import config_from_dict
-from eval.generators.dynamicmem import generate_users
 from eval.runner import run
 
 

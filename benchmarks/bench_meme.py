@@ -22,8 +22,8 @@ import threading
 import time
 from pathlib import Path
 
+from eval.benchmarks.meme.generator import generate_episodes
 from eval.config import load_config, with_systems
-from eval.generators.meme import generate_episodes
 from eval.runner import run
 from memory_systems.base import MemorySystem
 

@@ -20,7 +20,7 @@ import statistics
 import time
 from pathlib import Path
 
-from eval.generators.meme import generate_episodes
+from eval.benchmarks.meme.generator import generate_episodes
 from memory_systems.embedder import Embedder
 from memory_systems.llm import open_llm
 from memory_systems.registry import get_system

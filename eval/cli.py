@@ -141,34 +141,13 @@ def _num(value: float | None) -> str:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    import json
+    from eval.benchmarks.wmb.calibration import calibrate_run, format_calibration
 
-    from eval.benchmarks.wmb.scoring import calibrate
-    from eval.runlog import load_run
-
-    folder = load_run(args.run_dir)
-    if folder.header()["config"]["benchmark"] != "wmb":
-        print(f"memsuite: error: {args.run_dir} is not a WMB-100K run", file=sys.stderr)
-        return 2
-    rows_by_system: dict[str, list] = {}
-    for row in folder.rows():
-        rows_by_system.setdefault(row.system, []).append(row)
-    results = {}
-    for system, rows in sorted(rows_by_system.items()):
-        result = calibrate(rows, tune_fraction=args.tune_fraction, headline_only=not args.all_qtypes)
-        results[system] = result.to_dict()
-        best, held = result.best, result.held_out
-        print(
-            f"{system}: min_score = {result.threshold}  (tune total {best.total:.1f}"
-            + (f", held-out total {held.total:.1f})" if held else ")")
-        )
-        print(f"  {'cutoff':>10} {'part_b':>8} {'fm_pen':>8} {'total':>8}   (tuning split)")
-        step = max(1, len(result.tune) // args.points)
-        for point in result.tune[::step]:
-            cutoff = "none" if point.threshold is None else f"{point.threshold:.4f}"
-            print(f"  {cutoff:>10} {point.part_b:8.1f} {point.fm_penalty:8.2f} {point.total:8.1f}")
-    out = folder.path / "calibration.json"
-    out.write_text(json.dumps(results, indent=2))
+    results, out = calibrate_run(
+        args.run_dir, tune_fraction=args.tune_fraction, headline_only=not args.all_qtypes
+    )
+    for system, result in results.items():
+        print("\n".join(format_calibration(system, result, args.points)))
     print(f"curves written to {out}; set benchmark_options.min_score to use a cutoff")
     return 0
 
@@ -176,8 +155,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 def _cmd_generate_meme(args: argparse.Namespace) -> int:
     import time
 
+    from eval.benchmarks.meme.generator import generate_episodes
     from eval.benchmarks.meme.loader import save_episodes
-    from eval.generators.meme import generate_episodes
 
     start = time.perf_counter()
     domains = {"domains": args.domains.split(",")} if args.domains else {}
@@ -194,7 +173,7 @@ def _cmd_generate_meme(args: argparse.Namespace) -> int:
 def _cmd_generate_dynamicmem(args: argparse.Namespace) -> int:
     import time
 
-    from eval.generators.dynamicmem import generate_users, write_users
+    from eval.benchmarks.dynamicmem.generator import generate_users, write_users
     from memory_systems.errors import ConfigError
 
     if args.users < 1 or args.months < 1 or not args.activity > 0:

@@ -1,88 +1,58 @@
-"""Failure-stage attribution for MEME: where along encode -> maintain -> retrieve -> answer a question fails.
+"""Failure-stage attribution, the part every benchmark shares: where along encode -> maintain ->
+retrieve -> answer a question fails, and the per-(system, task) table of first failures.
 
-Every MEME question is traced through four stages, from the run's recorded artefacts only: the
-per-session memory snapshots (``work/<system>/<episode>/snapshots.jsonl.gz``), and the row (its
-retrieved context, answer, verdicts, and the metadata the protocol records for this purpose:
-``snapshot_index``, ``value_sessions``, ``names``, ``values``, ``old_value``).
+A benchmark decides the four verdicts of its rows from its own artefacts (MEME:
+:mod:`eval.benchmarks.meme.diagnostics`; DynamicMem: :mod:`eval.benchmarks.dynamicmem.diagnostics`)
+and returns :class:`Attribution` records; this module holds the stages, the first-failure rule, the
+answer-verdict choice, where protocols write memory snapshots, and the aggregation.
 
 Stages (each True, False, or None when the artefact it needs is missing):
 
-- ``encoded``: every needed value appeared in some snapshot taken after the session that first
-  conveyed it (and no later than question time).
-- ``maintained``: the snapshot at question time holds the current state.
+- ``encoded``: what the question needs reached the memory after the input that conveyed it.
+- ``maintained``: the memory at question time holds the current state.
 - ``retrieved``: the context handed to the answer LLM holds what the question needs.
 - ``answered``: the answer judge passed -- the LLM judge when the row has one, else the rule judge;
   None when the run had no answer LLM (retrieval-only runs stop at ``retrieved``).
 
 The first stage that is False is the question's ``first_failure``; ``none`` when no stage failed.
-
-Rules per task (after the change; before-questions are judged like ER on their expected value):
-
-======  ==================  =============================  ==============================================
-task    needed values       maintained (snapshot at q.)    retrieved (context)
-======  ==================  =============================  ==============================================
-ER      the verbatim value  value present                  value present
-Agg     the three values    all present                    all present
-Tr      the three values    all present (history kept)     all present
-Cas     the new value       new value present (applied     new value present, and the upstream change
-                            fact or the stated rule)
-Abs     the old value       old value present and a line   the same, and the upstream change
-                            naming the entity (or holding
-                            the old value) states the
-                            dependency ("depend") or an
-                            uncertainty marker
-Del     the deleted value   deleted value absent           the deletion request, or the value absent
-======  ==================  =============================  ==============================================
-
-The rules live in :mod:`eval.benchmarks.meme.evidence` (shared with the protocol): ``retrieved`` is
-the row's ``evidence`` verdict, ``maintained`` applies :func:`~eval.benchmarks.meme.evidence.holds_state`
-to the snapshot. Matching is the rule judge's (:func:`eval.judges.rule.normalize`): NFKC, lower case,
-quotes and dashes folded, whitespace collapsed, substring. Rows of runs made before Abs and Del had an
-evidence rule fall back to the snapshot test on the context.
 """
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from eval.benchmarks.meme.evidence import holds_state, needed_values, present
-from eval.judges.rule import normalize
 from eval.protocol import Row
 
 #: Stages in pipeline order.
 STAGES = ("encoded", "maintained", "retrieved", "answered")
 #: ``first_failure`` values: a stage, or "none" when nothing failed.
 OUTCOMES = (*STAGES, "none")
-#: Answer judges, most paper-like first (the paper judges with an LLM).
+#: Answer judges, most paper-like first (the papers judge with an LLM).
 ANSWER_JUDGES = ("llm", "rule")
-#: Tasks in the paper's table order.
-TASKS = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")
 
 
 @dataclass(frozen=True)
 class Attribution:
-    """The four stage verdicts of one MEME question."""
+    """The four stage verdicts of one question (MEME) or state key (DynamicMem)."""
 
     system: str
     """System label of the row."""
     unit_id: str
-    """Episode id."""
+    """The unit (episode, user)."""
     question_id: str
-    """Question id within the episode."""
+    """Question id within the unit."""
     task: str
-    """Short task code."""
+    """Task code or category: the column a stage table groups by."""
     phase: str
-    """``before`` or ``after`` the change."""
+    """The question's phase (MEME: ``before`` / ``after`` the change; DynamicMem: the key's change)."""
     encoded: bool | None
-    """Every needed value reached the memory after the session that conveyed it."""
+    """What the question needs reached the memory after the input that conveyed it."""
     maintained: bool | None
-    """The snapshot at question time holds the current state."""
+    """The memory at question time holds the current state."""
     retrieved: bool | None
     """The context handed to the answer LLM holds what the question needs."""
     answered: bool | None
@@ -102,31 +72,6 @@ class Attribution:
         return {**asdict(self), "first_failure": self.first_failure}
 
 
-def _needed(row: Row) -> list[str]:
-    meta = row.metadata
-    return needed_values(
-        str(meta.get("task")),
-        str(meta.get("phase")),
-        str(row.gold),
-        [str(v) for v in meta.get("values") or []],
-        meta.get("old_value"),
-    )
-
-
-def _holds_state(
-    text: str, row: Row, values: Sequence[str], text_norm: str | None = None
-) -> tuple[bool, str]:
-    meta = row.metadata
-    return holds_state(
-        text,
-        task=str(meta.get("task")),
-        phase=str(meta.get("phase")),
-        values=values,
-        names=meta.get("names") or [],
-        text_norm=text_norm,
-    )
-
-
 def answer_verdict(row: Row) -> tuple[bool | None, str | None]:
     """The ``answered`` stage of a row: (passed, judge) from the most paper-like judge that decided."""
     for judge in ANSWER_JUDGES:
@@ -136,112 +81,12 @@ def answer_verdict(row: Row) -> tuple[bool | None, str | None]:
     return None, None
 
 
-def attribute(row: Row, snapshots: Sequence[str] | None) -> Attribution:
-    """The stage verdicts of one MEME row.
-
-    Args:
-        row: A MEME row (its metadata as :mod:`eval.benchmarks.meme.protocol` writes it).
-        snapshots: The unit's snapshot after every session, by session index; None when not recorded
-            (``encoded`` and ``maintained`` are then None).
-
-    Returns:
-        The attribution.
-    """
-    meta = row.metadata
-    values = _needed(row)
-    reasons: dict[str, str] = {}
-    position = meta.get("snapshot_index")
-    encoded = maintained = None
-    if snapshots is None or not isinstance(position, int) or not 0 <= position < len(snapshots):
-        reasons["encoded"] = reasons["maintained"] = "no snapshot at question time recorded"
-    elif not values:
-        reasons["encoded"] = reasons["maintained"] = "no needed value known"
-    else:
-        norm = [normalize(s) for s in snapshots[: position + 1]]
-        starts = meta.get("value_sessions") or {}
-        never = [v for v in values if not any(present(s, v) for s in norm[int(starts.get(v, 0)) :])]
-        encoded = not never
-        if never:
-            reasons["encoded"] = f"never in memory after its session: {never}"
-        maintained, why = _holds_state(snapshots[position], row, values, norm[position])
-        if not maintained:
-            reasons["maintained"] = why
-    evidence = row.verdicts.get("evidence")
-    if isinstance(evidence, Mapping) and evidence.get("correct") is not None:
-        retrieved = bool(evidence["correct"])
-        if not retrieved:
-            reasons["retrieved"] = str(evidence.get("reason"))
-    elif values:
-        retrieved, why = _holds_state(row.context, row, values)
-        if not retrieved:
-            reasons["retrieved"] = why
-    else:
-        retrieved = None
-        reasons["retrieved"] = "no needed value known"
-    answered, judge = answer_verdict(row)
-    if answered is None:
-        reasons["answered"] = "no answer verdict (retrieval-only run or judge failure)"
-    elif not answered:
-        reasons["answered"] = str(row.verdicts[judge].get("reason"))
-    return Attribution(
-        system=row.system,
-        unit_id=row.unit_id,
-        question_id=row.question_id,
-        task=str(meta.get("task")),
-        phase=str(meta.get("phase")),
-        encoded=encoded,
-        maintained=maintained,
-        retrieved=retrieved,
-        answered=answered,
-        answer_judge=judge,
-        reasons=reasons,
-    )
-
-
 # -- run folders ---------------------------------------------------------------------------------------
 
 
 def snapshots_path(run_path: Path, system: str, unit_id: str) -> Path:
-    """Where the MEME protocol writes a unit's snapshots (the runner's per-unit work folder)."""
+    """Where a protocol writes a unit's memory snapshots (the runner's per-unit work folder)."""
     return Path(run_path) / "work" / system / unit_id.replace("/", "_") / "snapshots.jsonl.gz"
-
-
-def load_snapshots(run_path: Path, system: str, unit_id: str) -> list[str] | None:
-    """The unit's snapshots by session index, or None when the run did not record them."""
-    path = snapshots_path(run_path, system, unit_id)
-    if not path.exists():
-        return None
-    by_index: dict[int, str] = {}
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            record = json.loads(line)
-            by_index[int(record["index"])] = record["snapshot"]
-    # A resumed unit rewrites its file; a gap would shift indexes, so refuse it instead.
-    if sorted(by_index) != list(range(len(by_index))):
-        return None
-    return [by_index[i] for i in range(len(by_index))]
-
-
-def attribute_rows(rows: Iterable[Row], run_path: Path | None) -> list[Attribution]:
-    """Attribute MEME rows, loading each (system, episode)'s snapshots once from ``run_path``.
-
-    Args:
-        rows: Rows of a MEME run (other benchmarks' rows are skipped).
-        run_path: The run folder holding the snapshots; None attributes without snapshots.
-
-    Returns:
-        One attribution per MEME row, in row order.
-    """
-    cache: dict[tuple[str, str], list[str] | None] = {}
-    out = []
-    for row in rows:
-        if row.benchmark != "meme":
-            continue
-        key = (row.system, row.unit_id)
-        if key not in cache:
-            cache[key] = load_snapshots(run_path, *key) if run_path is not None else None
-        out.append(attribute(row, cache[key]))
-    return out
 
 
 # -- aggregation ---------------------------------------------------------------------------------------
@@ -262,13 +107,13 @@ class StageCell:
 
 
 def stage_table(
-    attributions: Iterable[Attribution], *, phase: str | None = "after", tasks: Sequence[str] = TASKS
+    attributions: Iterable[Attribution], *, phase: str | None, tasks: Sequence[str]
 ) -> list[StageCell]:
     """Aggregate per system and task (in ``tasks`` order), over one phase's questions.
 
     Args:
-        attributions: Output of :func:`attribute_rows`.
-        phase: ``after`` (the paper's failure analysis) or ``before``; None counts every phase.
+        attributions: A benchmark's attributions (its ``attribute_rows``).
+        phase: Count only this phase (MEME's failure analysis: ``after``); None counts every phase.
         tasks: Task codes in table order (DynamicMem passes its state categories).
 
     Returns:

@@ -1,4 +1,4 @@
-"""The run folder: a typed header, one file per finished unit, and summary.json (DESIGN.md §8).
+"""The run folder: a typed header, one file per finished unit, and summary.json (ARCHITECTURE.md).
 
 Layout::
 

@@ -1,4 +1,4 @@
-"""The memory-system contract (DESIGN.md §3).
+"""The memory-system contract (README: The contract).
 
 Only the four verbs are abstract. Everything around them has a sound default, so a method added to
 the contract later breaks no existing system.
@@ -93,7 +93,7 @@ class MemorySystem(ABC):
         raise NotImplementedError(f"{type(self).__name__} does not list its records; override snapshot()")
 
     def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
-        """Process one session natively. Default: store its MEME chunks (DESIGN.md §4 BM25)."""
+        """Process one session natively. Default: store its MEME chunks (MEME paper's BM25)."""
         check_session(session)
         started = time.perf_counter()
         with self.timed("ingest"):

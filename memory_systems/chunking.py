@@ -1,4 +1,4 @@
-"""The MEME reference chunker, reproduced exactly (DESIGN.md §4 BM25).
+"""The MEME reference chunker, reproduced exactly (MEME paper's BM25).
 
 A session becomes a header line ``[Session: <timestamp>]`` and one line per turn (``User: ...`` for
 role "user", ``Assistant: ...`` for anything else). Lines are packed greedily into chunks, each

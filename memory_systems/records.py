@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-#: Phases that usage and wall time are accounted to (DESIGN.md §6).
+#: Phases that usage and wall time are accounted to (ARCHITECTURE.md).
 PHASES = ("ingest", "retrieve", "answer", "judge")
 
 

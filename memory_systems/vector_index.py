@@ -1,7 +1,7 @@
 """A faiss index of memories keyed by integer memory id, shared by every vector-backed system.
 
 Exact search by default: ``IndexIDMap2`` over ``IndexFlatIP`` on unit vectors (inner product =
-cosine); HNSW as an option (DESIGN.md §4 Dense). A memory may own several vectors (token windows of a
+cosine); HNSW as an option (MEME paper's dense). A memory may own several vectors (token windows of a
 long text): vector id = memory id * :data:`WINDOW_SLOTS` + window number, and a memory scores as its
 best window. Systems with one vector per memory (extracted facts, graph edges) simply add one each.
 """

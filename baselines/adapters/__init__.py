@@ -1,4 +1,4 @@
-"""Adapters over third-party memory libraries (DESIGN.md §4 Adapters).
+"""Adapters over third-party memory libraries (README: Systems).
 
 One module per library, each registered like a built-in system: ``mem0ai`` (mem0ai), ``graphiti``
 (graphiti-core on embedded Kuzu) and ``langchain_faiss`` (LangChain's FAISS vector store). A module

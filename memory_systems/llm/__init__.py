@@ -4,7 +4,7 @@ Modules: config (LLMConfig), client (calls, retries), cache (ResponseCache), pri
 jsonparse (parse_json), accounting (the ledgers), replies (responses and errors), results, spec (open_llm).
 
 Every LLM use in memsuite (a system's internal LLM, the answer LLM, LLM judges, adapters over mem0ai
-and graphiti-core) goes through :class:`LLMClient` (DESIGN.md §6):
+and graphiti-core) goes through :class:`LLMClient` (README: LLM endpoints):
 
 - **Accounting**: requests, cache hits, failures, prompt/completion tokens and wall time per
   (memory system, phase); :meth:`LLMClient.usage` sums them into a :class:`~memory_systems.records.Usage`

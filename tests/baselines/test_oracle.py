@@ -10,8 +10,8 @@ from baselines.karpathy_wiki import KarpathyWikiMemory
 from baselines.llm_extraction import LLMExtractionMemory
 from baselines.md_flat import MdFlatMemory
 from baselines.temporal_kg import TemporalKGMemory
-from eval.generators.meme import generate_episodes
-from eval.judges.rule import contains, uncertainty_marker
+from eval.benchmarks.meme.generator import generate_episodes
+from eval.benchmarks.meme.judges.rule import contains, uncertainty_marker
 from memory_systems.errors import ConfigError, InvalidInputError
 from memory_systems.records import Session, Turn
 

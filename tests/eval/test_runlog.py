@@ -171,8 +171,8 @@ def _kill_point(point: str, proc: subprocess.Popen, out: Path, rng: random.Rando
 
 
 def test_a_run_killed_at_many_points_resumes_to_the_uninterrupted_rows(tmp_path):
+    from eval.benchmarks.meme.generator import generate_episodes
     from eval.benchmarks.meme.loader import save_episodes
-    from eval.generators.meme import generate_episodes
 
     data = tmp_path / "episodes.json"
     save_episodes(generate_episodes(EPISODES, seed=3, filler="none"), data)

@@ -1,4 +1,4 @@
-"""The contract of DESIGN.md §3, checked for every registered memory system.
+"""The contract (README: The contract), checked for every registered memory system.
 
 A system is covered the moment it is registered: the parametrization reads the registry.
 
@@ -55,7 +55,7 @@ LOCAL_PROTOCOL = "tools"
 REPLAY_LLM_TESTS = {
     "test_ingest_session_reports_and_is_searchable": (
         "it asserts what was said (the router's new name) is found and nothing failed; SmolLM2-135M's "
-        "extractions are often wrong or malformed (DESIGN.md §6), so with it this clause would test the "
+        "extractions are often wrong or malformed (README), so with it this clause would test the "
         "model, not the system. The replay server answers each system's prompts deterministically, "
         "through the real client over HTTP; test_ingest_session_with_the_local_model checks the rest of "
         "the ingest contract with the real model."
@@ -97,7 +97,7 @@ _NATIVE_THRESHOLD = (
     "isolation holds, but this test reads it through an unrelated query and expects every memory of "
     "'b' back; {why}, so an unrelated memory is no hit. tests/baselines/adapters/ checks isolation."
 )
-#: (test, system) -> why that system's library cannot pass the test as written (DESIGN.md §4 Adapters).
+#: (test, system) -> why that system's library cannot pass the test as written (README: Systems).
 KNOWN_FAILURES = {
     ("test_ingest_session_reports_and_is_searchable", "mem0ai"): _LIBRARY_INGEST,
     ("test_ingest_session_reports_and_is_searchable", "graphiti"): _LIBRARY_INGEST,

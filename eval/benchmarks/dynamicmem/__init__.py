@@ -3,7 +3,7 @@
 Records (:mod:`.schema`), the loader of the released two-file layout (:mod:`.loader`), the checkpoint
 cut rule and gold replay (:mod:`.checkpoints`), the runner protocol (:mod:`.protocol`, registered as
 ``dynamicmem``) and the Core + Detail scores (:mod:`.scoring`). Synthetic users in the same layout
-come from :mod:`eval.generators.dynamicmem`.
+come from :mod:`eval.benchmarks.dynamicmem.generator`.
 """
 
 from eval.benchmarks.dynamicmem.checkpoints import Cut, quarterly_cuts, replay_states

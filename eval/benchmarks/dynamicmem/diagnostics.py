@@ -1,7 +1,7 @@
 """Failure-stage attribution for DynamicMem: where a state key fails along encode -> maintain -> retrieve
 -> answer, per (user, checkpoint, state key) State Completion row.
 
-The stages, the first-failure rule and the aggregation are MEME's (:mod:`eval.diagnostics`); this module
+The stages, the first-failure rule and the aggregation are shared (:mod:`eval.diagnostics`); this module
 only decides the four verdicts from DynamicMem's artefacts: the per-checkpoint memory probes the
 protocol writes to ``work/<system>/<user>/snapshots.jsonl.gz`` and the row's metadata
 (``value_evidence_ids``, ``retrieved_app_log_ids``, the verdicts).

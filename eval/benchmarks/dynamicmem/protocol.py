@@ -1,6 +1,6 @@
 """The DynamicMem protocol: incremental ingest to each quarterly checkpoint, then one query per target.
 
-Per user (one work unit), for each checkpoint C1..Cn in order (DESIGN.md §5 DynamicMem; the
+Per user (one work unit), for each checkpoint C1..Cn in order (DynamicMem paper, arXiv 2606.22877; the
 release's ``docs/protocols/tce_generation_and_adapter_contract.md``):
 
 1. **Ingest** the events that became visible since the previous checkpoint, in order, so that the
@@ -253,7 +253,7 @@ class DynamicMemBenchmark:
             self._folders = {folder.name: folder for folder in user_folders(data)}
             self._units = list(self._folders)
         else:
-            from eval.generators.dynamicmem import user_id_of
+            from eval.benchmarks.dynamicmem.generator import user_id_of
 
             self._folders = {}
             self._units = [user_id_of(i) for i in range(1, users + 1)]
@@ -288,7 +288,7 @@ class DynamicMemBenchmark:
         if self._folders:
             user = load_user(self._folders[unit_id])
         else:
-            from eval.generators.dynamicmem import generate_user, user_rng
+            from eval.benchmarks.dynamicmem.generator import generate_user, user_rng
 
             index = self._units.index(unit_id) + 1
             generated = generate_user(

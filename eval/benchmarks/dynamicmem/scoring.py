@@ -1,6 +1,6 @@
 """DynamicMem scores from rows: field-level Core + Detail, the two task scores, and their diagnostics.
 
-Pure functions (DESIGN.md §5 DynamicMem; the release's ``evaluation/eval_tce.py`` holistic track):
+Pure functions (DynamicMem paper, arXiv 2606.22877; the release's ``evaluation/eval_tce.py`` holistic track):
 
 - **Fields.** A gold value is split into fields: one per leaf path of a dict (keys sorted), while a
   list or a scalar is one field (``value`` at the root). The prediction is read at the same path. A

@@ -2,9 +2,9 @@
 
 Two readers share these rules: the protocol's ``evidence`` verdict on the retrieved context (does the
 context handed to the answer LLM hold what the question needs?) and the failure-stage attribution
-(:mod:`eval.diagnostics`), which also applies :func:`holds_state` to the memory snapshot at question
-time. Matching is the rule judge's (:func:`eval.judges.rule.normalize`: NFKC, lower case, quotes and
-dashes folded, whitespace collapsed) followed by a substring test.
+(:mod:`eval.benchmarks.meme.diagnostics`), which also applies :func:`holds_state` to the memory
+snapshot at question time. Matching is the rule judge's (:func:`.judges.rule.normalize`: NFKC, lower
+case, quotes and dashes folded, whitespace collapsed) followed by a substring test.
 
 Evidence in a retrieved context, per task (before-questions: the expected value):
 
@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from eval.judges.rule import normalize, uncertainty_marker
+from eval.benchmarks.meme.judges.rule import normalize, uncertainty_marker
 
 #: A request to forget, as a whole word ("forgetting to tell you" is not one).
 _FORGET = re.compile(r"\b(forget|delete|remove|erase)\b")

@@ -1,4 +1,4 @@
-"""The MEME protocol (DESIGN.md §5 MEME): reset, ingest to the before point, finalize, ask the
+"""The MEME protocol (MEME paper, arXiv 2605.12477): reset, ingest to the before point, finalize, ask the
 before-questions, ingest the rest, finalize, ask the after-questions; snapshot after every session.
 
 One unit is one episode, in its own namespace. Every question gets exactly one ``retrieve`` (query
@@ -10,7 +10,7 @@ budget 1) and, when the run has an answer LLM, one answer call with the same pro
   and Tr, the new value and the upstream change for Cas, the stated dependency (or uncertainty) and
   the change for Abs, the deletion request (or no trace of the value) for Del; the rules are in
   :mod:`eval.benchmarks.meme.evidence`.
-- ``rule`` (when there is an answer): the deterministic judge of :mod:`eval.judges.rule`.
+- ``rule`` (when there is an answer): the deterministic judge of :mod:`eval.benchmarks.meme.judges.rule`.
 - ``llm`` (when ``judges`` includes "llm"): the rubric judge, asked through the judge LLM.
 
 The answer call, its usage, the failed-call rule and the judges run in the shared step
@@ -38,11 +38,11 @@ from typing import Any
 
 from eval.answer import Judge, JudgeInput, answer_and_judge, memory_flags
 from eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
+from eval.benchmarks.meme.judges.llm import judge_llm
+from eval.benchmarks.meme.judges.rule import contains, judge_rule, normalize
 from eval.benchmarks.meme.loader import load_episodes
 from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 from eval.benchmarks.meme.scoring import meme_scores
-from eval.judges.llm import judge_llm
-from eval.judges.rule import contains, judge_rule, normalize
 from eval.metrics import judge_agreement
 from eval.protocol import Row, RunContext
 from eval.registry import register_benchmark, register_judge
@@ -234,7 +234,7 @@ class MemeBenchmark:
             loaded = load_episodes(Path(data))
             source = {"kind": "official", "path": str(data)}
         else:
-            from eval.generators.meme import generate_episodes
+            from eval.benchmarks.meme.generator import generate_episodes
 
             loaded = generate_episodes(episodes, filler=filler, seed=seed)
             source = {"kind": "generated", "episodes": episodes, "filler": filler, "seed": seed}

@@ -1,6 +1,6 @@
 """MEME scores from rows: per-task rates with the trivial-pass filter, Overall, and the paper's table.
 
-Pure functions of rows (DESIGN.md §5 MEME). A MEME row carries in ``metadata``: ``task`` (ER, Agg,
+Pure functions of rows (MEME paper, arXiv 2605.12477). A MEME row carries in ``metadata``: ``task`` (ER, Agg,
 Tr, Del, Cas, Abs), ``phase`` (before / after) and ``entities`` (the target entity ids).
 
 Trivial-pass filter (paper): an after-answer to Cas, Abs or Del counts as a pass only if the
@@ -27,28 +27,6 @@ from eval.protocol import Row
 
 TASKS = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")
 FILTERED_TASKS = ("Cas", "Abs", "Del")
-
-#: MEME paper main table (gpt-4.1-mini answers, 100 episodes, filler 32k): ER Agg Tr Del Cas Abs Overall.
-PAPER_MAIN_TABLE: dict[str, dict[str, float]] = {
-    "BM25": dict(zip((*TASKS, "Overall"), (1.00, 0.05, 0.16, 0.27, 0.02, 0.00, 0.25), strict=True)),
-    "text-emb-3-small": dict(
-        zip((*TASKS, "Overall"), (0.96, 0.33, 0.46, 0.17, 0.04, 0.00, 0.33), strict=True)
-    ),
-    "Mem0": dict(zip((*TASKS, "Overall"), (0.67, 0.35, 0.43, 0.21, 0.03, 0.00, 0.28), strict=True)),
-    "Graphiti": dict(zip((*TASKS, "Overall"), (0.03, 0.01, 0.04, 0.09, 0.02, 0.01, 0.03), strict=True)),
-    "MD-flat": dict(zip((*TASKS, "Overall"), (0.94, 0.45, 0.77, 0.25, 0.06, 0.05, 0.42), strict=True)),
-    "Karpathy Wiki": dict(zip((*TASKS, "Overall"), (0.11, 0.18, 0.27, 0.03, 0.01, 0.02, 0.10), strict=True)),
-}
-#: Which memsuite system reproduces which paper row.
-PAPER_ROW_OF_SYSTEM = {
-    "bm25": "BM25",
-    "dense": "text-emb-3-small",
-    "llm_extraction": "Mem0",
-    "mem0ai": "Mem0",
-    "graphiti": "Graphiti",
-    "md_flat": "MD-flat",
-    "karpathy_wiki": "Karpathy Wiki",
-}
 
 
 def _entity_key(row: Row) -> tuple[str, tuple[str, ...]]:

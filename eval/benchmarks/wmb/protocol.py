@@ -1,4 +1,4 @@
-"""The WMB-100K protocol: units are categories; one row per Part B question (DESIGN.md §5 WMB-100K).
+"""The WMB-100K protocol: units are categories; one row per Part B question (WMB-100K v2.1 README).
 
 Per unit (a category), as the reference adapters do (scripts/adapter_template.py): store every
 non-empty turn as ``"{speaker}: {text}"`` under namespace = category, then search each Part B

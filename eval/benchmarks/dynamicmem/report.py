@@ -1,0 +1,234 @@
+"""DynamicMem's report: per-checkpoint curves (C1..Cn) of State Completion, Personalized Service and
+Evidence F1, retention vs update, failure stages, usage, and plots.
+
+Registered with :func:`eval.report.register_renderer` under ``dynamicmem``; reads only run folders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from eval import plots as plotting
+from eval.benchmarks.dynamicmem import diagnostics as dynamicmem_diagnostics
+from eval.benchmarks.dynamicmem.schema import CATEGORIES as DYNAMICMEM_CATEGORIES
+from eval.diagnostics import StageCell
+from eval.report import (
+    Cell,
+    Figure,
+    ReportOptions,
+    RunInfo,
+    Section,
+    Table,
+    has_number,
+    ordered_systems,
+    register_renderer,
+    run_cell,
+    run_column,
+    series_name,
+    slug,
+    stage_figures,
+    stage_table,
+    usage_table,
+)
+
+#: Headline DynamicMem metrics (keys of the summary's ``curves``) and their names in tables.
+DYNAMICMEM_METRICS = {
+    "state_completion": "State Completion",
+    "personalized_service": "Personalized Service",
+    "evidence_f1": "Evidence F1 (retrieved)",
+}
+DYNAMICMEM_SPLITS = ("retained", "updated", "new")
+DYNAMICMEM_NOTES = (
+    "a score is 0.8 core + 0.2 detail/2 per field; State Completion = mean over fields, Personalized "
+    "Service = mean over items (an identity-gate failure zeroes its item); Evidence F1 = retrieved "
+    "events vs gold evidence ids; per checkpoint, averaged within a user, then over users. A dash: "
+    "nothing scored (State Completion and Personalized Service need an answer LLM).",
+    "published numbers: memsuite carries none for DynamicMem (arXiv 2606.22877), so no reference row.",
+)
+
+
+def dynamicmem_by_judge(scores: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """Judge -> DynamicMem summary (``checkpoints``, ``curves``, splits) from a system's scores.
+
+    Reads the protocol's layout -- the rule judge's summary at the top level and the LLM judge's
+    under ``llm_judge`` -- and also summaries nested under ``by_judge`` / ``judges``.
+    """
+    found: dict[str, Mapping[str, Any]] = {}
+    if "curves" in scores:
+        found[str(scores.get("judge") or "rule")] = scores
+    for key, value in scores.items():
+        if isinstance(value, Mapping) and "curves" in value:
+            found[str(value.get("judge") or key)] = value
+    for key in ("by_judge", "judges"):
+        nested = scores.get(key)
+        if isinstance(nested, Mapping):
+            found.update({j: s for j, s in nested.items() if isinstance(s, Mapping) and "curves" in s})
+    return found
+
+
+def _checkpoint_key(label: str) -> tuple[int, str]:
+    return (int(label[1:]), "") if label[1:].isdigit() else (10**9, label)
+
+
+def _dm_curve(summary: Mapping[str, Any], checkpoints: Sequence[str], metric: str, split: str | None = None):
+    """One metric per checkpoint of ``checkpoints`` (None where the summary has no value)."""
+    source = summary.get(split) if split else summary.get("curves")
+    values = dict(zip(summary.get("checkpoints") or [], (source or {}).get(metric) or [], strict=False))
+    return [values.get(c) for c in checkpoints]
+
+
+@register_renderer("dynamicmem")
+def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
+    """DynamicMem: C1..Cn curves of State Completion and Personalized Service, retention vs update."""
+    section = Section("DynamicMem")
+    prefix = run_column(runs, options)
+    summaries = {
+        (run.label, system, judge): summary
+        for run in runs
+        for system in run.systems
+        for judge, summary in dynamicmem_by_judge(run.scores(system)).items()
+    }
+    judges = list(dict.fromkeys(key[2] for key in summaries))
+    judge = next((j for j in ("llm", "rule") if j in judges), judges[0] if judges else None)
+    usage = usage_table("dynamicmem_usage", "DynamicMem usage and cost", runs, options)
+    if judge is None:
+        section.notes.append("No DynamicMem curves in these runs' summaries.")
+        section.tables.append(usage)
+        return section
+    picked = {(label, system): s for (label, system, j), s in summaries.items() if j == judge}
+    checkpoints = sorted(
+        {c for s in picked.values() for c in s.get("checkpoints") or []}, key=_checkpoint_key
+    )
+    records, split_records = [], []
+    for system in ordered_systems(runs):
+        for run in runs:
+            summary = picked.get((run.label, system))
+            if summary is None:
+                continue
+            head = {**run_cell(run, prefix), "system": system}
+            for metric, name in DYNAMICMEM_METRICS.items():
+                curve = dict(zip(checkpoints, _dm_curve(summary, checkpoints, metric), strict=True))
+                records.append(
+                    {**head, "metric": name, **curve, "mean": (summary.get("overall") or {}).get(metric)}
+                )
+            for split in DYNAMICMEM_SPLITS:
+                for metric in DYNAMICMEM_METRICS:
+                    values = _dm_curve(summary, checkpoints, metric, split)
+                    if any(v is not None for v in values):
+                        split_records.append(
+                            {
+                                **head,
+                                "keys": split,
+                                "metric": DYNAMICMEM_METRICS[metric],
+                                **dict(zip(checkpoints, values, strict=True)),
+                            }
+                        )
+    section.tables.append(
+        Table.from_records(
+            "dynamicmem_checkpoints",
+            f"DynamicMem per checkpoint -- judge: {judge}",
+            (*prefix, "system", "metric", *checkpoints, "mean"),
+            records,
+            (f"judge: {judge}.", *DYNAMICMEM_NOTES),
+        )
+    )
+    section.tables.append(
+        Table.from_records(
+            "dynamicmem_retention",
+            f"DynamicMem retention vs update -- judge: {judge}",
+            (*prefix, "system", "keys", "metric", *checkpoints),
+            split_records,
+            (
+                "keys: retained = gold value unchanged since the previous checkpoint, updated = changed, "
+                "new = not asked before.",
+            ),
+        )
+    )
+    stages = _dynamicmem_stage_table(runs, prefix)
+    if stages is not None:
+        section.tables.append(stages)
+    section.tables.append(usage)
+    section.figures += _dynamicmem_figures(runs, picked, judge, checkpoints, options)
+    if stages is not None and options.sweep is None:  # an ablation's variants would give one figure each
+        section.figures += stage_figures(
+            runs, stages, prefix, "DynamicMem", DYNAMICMEM_CATEGORIES, "category"
+        )
+    return section
+
+
+DYNAMICMEM_STAGE_NOTES = (
+    "Failure-stage attribution (eval/benchmarks/dynamicmem/diagnostics.py), State Completion keys over "
+    "all checkpoints: share of each system's (checkpoint, state key) rows per state category whose first "
+    "failing stage is encoded (no memory probe up to the checkpoint held the current value), maintained "
+    "(the probe at the checkpoint lacks it), retrieved (no gold evidence event of the current value among "
+    "the retrieved events), or answered (a field's core verdict failed); none = no stage failed.",
+    "Holding the value: a memory or context that carries event ids (raw events, e.g. bm25, dense) holds "
+    "it when one of the current value's gold evidence events is there; one without ids (LLM memories) "
+    "when the rule judge accepts every field of the gold value from its text.",
+    "answer_judge: the verdict behind 'answered' (llm, else rule); 'none' = the run had no answer model, "
+    "so 'answered' is undecided and 'none' means the key passed up to retrieval.",
+)
+
+
+def _dynamicmem_stage_cells(run: RunInfo) -> list[StageCell]:
+    rows = [row for system in run.systems for row in run.rows(system)]
+    return dynamicmem_diagnostics.stage_table(dynamicmem_diagnostics.attribute_rows(rows, run.path))
+
+
+def _dynamicmem_stage_table(runs, prefix) -> Table | None:
+    return stage_table(
+        "dynamicmem_failure_stages",
+        "DynamicMem failure stages (State Completion keys)",
+        runs,
+        prefix,
+        _dynamicmem_stage_cells,
+        "category",
+        DYNAMICMEM_STAGE_NOTES,
+    )
+
+
+def _dynamicmem_figures(runs, picked, judge, checkpoints, options) -> list[Figure]:
+    def series(metric: str, split: str | None = None) -> dict[str, list[Cell]]:
+        out = {}
+        for run in runs:
+            for system in run.systems:
+                if (run.label, system) in picked:
+                    name = series_name(run, system, runs) + (f" {split}" if split else "")
+                    out[name] = _dm_curve(picked[(run.label, system)], checkpoints, metric, split)
+        return out
+
+    panels = {name: series(m) for m, name in DYNAMICMEM_METRICS.items() if has_number(series(m))}
+    # Retention vs update on the first headline metric that has values (State Completion normally).
+    for metric, name in DYNAMICMEM_METRICS.items():
+        split_series = {**series(metric, "retained"), **series(metric, "updated")}
+        if has_number(split_series):
+            panels[f"retained vs updated: {name}"] = split_series
+            break
+    if not panels:
+        return []
+    title = f"DynamicMem C1..C{len(checkpoints)} -- judge {judge}"
+    draw = partial(plotting.plot_checkpoint_curves, checkpoints, panels, title=title)
+    figures = [Figure("dynamicmem_checkpoints", title, draw)]
+    if options.sweep is not None:
+        sweep, systems = options.sweep, ordered_systems(runs)
+        sweep_panels = {
+            name: {
+                system: [
+                    (picked[(run.label, system)].get("overall") or {}).get(metric)
+                    if (run.label, system) in picked
+                    else None
+                    for run in runs
+                ]
+                for system in systems
+            }
+            for metric, name in DYNAMICMEM_METRICS.items()
+        }
+        sweep_title = f"DynamicMem (mean over checkpoints) vs {sweep.key}"
+        draw = partial(
+            plotting.plot_sweep_curves, sweep.axis, sweep_panels, title=sweep_title, xlabel=sweep.key
+        )
+        figures.append(Figure(f"dynamicmem_sweep_{slug(sweep.key.split('.')[-1])}", sweep_title, draw))
+    return figures
+

@@ -1,0 +1,215 @@
+"""The deterministic MEME judge: one rule per task, offline and reproducible (MEME paper, arXiv 2605.12477).
+
+ER is judged exactly as the paper does (normalised substring). The paper judges the other tasks with
+GPT-4o against a rubric; these rules encode the same rubric with string tests, so they are stricter
+about wording than an LLM would be. Their agreement with the LLM judge is measured on the same rows
+(:func:`eval.metrics.judge_agreement`).
+
+Matching is on normalised text: Unicode NFKC, lower case, typographic quotes and dashes folded,
+whitespace collapsed. A value "is present" when its normalised form is a substring of the
+normalised answer.
+
+Rules:
+    ER    the gold value is present.
+    Agg   every target value is present.
+    Tr    every value is present and their first occurrences are in chronological order.
+    Cas   the new value is present; the old value is absent; no hedge or future tense ("will be",
+          "not sure", "don't know", "either", ...).
+    Abs   the answer expresses uncertainty or acknowledges the upstream change (e.g. "uncertain",
+          "may have changed", "no longer"), or it does not state the old value at all while
+          saying it lacks the information; stating the old value without any such marker fails.
+    Del   the answer says it has no such information and does not reveal the deleted value.
+    before-phase questions (ER, Del, Cas, Abs before the change): the expected value is present.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+TASKS = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")
+
+_FOLD = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "`": "'"})
+_NO_INFO = (
+    "don't have",
+    "do not have",
+    "no information",
+    "not have that information",
+    "no record",
+    "not available",
+    "not in the context",
+    "not mentioned",
+    "no memory",
+    "no mention",
+    "not provided",
+    "cannot find",
+    "can't find",
+    "couldn't find",
+    "don't know",
+    "do not know",
+    "unknown",
+    "removed",
+    "deleted",
+    "forgot",
+    "forgotten",
+    "no longer have",
+    "not stored",
+    "isn't any",
+    "there is no",
+    "no such",
+)
+_UNCERTAIN = (
+    "uncertain",
+    "not sure",
+    "unsure",
+    "unclear",
+    "may have changed",
+    "might have changed",
+    "may no longer",
+    "might no longer",
+    "no longer",
+    "has changed",
+    "have changed",
+    "was changed",
+    "changed",
+    "could be different",
+    "might be different",
+    "may be different",
+    "can't be sure",
+    "cannot be sure",
+    "can't confirm",
+    "cannot confirm",
+    "not certain",
+    "need to confirm",
+    "needs to be confirmed",
+    "re-check",
+    "recheck",
+    "verify",
+    "outdated",
+    "may need",
+    "might need",
+    "previously",
+    "used to",
+)
+_HEDGE = (
+    "will be",
+    "would be",
+    "not sure",
+    "unsure",
+    "uncertain",
+    "don't know",
+    "do not know",
+    "either",
+    "might",
+    "may be",
+    "maybe",
+    "possibly",
+    "probably",
+    "unclear",
+    "no information",
+    "don't have",
+    "do not have",
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's decision on one answer."""
+
+    correct: bool | None
+    """True/False, or None when the judge itself failed (counted, never a crash)."""
+    reason: str
+    """Why, in one line."""
+    judge: str = "rule"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"correct": self.correct, "reason": self.reason, "judge": self.judge}
+
+
+def normalize(text: str) -> str:
+    """NFKC, lower case, quotes and dashes folded, whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text).translate(_FOLD).lower()
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def contains(answer: str, value: str) -> bool:
+    """Whether normalised ``value`` occurs in normalised ``answer`` (a blank value never does)."""
+    needle = normalize(value)
+    return bool(needle) and needle in normalize(answer)
+
+
+def uncertainty_marker(text: str) -> str | None:
+    """The first phrase of the Abs rule's uncertainty list found in ``text`` (normalised), or None."""
+    return _any(text, _UNCERTAIN)
+
+
+def _any(answer: str, phrases: Sequence[str]) -> str | None:
+    text = normalize(answer)
+    return next((p for p in phrases if p in text), None)
+
+
+def judge_rule(
+    task: str,
+    answer: str,
+    gold: str,
+    *,
+    phase: str = "after",
+    values: Sequence[str] = (),
+    old_value: str | None = None,
+) -> Verdict:
+    """Judge one MEME answer by the rules in the module docstring.
+
+    Args:
+        task: Short task code (ER, Agg, Tr, Del, Cas, Abs).
+        answer: The answer LLM's text.
+        gold: The gold answer string.
+        phase: "before" or "after" the upstream change.
+        values: Agg: the target values; Tr: the values in chronological order. Default: ``gold`` split
+            on commas.
+        old_value: Cas/Abs: the value before the change; Del: the deleted value.
+
+    Returns:
+        The verdict with its reason.
+    """
+    if task not in TASKS:
+        raise ValueError(f"unknown MEME task {task!r}; expected one of {TASKS}")
+    if phase == "before" or task == "ER":
+        ok = contains(answer, gold)
+        return Verdict(ok, "expected value present" if ok else "expected value missing")
+    values = list(values) or [v.strip() for v in gold.split(",") if v.strip()]
+    if task == "Agg":
+        missing = [v for v in values if not contains(answer, v)]
+        return Verdict(not missing, "all values present" if not missing else f"missing {missing}")
+    if task == "Tr":
+        text = normalize(answer)
+        positions = [text.find(normalize(v)) for v in values]
+        if any(p < 0 for p in positions):
+            return Verdict(False, f"missing {[v for v, p in zip(values, positions, strict=True) if p < 0]}")
+        ordered = positions == sorted(positions)
+        return Verdict(ordered, "all values in order" if ordered else "values out of chronological order")
+    if task == "Cas":
+        if not contains(answer, gold):
+            return Verdict(False, "new value missing")
+        if old_value and contains(answer, old_value) and not contains(gold, old_value):
+            return Verdict(False, "old value also stated")
+        hedge = _any(answer, _HEDGE)
+        return Verdict(
+            hedge is None, "new value stated definitively" if hedge is None else f"hedged ({hedge!r})"
+        )
+    if task == "Abs":
+        marker = _any(answer, _UNCERTAIN)
+        if marker:
+            return Verdict(True, f"uncertainty acknowledged ({marker!r})")
+        if old_value and contains(answer, old_value):
+            return Verdict(False, "old value stated confidently")
+        no_info = _any(answer, _NO_INFO)
+        return Verdict(
+            no_info is not None, "declines without the stale value" if no_info else "no uncertainty expressed"
+        )
+    # Del
+    if old_value and contains(answer, old_value):
+        return Verdict(False, "deleted value revealed")
+    no_info = _any(answer, _NO_INFO)
+    return Verdict(no_info is not None, "says it has no such information" if no_info else "does not decline")

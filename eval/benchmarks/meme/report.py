@@ -1,0 +1,297 @@
+"""MEME's report: the paper's main table per judge beside the published rows, the before-question
+and trivial-pass filter table, rule-vs-LLM judge agreement, failure stages, usage, and plots.
+
+Registered with :func:`eval.report.register_renderer` under ``meme``; reads only run folders.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from eval import plots as plotting
+from eval.benchmarks.meme.diagnostics import attribute_rows, stage_table
+from eval.benchmarks.meme.paper import (
+    PAPER_COST_PER_EPISODE,
+    PAPER_MAIN_TABLE,
+    PAPER_ROW_OF_SYSTEM,
+    PAPER_SETUP,
+)
+from eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
+from eval.diagnostics import StageCell
+from eval.protocol import Row
+from eval.report import (
+    NA,
+    USAGE_COLUMNS,
+    Cell,
+    Figure,
+    ReportOptions,
+    RunInfo,
+    Section,
+    Table,
+    has_number,
+    llm_label,
+    ordered_systems,
+    register_renderer,
+    run_cell,
+    run_column,
+    slug,
+    stage_figures,
+    usage_record,
+    usage_summary,
+    usage_table,
+)
+from eval.report import stage_table as stage_records_table
+
+#: MEME judges from the most to the least paper-like; tables come in this order.
+MEME_JUDGE_ORDER = ("llm", "rule", "evidence")
+MEME_JUDGE_NOTES = {
+    "evidence": "judge: evidence -- the retrieved context holds what the question needs (the value(s); "
+    "for Cas the new value and the upstream change, for Abs the stated dependency and the change, for "
+    "Del the deletion request or no trace of the value; eval/benchmarks/meme/evidence.py); no answer "
+    "LLM is involved, so this is an upper bound on answer accuracy and not comparable to the paper's "
+    "numbers. n/a: rows of a run made before a task had an evidence rule.",
+    "rule": "judge: rule -- memsuite's deterministic judge of the answer LLM's answers "
+    "(eval/benchmarks/meme/judges/rule.py).",
+    "llm": "judge: llm -- the rubric judge asked through the run's answer LLM (the paper used GPT-4o).",
+}
+MEME_TABLE_NOTES = (
+    PAPER_SETUP,
+    "rates are over after-questions; Cas, Abs and Del pass only when the before-question on the same "
+    "entity passed (trivial-pass filter); Overall = mean of the six task rates; questions = "
+    "after-questions scored.",
+    "paper cost_usd_per_unit = the paper's cost per episode, ingest + inference: "
+    + ", ".join(f"{k} ${a:.2f}/${b:.2f}" for k, (a, b) in PAPER_COST_PER_EPISODE.items())
+    + ".",
+)
+#: MEME asks before-questions for these tasks only (MEME paper, arXiv 2605.12477).
+MEME_BEFORE_TASKS = ("ER", "Del", "Cas", "Abs")
+MEME_FILTER_LABELS = ("real", "trivial", "knew_but_failed", "never_knew", "unfiltered")
+
+
+def _meme_judges(runs: Sequence[RunInfo]) -> list[str]:
+    present = {j for run in runs for s in run.systems for j in (run.scores(s).get("by_judge") or {})}
+    return [j for j in MEME_JUDGE_ORDER if j in present] + sorted(present - set(MEME_JUDGE_ORDER))
+
+
+def _meme_scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
+    return (run.scores(system).get("by_judge") or {}).get(judge)
+
+
+def meme_undefined_tasks(rows: Sequence[Row], judge: str) -> set[str]:
+    """Tasks whose after-questions all lack a verdict of ``judge`` (no rule applies to them).
+
+    Their rate in :func:`~eval.benchmarks.meme.scoring.meme_scores` is an artifact (a missing verdict
+    counts as a fail), so tables print them as n/a.
+    """
+    verdicts: dict[str, list[Any]] = defaultdict(list)
+    for row in rows:
+        if row.metadata.get("phase") == "after":
+            verdict = row.verdicts.get(judge)
+            correct = verdict.get("correct") if isinstance(verdict, dict) else None
+            verdicts[row.metadata.get("task")].append(correct)
+    return {task for task, values in verdicts.items() if values and all(v is None for v in values)}
+
+
+def meme_task_cells(run: RunInfo, system: str, judge: str) -> dict[str, Cell]:
+    """ER..Abs and Overall of one system under one judge, with n/a for undefined tasks."""
+    scores = _meme_scores(run, system, judge) or {}
+    undefined = meme_undefined_tasks(run.rows(system), judge)
+    cells: dict[str, Cell] = {
+        task: NA if task in undefined else (scores.get("tasks") or {}).get(task) for task in MEME_TASKS
+    }
+    cells["Overall"] = NA if undefined else scores.get("Overall")
+    return cells
+
+
+def _paper_row_name(run: RunInfo, system: str) -> str | None:
+    return PAPER_ROW_OF_SYSTEM.get(run.registry_name(system)) or PAPER_ROW_OF_SYSTEM.get(system)
+
+
+@register_renderer("meme")
+def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
+    """MEME: the paper's main table per judge beside the published rows, filter diagnostics, plots."""
+    section = Section("MEME")
+    prefix = run_column(runs, options)
+    judges = _meme_judges(runs)
+    systems = ordered_systems(runs)
+    main_columns = (*prefix, "system", "from", *MEME_TASKS, "Overall", "questions", *USAGE_COLUMNS)
+    for judge in judges:
+        records: list[dict[str, Cell]] = []
+        for system in systems:
+            paper_name = None
+            for run in runs:
+                scores = _meme_scores(run, system, judge)
+                if scores is None:
+                    continue
+                paper_name = paper_name or _paper_row_name(run, system)
+                records.append(
+                    {
+                        **run_cell(run, prefix),
+                        "system": system,
+                        "from": "memsuite",
+                        **meme_task_cells(run, system, judge),
+                        "questions": sum((scores.get("n") or {}).values()) or None,
+                        **usage_record(usage_summary(run, system, options.prices)),
+                    }
+                )
+            if paper_name in PAPER_MAIN_TABLE:
+                cost = PAPER_COST_PER_EPISODE.get(paper_name)
+                records.append(
+                    {
+                        **({prefix[0]: "paper"} if prefix else {}),
+                        "system": paper_name,
+                        "from": "paper",
+                        **PAPER_MAIN_TABLE[paper_name],
+                        "cost_usd_per_unit": sum(cost) if cost else None,
+                    }
+                )
+        notes = (MEME_JUDGE_NOTES.get(judge, f"judge: {judge}"), *MEME_TABLE_NOTES)
+        title = f"MEME main table -- judge: {judge}"
+        section.tables.append(Table.from_records(f"meme_main_{judge}", title, main_columns, records, notes))
+    section.tables += [_meme_filter_table(runs, systems, judge, prefix) for judge in judges]
+    agreement = _meme_agreement_table(runs, systems, prefix)
+    if agreement is not None:
+        section.tables.append(agreement)
+    stages = _meme_stage_table(runs, systems, prefix)
+    if stages is not None:
+        section.tables.append(stages)
+    section.tables.append(usage_table("meme_usage", "MEME usage and cost", runs, options))
+    if judges:
+        section.figures += _meme_figures(runs, systems, judges, options)
+    if stages is not None and options.sweep is None:  # an ablation's variants would give one figure each
+        section.figures += stage_figures(runs, stages, prefix, "MEME", MEME_TASKS, "task")
+    return section
+
+
+MEME_STAGE_NOTES = (
+    "Failure-stage attribution (eval/benchmarks/meme/diagnostics.py), after-questions: share of each "
+    "system's questions per task whose first failing stage is encoded (the value never reached memory "
+    "after its session), maintained (the snapshot at question time lacks the current state: new value, "
+    "deletion, history, stated dependency or uncertainty), retrieved (the context handed to the answer "
+    "LLM lacks it), or answered (the judge failed the answer); none = no stage failed.",
+    "answer_judge: the verdict behind 'answered' (llm, else rule); 'none' = the run had no answer LLM, so "
+    "'answered' is undecided and 'none' means the question passed up to retrieval.",
+)
+
+
+def _meme_stage_cells(run: RunInfo, systems: Sequence[str]) -> list[StageCell]:
+    rows = [row for system in systems for row in run.rows(system)]
+    return stage_table(attribute_rows(rows, run.path))
+
+
+def _meme_stage_table(runs, systems, prefix) -> Table | None:
+    return stage_records_table(
+        "meme_failure_stages",
+        "MEME failure stages (after-questions)",
+        runs,
+        prefix,
+        lambda run: _meme_stage_cells(run, systems),
+        "task",
+        MEME_STAGE_NOTES,
+    )
+
+
+def _meme_filter_table(runs, systems, judge, prefix) -> Table:
+    records = []
+    for system in systems:
+        for run in runs:
+            scores = _meme_scores(run, system, judge)
+            if scores is None:
+                continue
+            before, counts = scores.get("before") or {}, scores.get("filter") or {}
+            records.append(
+                {
+                    **run_cell(run, prefix),
+                    "system": system,
+                    **{f"before_{t}": before.get(t) for t in MEME_BEFORE_TASKS},
+                    **{label: counts.get(label, 0) for label in MEME_FILTER_LABELS},
+                    "judge_failures": scores.get("judge_failures"),
+                }
+            )
+    columns = (*prefix, "system", *(f"before_{t}" for t in MEME_BEFORE_TASKS), *MEME_FILTER_LABELS)
+    note = (
+        "before_*: pass rate of the before-questions (asked for ER, Del, Cas, Abs only). Filter labels "
+        "count Cas/Abs/Del after-answers: real = before and after pass; trivial = after passes without "
+        "the before-question; knew_but_failed; never_knew; unfiltered = no before-question on that entity."
+    )
+    return Table.from_records(
+        f"meme_filter_{judge}",
+        f"MEME before-questions and trivial-pass filter -- judge: {judge}",
+        (*columns, "judge_failures"),
+        records,
+        (note,),
+    )
+
+
+def _meme_agreement_table(runs, systems, prefix) -> Table | None:
+    records = []
+    for system in systems:
+        for run in runs:
+            agreement = run.scores(system).get("agreement_rule_llm")
+            if isinstance(agreement, Mapping):
+                records.append(
+                    {
+                        **run_cell(run, prefix),
+                        "system": system,
+                        **agreement,
+                        "rule_only_true": agreement.get("a_only_true"),
+                        "llm_only_true": agreement.get("b_only_true"),
+                    }
+                )
+    if not records:
+        return None
+    return Table.from_records(
+        "meme_judge_agreement",
+        "MEME rule judge vs LLM judge",
+        (*prefix, "system", "n", "agreement", "kappa", "rule_only_true", "llm_only_true", "excluded"),
+        records,
+        ("kappa: Cohen's kappa (a dash when undefined: one judge constant on the sample).",),
+    )
+
+
+def _meme_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]:
+    axis = (*MEME_TASKS, "Overall")
+    if options.sweep is None:
+        figures = []
+        for run in runs:
+            # Each run's bars use its own most paper-like judge (runs of one report may differ).
+            judge = (_meme_judges([run]) or judges)[0]
+            scores = {s: meme_task_cells(run, s, judge) for s in run.systems}
+            # Published bars only beside answer judges: evidence is not what the paper measured.
+            reference = {}
+            if judge != "evidence":
+                for system in run.systems:
+                    name = _paper_row_name(run, system)
+                    if name in PAPER_MAIN_TABLE:
+                        reference[f"{name} (paper)"] = PAPER_MAIN_TABLE[name]
+            stem = "meme_tasks" if len(runs) == 1 else f"meme_tasks_{slug(run.label)}"
+            answers = llm_label(run.header.get("answer_llm"))
+            title = f"MEME per task -- {run.label}, judge {judge}, answers {answers}"
+            draw = partial(plotting.plot_task_bars, scores, axis, title=title, reference=reference)
+            figures.append(Figure(stem, title, draw))
+        return figures
+    judge, sweep = judges[0], options.sweep
+    cells = {(run.label, s): meme_task_cells(run, s, judge) for run in runs for s in run.systems}
+
+    def series(task: str) -> dict[str, list[Cell]]:
+        return {s: [cells.get((run.label, s), {}).get(task) for run in runs] for s in systems}
+
+    panels = {task: series(task) for task in axis if has_number(series(task))}
+    if "Overall" not in panels and panels:
+        # Overall is n/a under the evidence judge: show the mean of the tasks that are defined.
+        defined = list(panels)
+        panels[f"mean of {' '.join(defined)}"] = {
+            s: [_mean_of(cells.get((run.label, s), {}), defined) for run in runs] for s in systems
+        }
+    title = f"MEME vs {sweep.key} -- judge {judge}"
+    draw = partial(plotting.plot_sweep_curves, sweep.axis, panels, title=title, xlabel=sweep.key)
+    return [Figure(f"meme_sweep_{slug(sweep.key.split('.')[-1])}", title, draw)]
+
+
+def _mean_of(cells: Mapping[str, Cell], keys: Sequence[str]) -> float | None:
+    values = [cells[k] for k in keys if isinstance(cells.get(k), int | float)]
+    return sum(values) / len(values) if values else None
+

@@ -1,0 +1,232 @@
+"""WMB-100K's report: the README's results layout per judge, accuracy per question type, the
+reference result file's fields, usage, the search-latency plot and sweep curves.
+
+Registered with :func:`eval.report.register_renderer` under ``wmb``; reads only run folders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from eval import plots as plotting
+from eval.benchmarks.wmb.schema import QTYPES as WMB_QTYPES
+from eval.metrics import percentile
+from eval.report import (
+    USAGE_COLUMNS,
+    Cell,
+    Figure,
+    ReportOptions,
+    RunInfo,
+    Section,
+    Table,
+    llm_label,
+    ordered_systems,
+    register_renderer,
+    run_cell,
+    run_column,
+    series_name,
+    slug,
+    usage_record,
+    usage_summary,
+    usage_table,
+)
+
+WMB_NOTES = (
+    "published numbers: none -- the WMB-100K v2.1 README (wontopos/WMB-100K @ 436cba8) lists "
+    "'No results yet', so there is no reference row.",
+    "Part B / Score are the README's S1 headline (1,000 S1 questions x 0.1); the reference result file "
+    "(scripts/score.py) counts S1-S7 -- see the result-fields table. Scores are not clamped.",
+)
+WMB_JUDGE_NOTES = {
+    "rule": "judge: rule -- memsuite's deterministic coverage judge (a lexical lower-bound proxy, not an "
+    "official WMB-100K mode).",
+    "llm": "judge: llm -- the reference judge prompt asked through the run's answer LLM (README: quick mode "
+    "GPT-4o-mini, official mode a 3-LLM majority).",
+}
+#: The README's results table, then S1 counts and the S1-S7 variant (Part B in points of 100).
+WMB_RESULT_COLUMNS = (
+    "Part B (/100)",
+    "FM Penalty",
+    "Speed Penalty",
+    "Score (/100)",
+    "Grade",
+    "p50 ms",
+    "p95 ms",
+    "Judge",
+    "S1 correct",
+    "S1 total",
+    "Part B S1-S7",
+    "Score S1-S7",
+)
+#: The reference result file's fields (scripts/score.py ``result``), flattened.
+WMB_RESULT_FIELDS = (
+    "part_b.correct",
+    "part_b.total",
+    "part_b.score",
+    "fm.probes",
+    "fm.false_positives",
+    "fm.penalty",
+    "speed.p50_ms",
+    "speed.p95_ms",
+    "speed.penalty",
+    "total",
+)
+
+
+def _wmb_result_record(s: Mapping[str, Any], judge_name: str) -> dict[str, Cell]:
+    """One row of the README's results table (S1 headline), with the S1 counts and the S1-S7 variant."""
+    return {
+        "Part B (/100)": s["part_b"]["score"],
+        "FM Penalty": s["fm"]["penalty"],
+        "Speed Penalty": s["speed"]["penalty"],
+        "Score (/100)": s["total"],
+        "Grade": s["grade"],
+        "p50 ms": s["speed"]["p50_ms"],
+        "p95 ms": s["speed"]["p95_ms"],
+        "Judge": judge_name,
+        "S1 correct": s["part_b"]["correct"],
+        "S1 total": s["part_b"]["total"],
+        "Part B S1-S7": s["part_b_s1_s7"]["score"],
+        "Score S1-S7": s["total_s1_s7"],
+    }
+
+
+def _wmb_judges(runs: Sequence[RunInfo]) -> list[str]:
+    present = {j for run in runs for s in run.systems for j in (run.scores(s).get("judges") or {})}
+    return [j for j in ("llm", "rule") if j in present] + sorted(present - {"llm", "rule"})
+
+
+def _wmb_scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
+    scores = (run.scores(system).get("judges") or {}).get(judge)
+    return scores if isinstance(scores, Mapping) else None
+
+
+@register_renderer("wmb")
+def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
+    """WMB-100K: the README's results layout per judge, per-qtype accuracy, the result-file fields."""
+    section = Section("WMB-100K")
+    prefix = run_column(runs, options)
+    systems = ordered_systems(runs)
+    judges = _wmb_judges(runs)
+    for judge in judges:
+        results, accuracy = [], []
+        for system in systems:
+            for run in runs:
+                s = _wmb_scores(run, system, judge)
+                if s is None:
+                    continue
+                head = {**run_cell(run, prefix), "system": system}
+                judge_name = judge if judge == "rule" else f"llm ({llm_label(run.header.get('answer_llm'))})"
+                usage = usage_record(usage_summary(run, system, options.prices))
+                results.append({**head, **_wmb_result_record(s, judge_name), **usage})
+                qtypes, retrieval = s.get("qtype_accuracy") or {}, s.get("retrieval") or {}
+                accuracy.append(
+                    {
+                        **head,
+                        **{q: (qtypes.get(q) or {}).get("accuracy_pct") for q in WMB_QTYPES},
+                        "gold turn retrieved %": retrieval.get("rate_pct"),
+                        "questions with gold turns": retrieval.get("questions_with_gold"),
+                    }
+                )
+        section.tables.append(
+            Table.from_records(
+                f"wmb_results_{judge}",
+                f"WMB-100K results -- judge: {judge}",
+                (*prefix, "system", *WMB_RESULT_COLUMNS, *USAGE_COLUMNS),
+                results,
+                (WMB_JUDGE_NOTES.get(judge, f"judge: {judge}"), *WMB_NOTES),
+                formats={c: ".1f" for c in ("Part B (/100)", "Score (/100)", "Part B S1-S7", "Score S1-S7")},
+            )
+        )
+        section.tables.append(
+            Table.from_records(
+                f"wmb_qtypes_{judge}",
+                f"WMB-100K accuracy by question type (%) -- judge: {judge}",
+                (*prefix, "system", *WMB_QTYPES, "gold turn retrieved %", "questions with gold turns"),
+                accuracy,
+                (
+                    "FalseMemory: share of probes that returned nothing. 'gold turn retrieved': a returned "
+                    "memory sits on a line carrying a gold turn id (memsuite's judge-free check).",
+                ),
+                formats={q: ".1f" for q in (*WMB_QTYPES, "gold turn retrieved %")},
+            )
+        )
+    section.tables.append(_wmb_result_fields(runs, systems, prefix))
+    section.tables.append(usage_table("wmb_usage", "WMB-100K usage and cost", runs, options))
+    section.figures += _wmb_figures(runs, systems, judges, options)
+    return section
+
+
+def _dotted(mapping: Mapping[str, Any], path: str) -> Any:
+    """``mapping["part_b"]["score"]`` for ``"part_b.score"`` (None where a key is missing)."""
+    value: Any = mapping
+    for key in path.split("."):
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return value
+
+
+def _wmb_result_fields(runs, systems, prefix) -> Table:
+    records = []
+    for system in systems:
+        for run in runs:
+            result = run.scores(system).get("result_json")
+            if isinstance(result, Mapping):
+                fields = {f: _dotted(result, f) for f in ("system_name", "scoring_mode", *WMB_RESULT_FIELDS)}
+                records.append({**run_cell(run, prefix), **fields})
+    return Table.from_records(
+        "wmb_result_fields",
+        "WMB-100K reference result file fields (scripts/score.py; Part B over S1-S7)",
+        (*prefix, "system_name", "scoring_mode", *WMB_RESULT_FIELDS),
+        records,
+        ("Values as the reference result JSON rounds them (one decimal).",),
+        formats={c: ".1f" for c in ("part_b.score", "fm.penalty", "speed.penalty", "total")},
+    )
+
+
+def _wmb_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]:
+    latencies = {
+        (run.label, system): [float(r.usage.get("latency_ms") or 0.0) for r in run.rows(system)]
+        for run in runs
+        for system in run.systems
+    }
+    figures = []
+    if any(latencies.values()):
+        title = "WMB-100K search latency per question (penalty bands dashed)"
+        named = {series_name(run, s, runs): latencies[(run.label, s)] for run in runs for s in run.systems}
+        draw = partial(plotting.plot_latency_distribution, named, title=title)
+        figures.append(Figure("wmb_latency", title, draw))
+    if options.sweep is not None and judges:
+        judge, sweep = judges[0], options.sweep
+
+        def points(run: RunInfo, system: str) -> dict[str, Cell]:
+            s = _wmb_scores(run, system, judge)
+            if s is None:
+                return {}
+            # Unrounded median: the result file's whole-ms p50 is 0 for any in-memory index.
+            return {
+                "Score (/100), S1": s["total"],
+                "Part B S1-S7 (/100)": s["part_b_s1_s7"]["score"],
+                "median search latency, ms": percentile(latencies[(run.label, system)], 0.5),
+            }
+
+        values = {(run.label, system): points(run, system) for run in runs for system in systems}
+        names = ("Score (/100), S1", "Part B S1-S7 (/100)", "median search latency, ms")
+        panels = {
+            name: {system: [values[(run.label, system)].get(name) for run in runs] for system in systems}
+            for name in names
+        }
+        title = f"WMB-100K vs {sweep.key} -- judge {judge}"
+        draw = partial(
+            plotting.plot_sweep_curves,
+            sweep.axis,
+            panels,
+            title=title,
+            xlabel=sweep.key,
+            ylabel="value",
+            unit_range=False,
+        )
+        figures.append(Figure(f"wmb_sweep_{slug(sweep.key.split('.')[-1])}", title, draw))
+    return figures
+

@@ -1,0 +1,164 @@
+"""What a report is made of: :class:`Table`, :class:`Figure`, :class:`Section`, :class:`Report`, the
+options every renderer receives, and the registry of benchmark renderers.
+
+A benchmark's renderer lives in its own package, ``eval/benchmarks/<name>/report.py``, and registers
+itself with :func:`register_renderer` when imported; :func:`renderer_for` imports that module by this
+convention the first time a report meets a run of the benchmark, so nothing here names a benchmark.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from eval.report.runs import RunInfo
+from memory_systems.errors import ConfigError
+from memory_systems.llm import PriceTable
+
+#: A table cell: text, a count, a measurement, or None (printed as a dash: not measured).
+Cell = str | int | float | None
+#: Printed where a number is undefined by construction (e.g. no evidence rule for a task), as
+#: opposed to None, which means nothing was measured.
+NA = "n/a"
+
+#: Where a benchmark's renderer lives, by convention (``{name}``: the benchmark's registry name).
+RENDERER_MODULE = "eval.benchmarks.{name}.report"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as plain data; :func:`table_markdown` and :func:`table_csv` render it."""
+
+    name: str
+    """File stem of its CSV (unique within a report), e.g. ``meme_main_rule``."""
+    title: str
+    """Heading above it in the Markdown report."""
+    columns: tuple[str, ...]
+    """Column names (also the CSV header)."""
+    rows: tuple[tuple[Cell, ...], ...]
+    """One tuple of cells per row, aligned with ``columns``."""
+    notes: tuple[str, ...] = ()
+    """Lines printed under it: judge, setup of the published numbers, caveats."""
+    formats: Mapping[str, str] = field(default_factory=dict)
+    """Column -> format spec of its floats in Markdown (default by column name, else ``.2f``)."""
+
+    @classmethod
+    def from_records(
+        cls,
+        name: str,
+        title: str,
+        columns: Sequence[str],
+        records: Iterable[Mapping[str, Any]],
+        notes: Iterable[str] = (),
+        formats: Mapping[str, str] | None = None,
+    ) -> Table:
+        """A table from one mapping per row, keyed by column (a column a mapping lacks is None)."""
+        rows = tuple(tuple(record.get(column) for column in columns) for record in records)
+        return cls(name, title, tuple(columns), rows, tuple(notes), dict(formats or {}))
+
+    def column(self, name: str) -> list[Cell]:
+        """The cells of one column, top to bottom."""
+        index = self.columns.index(name)
+        return [row[index] for row in self.rows]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A plot to draw: ``draw(path)`` writes the PNG (a call into :mod:`eval.plots`)."""
+
+    name: str
+    """File stem of the PNG."""
+    title: str
+    """Caption in the Markdown report."""
+    draw: Callable[[Path], Path]
+    """Writes the figure to the given path and returns it."""
+
+
+@dataclass
+class Section:
+    """What one benchmark contributes to a report."""
+
+    title: str
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The swept key of an ablation: one value and one label per run, in run order."""
+
+    key: str
+    """Dotted config key, e.g. ``k`` or ``benchmark_options.filler``."""
+    values: tuple[Any, ...]
+    """The value of each run."""
+    labels: tuple[str, ...]
+    """The variant label of each run (its folder name)."""
+
+    @property
+    def axis(self) -> tuple[Any, ...]:
+        """X positions for curves: the values when all are numbers, else the labels."""
+        numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in self.values)
+        return self.values if numeric else self.labels
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """Settings every renderer receives."""
+
+    prices: PriceTable = field(default_factory=PriceTable)
+    """Prices of LLM tokens, USD per 1M, by model name."""
+    sweep: Sweep | None = None
+    """Set when the runs are the variants of one ablation."""
+
+
+@dataclass
+class Report:
+    """A whole report: the runs it reads and one section per benchmark."""
+
+    title: str
+    runs: list[RunInfo]
+    sections: list[Section]
+    command: str | None = None
+    """The command that regenerates it, printed at the top when given."""
+
+
+Renderer = Callable[[list[RunInfo], ReportOptions], Section]
+_RENDERERS: dict[str, Renderer] = {}
+
+
+def register_renderer(benchmark: str) -> Callable[[Renderer], Renderer]:
+    """Decorator: the report renderer of ``benchmark`` (one per benchmark; a duplicate is an error).
+
+    A renderer takes the runs of its benchmark and the :class:`ReportOptions`, and returns a
+    :class:`Section` of tables and figures. It reads only the runs (summary, header, rows).
+    """
+
+    def decorate(renderer: Renderer) -> Renderer:
+        existing = _RENDERERS.get(benchmark)
+        if existing is not None and existing is not renderer:
+            raise ConfigError(f"report renderer for {benchmark!r} is registered twice")
+        _RENDERERS[benchmark] = renderer
+        return renderer
+
+    return decorate
+
+
+def renderer_for(benchmark: str) -> Renderer | None:
+    """The renderer of a benchmark, importing :data:`RENDERER_MODULE` first; None when it has none.
+
+    Raises:
+        ModuleNotFoundError: The benchmark's report module exists but imports a missing module.
+    """
+    if benchmark not in _RENDERERS and benchmark.isidentifier():
+        module = RENDERER_MODULE.format(name=benchmark)
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            # Only "this benchmark has no report module" falls back to the generic table.
+            if exc.name is None or not (module == exc.name or module.startswith(exc.name + ".")):
+                raise
+    return _RENDERERS.get(benchmark)

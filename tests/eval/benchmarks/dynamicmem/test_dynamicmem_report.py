@@ -1,0 +1,126 @@
+"""DynamicMem's report: per-checkpoint curves, retention vs update and failure stages, from runs written
+directly with rows scored by the benchmark's own scoring."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from runfolders import table_of, write_run
+
+from eval.benchmarks.dynamicmem.protocol import SNAPSHOT_FILE, probe_record
+from eval.benchmarks.dynamicmem.scoring import summarize as dynamicmem_summarize
+from eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
+from eval.protocol import Row
+from eval.report import build_report, load_runs, write_report
+
+
+def _dm_row(checkpoint: str, key: str, task: str, change: str, fields: list[float]) -> Row:
+    return Row(
+        "rag",
+        "dynamicmem",
+        "u1",
+        f"{checkpoint}-{key}-{task}",
+        "q",
+        "gold",
+        "ctx",
+        answer="a",
+        verdicts={"rule": {"score": sum(fields) / len(fields), "fields": [{"score": f} for f in fields]}},
+        metadata={
+            "checkpoint": checkpoint,
+            "task": task,
+            "change": change,
+            "category": "habits",
+            "prediction": "x",
+        },
+    )
+
+
+DM_ROWS = [
+    _dm_row("C1", "a", "state_completion", "new", [1.0, 0.5]),
+    _dm_row("C1", "a", "personalized_service", "new", [0.9]),
+    _dm_row("C2", "a", "state_completion", "updated", [0.8]),
+    _dm_row("C2", "b", "state_completion", "retained", [0.4]),
+]
+
+
+@pytest.mark.parametrize("wrap", [False, True], ids=["summary", "by_judge"])
+def test_dynamicmem_checkpoint_curves_and_retention(tmp_path, wrap):
+    summary = dynamicmem_summarize(DM_ROWS)
+    scores = {"by_judge": {"rule": summary}} if wrap else summary
+    path = write_run(tmp_path / "dm", benchmark="dynamicmem", rows=DM_ROWS, scores=scores)
+    report = build_report(load_runs([path]))
+    table = table_of(report, "dynamicmem_checkpoints")
+    assert table.columns == ("system", "metric", "C1", "C2", "mean")
+    by_metric = {r[1]: r for r in table.rows}
+    # C1: fields 1.0 and 0.5 -> 0.75; C2: 0.8 and 0.4 -> 0.6; mean over checkpoints 0.675.
+    assert by_metric["State Completion"][2:] == pytest.approx((0.75, 0.6, 0.675))
+    assert by_metric["Personalized Service"][2:4] == (0.9, None)
+    retention = {(r[1], r[2]): r[3:] for r in table_of(report, "dynamicmem_retention").rows}
+    assert retention[("retained", "State Completion")] == (None, 0.4)
+    assert retention[("updated", "State Completion")] == (None, 0.8)
+    assert retention[("new", "State Completion")] == (0.75, None)
+    write_report(report, tmp_path / "out")
+    assert (tmp_path / "out" / "dynamicmem_checkpoints.png").stat().st_size > 1000
+
+
+def test_dynamicmem_protocol_layout_prefers_the_llm_judge(tmp_path):
+    # The protocol's summary: the rule judge's at the top level, the LLM judge's under "llm_judge".
+    rows = [
+        Row(**{**r.to_dict(), "verdicts": {**r.verdicts, "llm": {"score": 1.0, "fields": [{"score": 1.0}]}}})
+        for r in DM_ROWS
+    ]
+    scores = {**dynamicmem_summarize(rows, "rule"), "llm_judge": dynamicmem_summarize(rows, "llm")}
+    path = write_run(tmp_path / "dm", benchmark="dynamicmem", rows=rows, scores=scores)
+    table = table_of(build_report(load_runs([path])), "dynamicmem_checkpoints")
+    assert table.title.endswith("judge: llm")
+    assert {r[1]: r[2:4] for r in table.rows}["State Completion"] == (1.0, 1.0)
+
+
+
+def test_dynamicmem_failure_stage_table_and_figure(tmp_path):
+    # Three habits keys at C1: the evidence retrieved and the answer right, retrieved but answered wrong,
+    # and the evidence stored but not retrieved; the probe (raw-event memory) holds log_1 and log_2.
+    def row(key: str, retrieved: list[str], correct: bool) -> Row:
+        return Row(
+            "rag",
+            "dynamicmem",
+            "u1",
+            f"C1/{key}",
+            "q",
+            {"location": "Weir meadow"},
+            "ctx",
+            answer="a",
+            verdicts={"rule": {"correct": correct, "score": float(correct), "fields": []}},
+            metadata={
+                "checkpoint": "C1",
+                "task": "state_completion",
+                "category": "habits",
+                "change": "new",
+                "prediction": "x",
+                "value_evidence_ids": ["log_1"] if key != "habits_state:c" else ["log_2"],
+                "retrieved_app_log_ids": retrieved,
+            },
+        )
+
+    rows = [
+        row("habits_state:a", ["log_1"], True),
+        row("habits_state:b", ["log_1", "log_9"], False),
+        row("habits_state:c", ["log_9"], False),
+    ]
+    path = write_run(tmp_path / "dm", benchmark="dynamicmem", rows=rows, scores=dynamicmem_summarize(rows))
+    work = path / "work" / "rag" / "u1"
+    work.mkdir(parents=True)
+    snapshot = '{"app_log_id": "log_1"}\n\n{"app_log_id": "log_2"}'
+    with gzip.open(work / SNAPSHOT_FILE, "wt", encoding="utf-8") as fh:
+        fh.write(json.dumps(probe_record(0, "C1", snapshot)) + "\n")
+    report = build_report(load_runs([path]))
+    table = table_of(report, "dynamicmem_failure_stages")
+    assert table.columns == ("system", "category", "n", *STAGE_OUTCOMES, "answer_judge")
+    (record,) = [dict(zip(table.columns, r, strict=True)) for r in table.rows]
+    assert record["n"] == 3 and record["answer_judge"] == "rule"
+    assert record["encoded"] == record["maintained"] == 0.0
+    assert record["retrieved"] == record["answered"] == record["none"] == pytest.approx(1 / 3)
+    files = {f.name for f in write_report(report, tmp_path / "out")}
+    assert {"dynamicmem_failure_stages.csv", "dynamicmem_failure_stages.png"} <= files

@@ -1,0 +1,280 @@
+"""MEME's report: tables in the paper's layout hold hand-checked numbers; files are written.
+
+Fixture runs are either made by the real runner on a tiny hand-made MEME episode (bm25 only, no
+model load) or written directly with :class:`RunFolder` from rows scored by the benchmarks' own
+scoring functions, so every expected number below can be checked by hand.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from runfolders import csv_rows, table_of, write_run
+
+from eval.benchmarks.meme.paper import PAPER_MAIN_TABLE
+from eval.benchmarks.meme.scoring import meme_scores
+from eval.cli import main
+from eval.config import config_from_dict
+from eval.protocol import Row
+from eval.report import build_report, load_runs, table_markdown, write_report
+from eval.runner import run
+from memory_systems.llm import PriceTable
+
+LOG = "FATAL qv-7 quorum lost at shard brindle-3"
+
+
+def _session(i: int, *turns: str) -> dict:
+    return {
+        "session_id": f"s{i}",
+        "type": "evidence",
+        "timestamp": f"2023/03/0{i + 1} (Wed) 09:00",
+        "conversation": [{"role": ("user", "assistant")[j % 2], "content": t} for j, t in enumerate(turns)],
+    }
+
+
+def _question(task: str, entity: str, question: str, answer: str, values: list[str]) -> dict:
+    return {
+        "task_type": task,
+        "entity": [entity],
+        "entity_values": values,
+        "question": question,
+        "gold_answer": answer,
+    }
+
+
+#: Four sessions (one chunk each): with k = 10 every chunk is retrieved, so the evidence verdicts are
+#: known by reading the episode.
+EPISODE = {
+    "episode_id": "sw_001",
+    "domain": "software_project",
+    "sessions": [
+        _session(0, f"The staging crash printed: {LOG}", "Noted."),
+        _session(1, "The CI runner depends on the deploy tool; if it changes, the CI runner will be Corvex."),
+        _session(2, "My locker code is 8812.", "Got it."),
+        _session(3, "We switched the deploy tool to Plinthwork. Please forget my locker code.", "Done."),
+    ],
+    "before_questions": {
+        "timestamp": "2023/03/03 (Fri) 10:00",
+        "position_after_session": 2,
+        "questions": [
+            _question("ER", "crash_log", "What did the staging crash print?", LOG, [LOG]),
+            _question("Del", "locker", "What is my locker code?", "8812", ["8812"]),
+            _question(
+                "Cas", "ci_runner", "What does the CI runner depend on?", "deploy tool", ["deploy tool"]
+            ),
+        ],
+    },
+    "after_questions": {
+        "timestamp": "2023/03/05 (Sun) 10:00",
+        "position_after_session": 3,
+        "questions": [
+            _question("ER", "crash_log", "What did the staging crash print?", LOG, [LOG]),
+            _question("Del", "locker", "What is my locker code?", "No — explicitly removed", ["8812"]),
+            _question("Cas", "ci_runner", "What is the CI runner now?", "Corvex", ["deploy tool", "Corvex"]),
+        ],
+    },
+}
+
+
+@pytest.fixture
+def meme_run(tmp_path):
+    """A retrieval-only MEME run of bm25 on the hand-made episode, by the real runner."""
+    data = tmp_path / "episodes.json"
+    data.write_text(json.dumps([EPISODE]))
+    config = config_from_dict(
+        {
+            "benchmark": "meme",
+            "systems": ["bm25"],
+            "name": "meme_tiny",
+            "k": 10,
+            "benchmark_options": {"data": str(data)},
+        }
+    )
+    return run(config, out_dir=tmp_path / "meme_tiny", show_progress=False).path
+
+
+# -- MEME ----------------------------------------------------------------------------------------------
+
+
+def test_meme_retrieval_only_run_table_and_files(meme_run, tmp_path):
+    report = build_report(load_runs([meme_run]))
+    main_table = table_of(report, "meme_main_evidence")
+    rows = {(r[0], r[1]): dict(zip(main_table.columns, r, strict=True)) for r in main_table.rows}
+    ours, paper = rows[("bm25", "memsuite")], rows[("BM25", "paper")]
+    # Everything is retrieved: the log and Corvex are in the context (Cas before passed -> real).
+    assert ours["ER"] == 1.0 and ours["Cas"] == 1.0
+    # Del: the deletion request is retrieved; no Agg/Tr/Abs questions in this episode, so no Overall.
+    assert ours["Del"] == 1.0 and ours["Overall"] is None
+    assert ours["Agg"] is None and ours["Abs"] is None
+    # Questions scored under this judge: ER, Del and Cas.
+    assert ours["questions"] == 3 and ours["llm_calls"] == 0 and ours["cost_usd_per_unit"] == 0.0
+    assert [paper[t] for t in ("ER", "Agg", "Tr", "Del", "Cas", "Abs", "Overall")] == [
+        1.00, 0.05, 0.16, 0.27, 0.02, 0.00, 0.25,
+    ]  # fmt: skip
+
+    files = write_report(report, tmp_path / "out")
+    names = {f.name for f in files}
+    assert {"report.md", "runs.csv", "meme_main_evidence.csv", "meme_usage.csv", "meme_tasks.png"} <= names
+    main_csv = csv_rows(tmp_path / "out" / "meme_main_evidence.csv")
+    assert main_csv[0]["system"] == "bm25" and main_csv[0]["ER"] == "1" and main_csv[0]["Del"] == "1"
+    assert main_csv[1]["system"] == "BM25" and main_csv[1]["Agg"] == "0.05"
+    markdown = (tmp_path / "out" / "report.md").read_text()
+    assert "| bm25 | memsuite | 1.00 | – | – | 1.00 | 1.00 | – | – |" in markdown
+    assert "judge: evidence" in markdown and "![" in markdown
+    runs_csv = csv_rows(tmp_path / "out" / "runs.csv")[0]
+    assert runs_csv["answer_llm"] == "none" and runs_csv["judges"] == "evidence"
+    assert runs_csv["data"].startswith("official: data=") and runs_csv["status"] == "complete"
+
+
+def _meme_row(unit: str, task: str, phase: str, correct: bool, entity: str, **usage) -> Row:
+    return Row(
+        "md_flat",
+        "meme",
+        unit,
+        f"{phase}-{task}-{entity}",
+        "q",
+        "gold",
+        "ctx",
+        answer="a",
+        verdicts={"rule": {"correct": correct}},
+        usage=usage,
+        metadata={"task": task, "phase": phase, "entities": [entity]},
+    )
+
+
+#: Rule verdicts chosen so every task rate is known: ER 1, Agg 1/2, Tr 1, Del real 1, Cas trivial 0,
+#: Abs knew_but_failed 0; Overall = 3.5 / 6.
+MEME_ROWS = [
+    _meme_row("e1", "ER", "before", True, "x", answer_prompt_tokens=1000, answer_completion_tokens=100),
+    _meme_row("e1", "ER", "after", True, "x", answer_prompt_tokens=1000, answer_completion_tokens=100),
+    _meme_row("e1", "Agg", "after", True, "y"),
+    _meme_row("e2", "Agg", "after", False, "y"),
+    _meme_row("e1", "Tr", "after", True, "z"),
+    _meme_row("e1", "Del", "before", True, "d"),
+    _meme_row("e1", "Del", "after", True, "d"),
+    _meme_row("e1", "Cas", "before", False, "c"),
+    _meme_row("e1", "Cas", "after", True, "c"),
+    _meme_row("e1", "Abs", "before", True, "a"),
+    _meme_row("e1", "Abs", "after", False, "a"),
+]
+
+
+def _gpt_header(answer="gpt-4.1-mini", internal="gpt-4.1-mini", internal_config=None) -> dict:
+    return {
+        "config": {
+            "benchmark": "meme",
+            "systems": [{"name": "md_flat", "label": "", "args": {}}],
+            "k": 5,
+            "judges": ["rule"],
+            "answer_llm": {"model": answer},
+            "internal_llm": internal_config,
+            "benchmark_options": {"episodes": 2, "filler": "none", "seed": 0},
+        },
+        "answer_llm": {"model": answer, "wiring_only": False},
+        "internal_llm": {"model": internal, "wiring_only": False},
+    }
+
+
+USAGE = {
+    "llm_calls": 40,
+    "prompt_tokens": 100_000,
+    "completion_tokens": 10_000,
+    "cache_hits": 5,
+    "wall_s": {"ingest": 4.0, "retrieve": 1.0, "answer": 2.0, "judge": 0.5},
+}
+
+
+def _meme_answer_run(path, **header_kwargs):
+    scores = {
+        "source": {"kind": "generated", "episodes": 2, "filler": "none", "seed": 0},
+        "by_judge": {"rule": meme_scores(MEME_ROWS, "rule")},
+    }
+    return write_run(
+        path,
+        benchmark="meme",
+        rows=MEME_ROWS,
+        scores=scores,
+        header=_gpt_header(**header_kwargs),
+        usage=USAGE,
+    )
+
+
+def test_meme_answer_run_rates_cost_and_paper_row(tmp_path):
+    report = build_report(load_runs([_meme_answer_run(tmp_path / "answers")]))
+    table = table_of(report, "meme_main_rule")
+    ours = dict(zip(table.columns, table.rows[0], strict=True))
+    assert [ours[t] for t in ("ER", "Agg", "Tr", "Del", "Cas", "Abs")] == [1.0, 0.5, 1.0, 1.0, 0.0, 0.0]
+    assert ours["Overall"] == pytest.approx(3.5 / 6)
+    assert ours["questions"] == 7 and ours["llm_calls"] == 40 and ours["tokens"] == 110_000
+    # gpt-4.1-mini: $0.40 / $1.60 per 1M tokens -> 0.04 + 0.016 = $0.056 over 2 episodes.
+    assert ours["cost_usd_per_unit"] == pytest.approx(0.028)
+    assert ours["ingest_s"] == 4.0 and ours["query_s"] == 3.0
+    paper = dict(zip(table.columns, table.rows[1], strict=True))
+    assert paper["system"] == "MD-flat" and paper["Overall"] == PAPER_MAIN_TABLE["MD-flat"]["Overall"]
+    assert paper["cost_usd_per_unit"] == pytest.approx(0.05)  # $0.04 ingest + $0.01 inference
+    usage_table = table_of(report, "meme_usage")
+    usage = dict(zip(usage_table.columns, usage_table.rows[0], strict=True))
+    assert usage["cost_usd"] == pytest.approx(0.056) and usage["judge_s"] == 0.5 and usage["cache_hits"] == 5
+    assert usage["internal_llm"] == "gpt-4.1-mini (= answer LLM)"
+    filter_table = table_of(report, "meme_filter_rule")
+    counts = dict(zip(filter_table.columns, filter_table.rows[0], strict=True))
+    assert (counts["real"], counts["trivial"], counts["knew_but_failed"]) == (1, 1, 1)
+    markdown = table_markdown(table)
+    assert "| md_flat | memsuite | 1.00 | 0.50 | 1.00 | 1.00 | 0.00 | 0.00 | 0.58 |" in markdown
+
+
+def test_cost_splits_answer_and_internal_models_and_flags_unpriced(tmp_path):
+    path = _meme_answer_run(
+        tmp_path / "two",
+        answer="gpt-4.1-mini",
+        internal="gpt-4o-mini",
+        internal_config={"model": "gpt-4o-mini"},
+    )
+    usage = table_of(build_report(load_runs([path])), "meme_usage")
+    cost = dict(zip(usage.columns, usage.rows[0], strict=True))["cost_usd"]
+    # Rows record 2,000 / 200 answer tokens at gpt-4.1-mini; the other 98,000 / 9,800 at gpt-4o-mini.
+    expected = (2000 * 0.40 + 200 * 1.60 + 98_000 * 0.15 + 9_800 * 0.60) / 1e6
+    assert cost == pytest.approx(expected)
+
+    unpriced = _meme_answer_run(tmp_path / "unpriced", answer="my-model", internal="my-model")
+    report = build_report(load_runs([unpriced]))
+    usage = table_of(report, "meme_usage")
+    assert dict(zip(usage.columns, usage.rows[0], strict=True))["cost_usd"] is None
+    assert any("my-model" in note and "--prices" in note for note in usage.notes)
+    priced = build_report(load_runs([unpriced]), prices=PriceTable({"my-model": (1.0, 2.0)}))
+    row = dict(zip(usage.columns, table_of(priced, "meme_usage").rows[0], strict=True))
+    assert row["cost_usd"] == pytest.approx(0.12)  # 0.1 + 0.02
+
+
+def test_several_runs_get_a_run_column(meme_run, tmp_path):
+    other = _meme_answer_run(tmp_path / "answers")
+    report = build_report(load_runs([meme_run, other]))
+    assert [s.title for s in report.sections] == ["MEME"]
+    table = table_of(report, "meme_main_rule")
+    assert table.columns[0] == "run" and table.column("run") == ["answers", "paper"]
+    assert table_of(report, "meme_main_evidence").column("run")[0] == "meme_tiny"
+
+
+def test_cli_report(meme_run, tmp_path, capsys):
+    assert main(["report", str(meme_run), "--no-plots"]) == 0
+    assert (meme_run / "report" / "report.md").exists() and not (
+        meme_run / "report" / "meme_tasks.png"
+    ).exists()
+    assert "report.md" in capsys.readouterr().out
+    assert main(["report", str(meme_run), str(meme_run)]) == 2
+    assert "--out" in capsys.readouterr().err
+    assert main(["report", str(tmp_path / "missing")]) == 2
+
+
+def test_meme_failure_stage_table_and_figure(meme_run, tmp_path):
+    report = build_report(load_runs([meme_run]))
+    table = table_of(report, "meme_failure_stages")
+    rows = {r[1]: dict(zip(table.columns, r, strict=True)) for r in table.rows}
+    # bm25 keeps every session verbatim: the locker code the user asked to forget is still in memory.
+    assert rows["Del"]["maintained"] == 1.0 and rows["Del"]["answer_judge"] == "none"
+    assert rows["ER"]["none"] == 1.0 and rows["Cas"]["none"] == 1.0
+    files = {f.name for f in write_report(report, tmp_path / "out")}
+    assert {"meme_failure_stages.csv", "meme_failure_stages.png"} <= files
+
+

@@ -1,0 +1,88 @@
+"""WMB-100K's report: the README's results layout, per-qtype accuracy, result-file fields, latency and
+sweep plots, from runs written directly with rows scored by the benchmark's own scoring."""
+
+from __future__ import annotations
+
+import pytest
+from runfolders import table_of, write_run
+
+from eval.benchmarks.wmb.scoring import result_json, wmb_scores
+from eval.protocol import Row
+from eval.report import Sweep, build_report, load_runs, write_report
+
+
+def _wmb_row(qid: str, qtype: str, correct: bool | None, latency_ms: float, memories: list[str]) -> Row:
+    verdict = {"correct": not memories} if qtype == "FalseMemory" else {"correct": correct}
+    return Row(
+        "bm25",
+        "wmb",
+        "daily_life",
+        qid,
+        "q",
+        "gold",
+        "\n".join(memories),
+        verdicts={"rule": verdict},
+        usage={"latency_ms": latency_ms, "search_calls": 1},
+        metadata={"qtype": qtype, "memories": memories, "hits": [], "gold_turn_ids": []},
+    )
+
+
+#: S1: 1 of 2 correct; S2: 1 of 1; FM: one false positive, one clean. Latencies 100, 400 (-0.01),
+#: 600 (-0.05), 50, 20 ms.
+WMB_ROWS = [
+    _wmb_row("daily_life.S1.001", "S1Situational", True, 100, ["user: wakes at 7:15"]),
+    _wmb_row("daily_life.S1.002", "S1Situational", False, 400, ["user: likes tea"]),
+    _wmb_row("daily_life.S2.001", "S2MultiMemory", True, 600, ["user: a", "user: b"]),
+    _wmb_row("daily_life.FM.001", "FalseMemory", None, 50, ["user: something"]),
+    _wmb_row("daily_life.FM.002", "FalseMemory", None, 20, []),
+]
+
+
+def test_wmb_tables_and_latency_plot(tmp_path):
+    scores = {"judges": {"rule": wmb_scores(WMB_ROWS)}, "result_json": result_json(WMB_ROWS)}
+    path = write_run(tmp_path / "wmb", benchmark="wmb", rows=WMB_ROWS, scores=scores)
+    report = build_report(load_runs([path]))
+    results = dict(
+        zip(
+            table_of(report, "wmb_results_rule").columns,
+            table_of(report, "wmb_results_rule").rows[0],
+            strict=True,
+        )
+    )
+    assert results["Part B (/100)"] == 50.0 and results["FM Penalty"] == 0.25
+    assert results["Speed Penalty"] == pytest.approx(0.06)
+    assert results["Score (/100)"] == pytest.approx(49.69) and results["Grade"] == "Failing"
+    assert (results["p50 ms"], results["p95 ms"]) == (100, 600)
+    assert results["Part B S1-S7"] == pytest.approx(200 / 3)
+    fields = dict(
+        zip(
+            table_of(report, "wmb_result_fields").columns,
+            table_of(report, "wmb_result_fields").rows[0],
+            strict=True,
+        )
+    )
+    assert (fields["part_b.correct"], fields["part_b.total"], fields["part_b.score"]) == (2, 3, 66.7)
+    assert fields["total"] == 66.4 and fields["fm.false_positives"] == 1
+    qtype_table = table_of(report, "wmb_qtypes_rule")
+    qtypes = dict(zip(qtype_table.columns, qtype_table.rows[0], strict=True))
+    assert (
+        qtypes["S1Situational"] == 50.0 and qtypes["S2MultiMemory"] == 100.0 and qtypes["FalseMemory"] == 50.0
+    )
+    assert qtypes["S3CrossCategory"] is None
+    files = write_report(report, tmp_path / "out")
+    assert (tmp_path / "out" / "wmb_latency.png").stat().st_size > 1000
+    markdown = files[0].read_text()
+    assert "| bm25 | 50.0 | 0.25 | 0.06 | 49.7 | Failing | 100 | 600 | rule |" in markdown
+    assert "No results yet" in markdown  # the README publishes no v2.1 numbers: said, not invented
+
+
+def test_wmb_sweep_run_column_and_curves(tmp_path):
+    scores = {"judges": {"rule": wmb_scores(WMB_ROWS)}, "result_json": result_json(WMB_ROWS)}
+    paths = [write_run(tmp_path / f"k-{k}", benchmark="wmb", rows=WMB_ROWS, scores=scores) for k in (1, 5)]
+    sweep = Sweep("k", (1, 5), ("k-1", "k-5"))
+    report = build_report(load_runs(paths, ["k-1", "k-5"]), sweep=sweep)
+    table = table_of(report, "wmb_results_rule")
+    assert table.columns[:2] == ("k", "system") and table.column("k") == ["1", "5"]
+    files = write_report(report, tmp_path / "out")
+    assert tmp_path / "out" / "wmb_sweep_k.png" in files
+    assert "| k-5 | wmb |" in files[0].read_text()  # the runs table keeps the variant folder names

@@ -1,0 +1,54 @@
+"""Finished run folders written directly (no runner, no model) for report tests, and table lookups."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from eval.protocol import Row
+from eval.report import Report, Table
+from eval.runlog import RunFolder, UnitRecord
+
+
+def write_run(
+    path, *, benchmark: str, rows: list[Row], scores: dict, header: dict | None = None, usage=None
+):
+    """A finished run folder written directly: header, rows, one done unit per unit id, summary."""
+    folder = RunFolder(path)
+    system = rows[0].system
+    units = sorted({r.unit_id for r in rows})
+    base = {
+        "status": "complete",
+        "config": {
+            "benchmark": benchmark,
+            "systems": [{"name": system, "label": "", "args": {}}],
+            "k": 5,
+            "judges": ["rule"],
+            "answer_llm": None,
+            "internal_llm": None,
+            "benchmark_options": {},
+        },
+        "answer_llm": None,
+        "internal_llm": None,
+        "embedder": {"model": "all-MiniLM-L6-v2"},
+        "units": {"total": len(units)},
+    }
+    folder.write_header({**base, **(header or {})})
+    for unit in units:
+        folder.append_unit(UnitRecord(system, unit, "done"), [r for r in rows if r.unit_id == unit])
+    usage = usage or {"llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "wall_s": {}}
+    summary = {
+        system: {"scores": scores, "usage": usage, "units": {"done": len(units), "error": 0}, "wall_s": 9.0}
+    }
+    folder.write_summary(summary)
+    return path
+
+
+def table_of(report: Report, name: str) -> Table:
+    """The report's table named ``name`` (its CSV stem)."""
+    return next(t for s in report.sections for t in s.tables if t.name == name)
+
+
+def csv_rows(path) -> list[dict[str, str]]:
+    """A written CSV as one dict per row."""
+    return list(csv.DictReader(io.StringIO(path.read_text())))
