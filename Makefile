@@ -35,9 +35,10 @@ test: install
 bench: install
 	$(BIN)/python benchmarks/bench_retrieval.py
 
-# The committed outputs of the offline quick configs: MEME quick (bm25 + dense, retrieval-only, 3
-# generated episodes), the WMB-100K sample (reads ../shared/data/wmb100k), DynamicMem quick (2
-# generated users, C1..C5, retrieval-only) and the MEME top-k ablation.
+# The committed outputs of the offline quick configs: MEME quick (bm25 + dense, retrieval-only, 2
+# generated episodes with 32k filler, so k is a real choice), the WMB-100K sample (reads
+# ../shared/data/wmb100k), DynamicMem quick (2 generated users, C1..C5, retrieval-only) and the MEME
+# top-k ablation.
 # Raw runs go to runs/results/ (not committed); tables and plots to results/ (small, committed).
 results: install
 	rm -rf runs/results results/meme_quick results/wmb_sample results/dynamicmem_quick results/meme_topk

@@ -1,52 +1,181 @@
-"""``memsuite demo``: run the shipped demo config (MEME on the embedded defaults) and print its table."""
+"""``memsuite demo``: what the suite measures for real offline, then the answer step's wiring.
+
+Two runs, both resumable (a second demo is served from the finished runs):
+
+1. ``configs/demo.yaml``, the headline: MEME on generated episodes with filler, retrieval-only, bm25
+   and dense against the extraction-oracle ceilings of the LLM paradigms. Printed: the LLM-free
+   evidence verdict per task, the failure stages (encoded -> maintained -> retrieved) and how much
+   of the memory k retrieved.
+2. ``configs/demo_wiring.yaml``: answers from the embedded SmolLM2-135M on one episode without filler,
+   judged by the rule judge. Printed below the headline and labelled: a 135M model proves the
+   wiring, not answer quality.
+
+Both go into one report (tables and plots, :func:`eval.report.build_report`), whose path is printed.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+from eval.benchmarks.meme.diagnostics import attribute_rows, load_snapshots
 from eval.benchmarks.meme.scoring import TASKS
 from eval.config import configs_dir, load_config
+from eval.diagnostics import OUTCOMES, stage_table
+from eval.report import build_report, load_runs, write_report
+from eval.runlog import RunFolder
 from eval.runner import run
 
-#: configs/demo.yaml, shipped as package data: the demo runs the same from a wheel as from a checkout.
+#: configs/demo.yaml and demo_wiring.yaml, shipped as package data: the demo runs the same from a wheel.
 DEMO_CONFIG = configs_dir() / "demo.yaml"
+WIRING_CONFIG = configs_dir() / "demo_wiring.yaml"
+#: Marks the start of one MEME chunk in a bm25 snapshot (memory_systems/chunking.py's header).
+_CHUNK_HEADER = "[Session: "
 
 
 def _cell(value: float | None) -> str:
     return "  -  " if value is None else f"{value:5.2f}"
 
 
-def run_demo(*, out_dir: Path, cache_dir: Path | None, config_path: Path = DEMO_CONFIG) -> Path:
-    """Run the demo config (resuming a finished run instantly) and print per-task rates per system.
+def _score_lines(summary: Mapping[str, Any], judge: str, width: int) -> list[str]:
+    """One line per system: the per-task rates under ``judge`` and Overall."""
+    lines = [f"{'system':{width}s} " + " ".join(f"{t:>5s}" for t in (*TASKS, "Overall"))]
+    for system, entry in summary.items():
+        scores = entry["scores"]["by_judge"].get(judge)
+        if scores is None:
+            continue
+        cells = [_cell(scores["tasks"][t]) for t in TASKS] + [_cell(scores["Overall"])]
+        lines.append(f"{system:{width}s} " + " ".join(cells))
+    return lines
+
+
+def stage_lines(folder: RunFolder, width: int) -> list[str]:
+    """Failure stages of the after-questions, all tasks pooled: one line per system.
+
+    Shares of each system's questions whose first failing stage is each of :data:`OUTCOMES`
+    (eval/diagnostics.py); the report has the same table per task.
+    """
+    pooled = [dataclasses.replace(a, task="all") for a in attribute_rows(folder.rows(), folder.path)]
+    cells = stage_table(pooled, phase="after", tasks=("all",))
+    outcomes = [o for o in OUTCOMES if o != "answered" or any(c.answer_judge for c in cells)]
+    names = ["passed" if o == "none" else o for o in outcomes]
+    lines = [f"{'system':{width}s} {'n':>4s} " + " ".join(f"{n:>10s}" for n in names)]
+    for c in cells:
+        lines.append(
+            f"{c.system:{width}s} {c.n:4d} " + " ".join(f"{c.shares[o]:10.2f}" for o in outcomes)
+        )
+    return lines
+
+
+def memory_chunks(folder: RunFolder, system: str = "bm25") -> list[int]:
+    """Chunks in ``system``'s memory at the end of each episode, read from its last snapshot."""
+    units = sorted({u.unit_id for u in folder.units() if u.system == system and u.status == "done"})
+    counts = []
+    for unit in units:
+        snapshots = load_snapshots(folder.path, system, unit)
+        if snapshots:
+            counts.append(snapshots[-1].count(_CHUNK_HEADER))
+    return counts
+
+
+def _usage_line(entry: Mapping[str, Any], width: int) -> str:
+    usage = entry["usage"]
+    return (
+        f"{'':{width}s} usage: {usage['llm_calls']} LLM calls ({usage['cache_hits']} cached), "
+        f"{usage['prompt_tokens'] + usage['completion_tokens']} tokens, wall {entry['wall_s']:.1f} s"
+    )
+
+
+def _width(*summaries: Mapping[str, Any]) -> int:
+    return max(len("system"), *(len(s) for summary in summaries for s in summary))
+
+
+def print_headline(folder: RunFolder, options: Mapping[str, Any], k: int) -> None:
+    """The headline: evidence per task, failure stages, and the memory size against k."""
+    summary = folder.summary()
+    width = _width(summary)
+    chunks = memory_chunks(folder)
+    low, high = min(chunks, default=0), max(chunks, default=0)
+    span = f"{low}-{high}" if low != high else str(high)
+    size = f"bm25's memory holds {span} chunks per episode, k = {k}" if chunks else f"k = {k}"
+    print(
+        f"\n== MEME, retrieval-only (no LLM anywhere): {options.get('episodes')} generated episodes, "
+        f"filler {options.get('filler')}, seed {options.get('seed')}; {size}"
+    )
+    print("evidence verdict per task: does the retrieved context hold what the question needs?\n")
+    print("\n".join(_score_lines(summary, "evidence", width)))
+    print(
+        "\n*_oracle: the LLM paradigm fed each session's gold facts instead of its own extraction "
+        "(no LLM call; filler\nnever enters its memory): the ceiling of its organisation, maintenance "
+        "and retrieval."
+    )
+    print("\nFailure stages, after-questions of all tasks: share failing first at each stage\n")
+    print("\n".join(stage_lines(folder, width)))
+    print(
+        "\nencoded: a needed value never reached memory; maintained: the memory at question time lacks "
+        "the current state;\nretrieved: the top-k context lacks it; passed: every stage held "
+        "(answers are not judged here)."
+    )
+
+
+def print_wiring(folder: RunFolder) -> None:
+    """The wiring check: rule-judged answers of the embedded model, labelled as such."""
+    header, summary = folder.header(), folder.summary()
+    width = _width(summary)
+    llm = (header.get("answer_llm") or {}).get("model", "none")
+    print(
+        f"\n== Wiring only: answers from {llm} (135M) on 1 episode without filler, judged by the rule "
+        "judge.\nThey prove the answer step runs end to end (prompt, call, cache, accounting, judge), "
+        "not quality;\nfor accuracy point answer_llm at a capable endpoint (README 'LLM endpoints').\n"
+    )
+    print("\n".join(_score_lines(summary, "rule", width)))
+    for entry in summary.values():
+        print(_usage_line(entry, width))
+
+
+def run_demo(
+    *,
+    out_dir: Path,
+    cache_dir: Path | None,
+    config_path: Path = DEMO_CONFIG,
+    wiring_path: Path | None = WIRING_CONFIG,
+    show_progress: bool = True,
+) -> Path:
+    """Run the headline and the wiring config (resuming finished runs instantly), print, write the report.
 
     Args:
-        out_dir: Run folder.
+        out_dir: Demo folder: the runs go to ``<out_dir>/<config name>``, the report to
+            ``<out_dir>/report``.
         cache_dir: Embedding/LLM cache root (a rerun is served from it), or None.
-        config_path: The config to run.
+        config_path: The headline config (retrieval-only).
+        wiring_path: The answer-wiring config, or None to skip it.
+        show_progress: Show each run's progress bar.
 
     Returns:
-        The run folder.
+        The report's ``report.md``.
     """
-    config = load_config(config_path)
-    folder = run(config, out_dir=out_dir, cache_dir=cache_dir)
-    header, summary = folder.header(), folder.summary()
-    llm = header.get("answer_llm") or {}
-    print(f"\nMEME demo: {config.benchmark_options} | answer LLM {llm.get('model', 'none')} | run {out_dir}")
-    if header.get("wiring_only"):
-        print("note: answers come from a 135M local model -- they prove the wiring, not quality")
-    width = max(len("system"), *map(len, summary))
-    print(f"\n{'system':{width}s} {'judge':9s} " + " ".join(f"{t:>5s}" for t in (*TASKS, "Overall")))
-    for system, entry in summary.items():
-        for judge, scores in entry["scores"]["by_judge"].items():
-            cells = [_cell(scores["tasks"][t]) for t in TASKS] + [_cell(scores["Overall"])]
-            print(f"{system:{width}s} {judge:9s} " + " ".join(cells))
-        usage = entry["usage"]
-        print(
-            f"{'':{width}s} usage: {usage['llm_calls']} LLM calls ({usage['cache_hits']} cached), "
-            f"{usage['prompt_tokens'] + usage['completion_tokens']} tokens, wall {entry['wall_s']:.1f} s"
+    out_dir = Path(out_dir)
+    folders: list[RunFolder] = []
+    configs = [load_config(config_path)] + ([load_config(wiring_path)] if wiring_path else [])
+    for config in configs:
+        folders.append(
+            run(config, out_dir=out_dir / config.name, cache_dir=cache_dir, show_progress=show_progress)
         )
-    print(
-        "\nevidence = the retrieved context holds what the question needs (no LLM involved); "
-        "rule = the deterministic judge of the answer.\nRows: " + str(folder.path / "rows.jsonl")
+    headline = folders[0]
+    print_headline(headline, configs[0].benchmark_options, configs[0].k)
+    if len(folders) > 1:
+        print_wiring(folders[1])
+    report = build_report(
+        load_runs([f.path for f in folders]),
+        title="memsuite demo",
+        command="memsuite demo --out " + str(out_dir),
     )
-    return folder.path
+    files = write_report(report, out_dir / "report")
+    print(f"\nReport (tables and plots): {files[0]}\nRows: {_rows_paths(folders)}")
+    return files[0]
+
+
+def _rows_paths(folders: Sequence[RunFolder]) -> str:
+    return ", ".join(str(f.path / "rows.jsonl") for f in folders)

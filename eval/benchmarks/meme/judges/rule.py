@@ -15,9 +15,11 @@ Rules:
     Tr    every value is present and their first occurrences are in chronological order.
     Cas   the new value is present; the old value is absent; no hedge or future tense ("will be",
           "not sure", "don't know", "either", ...).
-    Abs   the answer expresses uncertainty or acknowledges the upstream change (e.g. "uncertain",
-          "may have changed", "no longer"), or it does not state the old value at all while
-          saying it lacks the information; stating the old value without any such marker fails.
+    Abs   the old value stated as current fails first, whatever else the answer says (it may appear
+          only framed as past: "previously 'X'", "it was X"); then the answer passes when it
+          expresses uncertainty or acknowledges the upstream change (e.g. "uncertain", "may have
+          changed", "no longer"; a negated "has not changed" is none), or says it lacks the
+          information.
     Del   the answer says it has no such information and does not reveal the deleted value.
     before-phase questions (ER, Del, Cas, Abs before the change): the expected value is present.
 """
@@ -114,6 +116,12 @@ _HEDGE = (
 )
 
 
+#: Abs: words right before the old value that frame it as past ("previously 'Quellport'", "it was ...").
+_PAST = re.compile(r"\b(previously|formerly|originally|used to be|used to|was|had been|before)\b[\s'\":,]*$")
+#: Abs: a negated change is no uncertainty ("it has not changed").
+_NOT_CHANGED = re.compile(r"\b(not|never|n't|hasn't|haven't|wasn't)\s+(been\s+)?changed\b|\bunchanged\b")
+
+
 @dataclass(frozen=True)
 class Verdict:
     """A judge's decision on one answer."""
@@ -143,6 +151,13 @@ def contains(answer: str, value: str) -> bool:
 def uncertainty_marker(text: str) -> str | None:
     """The first phrase of the Abs rule's uncertainty list found in ``text`` (normalised), or None."""
     return _any(text, _UNCERTAIN)
+
+
+def _stated_as_current(answer: str, value: str) -> bool:
+    """Whether ``value`` occurs in ``answer`` at least once without a past framing just before it."""
+    text, needle = normalize(answer), normalize(value)
+    starts = [m.start() for m in re.finditer(re.escape(needle), text)] if needle else []
+    return any(not _PAST.search(text[max(0, i - 24) : i]) for i in starts)
 
 
 def _any(answer: str, phrases: Sequence[str]) -> str | None:
@@ -199,11 +214,14 @@ def judge_rule(
             hedge is None, "new value stated definitively" if hedge is None else f"hedged ({hedge!r})"
         )
     if task == "Abs":
-        marker = _any(answer, _UNCERTAIN)
+        # The stale value first: "Quellport, it has not changed" names a marker word but answers with
+        # the old value as current. Only the old value framed as past ("previously 'Quellport'", as
+        # the gold says it) may stand beside an uncertainty marker.
+        if old_value and _stated_as_current(answer, old_value):
+            return Verdict(False, "old value stated as current")
+        marker = _any(_NOT_CHANGED.sub(" ", normalize(answer)), _UNCERTAIN)
         if marker:
             return Verdict(True, f"uncertainty acknowledged ({marker!r})")
-        if old_value and contains(answer, old_value):
-            return Verdict(False, "old value stated confidently")
         no_info = _any(answer, _NO_INFO)
         return Verdict(
             no_info is not None, "declines without the stale value" if no_info else "no uncertainty expressed"

@@ -53,10 +53,17 @@ def test_cascade_needs_the_new_value_alone_and_definitive(answer, ok):
     ("answer", "ok"),
     [
         ("Uncertain — it was Quellport, but the lease changed.", True),
+        ("Uncertain — previously 'Quellport', but lease changed", True),  # the gold itself
         ("It may have changed since the office moved.", True),
         ("Quellport.", False),
         ("I don't have that information.", True),
         ("The answer is 42.", False),
+        # The stale value as the answer fails whatever marker word stands beside it.
+        ("It is Quellport; that has not changed.", False),
+        ("Quellport, though the lease changed.", False),
+        ("Quellport. I'm not sure.", False),
+        ("It was Quellport and it has not changed.", False),  # a negated change is no uncertainty
+        ("The lease is unchanged, so the office is where it was.", False),
     ],
 )
 def test_absence_passes_uncertainty_fails_confident_old_value(answer, ok):

@@ -1,0 +1,55 @@
+"""``memsuite demo`` on a small retrieval-only config: what it prints is what the run holds."""
+
+from __future__ import annotations
+
+from eval import demo
+from eval.runlog import load_run
+
+CONFIG = """\
+benchmark: meme
+name: demo_small
+systems:
+  - bm25
+  - {name: temporal_kg, label: temporal_kg_oracle, args: {oracle: true}}
+k: 2
+judges: [rule]
+benchmark_options: {episodes: 1, filler: none, seed: 0}
+"""
+
+
+def test_demo_prints_the_runs_evidence_and_stages_and_writes_the_report(tmp_path, capsys):
+    config = tmp_path / "demo_small.yaml"
+    config.write_text(CONFIG, encoding="utf-8")
+    report = demo.run_demo(
+        out_dir=tmp_path / "demo", cache_dir=None, config_path=config, wiring_path=None, show_progress=False
+    )
+    out = capsys.readouterr().out
+    folder = load_run(tmp_path / "demo" / "demo_small")
+    summary = folder.summary()
+    assert set(summary) == {"bm25", "temporal_kg_oracle"}
+
+    # The evidence table: one line per system with the summary's own rates.
+    for system, entry in summary.items():
+        scores = entry["scores"]["by_judge"]["evidence"]
+        line = next(x for x in out.splitlines() if x.startswith(system + " "))
+        expected = [demo._cell(scores["tasks"][t]).strip() for t in demo.TASKS] + [f"{scores['Overall']:.2f}"]
+        assert line.split()[1:] == expected
+    # Without filler an episode's five sessions are five chunks: the size line says so.
+    assert demo.memory_chunks(folder) == [5]
+    assert "bm25's memory holds 5 chunks per episode, k = 2" in out
+
+    # The stage table pools the after-questions: n per system, shares summing to one.
+    stages = demo.stage_lines(folder, width=demo._width(summary))
+    assert stages[0].split() == ["system", "n", "encoded", "maintained", "retrieved", "passed"]
+    after = sum(1 for r in folder.rows() if r.system == "bm25" and r.metadata["phase"] == "after")
+    for line in stages[1:]:
+        system, n, *shares = line.split()
+        assert int(n) == after and abs(sum(map(float, shares)) - 1) < 0.02
+    assert "\n".join(stages) in out
+    assert "Wiring only" not in out  # no wiring config given
+
+    assert report == tmp_path / "demo" / "report" / "report.md"
+    assert f"Report (tables and plots): {report}" in out
+    text = report.read_text(encoding="utf-8")
+    assert "MEME failure stages" in text and "temporal_kg_oracle" in text
+    assert (report.parent / "meme_failure_stages.png").exists()
