@@ -68,7 +68,7 @@ def judge_llm(
     """Ask the LLM judge; a failed call gives ``Verdict(correct=None)``.
 
     Args:
-        client: An ``LLMClient`` (memory_systems/llm.py).
+        client: An ``LLMClient`` (memory_systems/llm/).
         task: Short task code.
         question: The question asked.
         answer: The answer to grade.
