@@ -22,6 +22,7 @@ _BUILTIN_MODULES = {
     "meme": "eval.benchmarks.meme.protocol",
     "dynamicmem": "eval.benchmarks.dynamicmem.protocol",
     "wmb": "eval.benchmarks.wmb.protocol",
+    "locomo": "eval.benchmarks.locomo.protocol",
 }
 _FACTORIES: dict[str, BenchmarkFactory] = {}
 

@@ -22,6 +22,7 @@ ingest / query wall time from each system's usage in ``summary.json``.
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import logging
 import math
@@ -335,6 +336,11 @@ def register_renderer(benchmark: str) -> Callable[[Renderer], Renderer]:
 
 def renderer_for(benchmark: str) -> Renderer:
     """The registered renderer of a benchmark, or :func:`render_generic`."""
+    if benchmark not in _RENDERERS:
+        from eval.registry import _BUILTIN_MODULES  # a built-in benchmark registers its renderer on import
+
+        if benchmark in _BUILTIN_MODULES:
+            importlib.import_module(_BUILTIN_MODULES[benchmark])
     return _RENDERERS.get(benchmark, render_generic)
 
 
