@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/python -c "import llama_cpp" 2>/dev/null || \
 		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet --no-cache-dir "llama-cpp-python[server]==0.3.36"
-	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray]"
+	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo]"
 	touch $(STAMP)
 
 demo: install

@@ -30,6 +30,7 @@ _BUILTIN_MODULES = {
     "meme": "eval.benchmarks.meme.protocol",
     "dynamicmem": "eval.benchmarks.dynamicmem.protocol",
     "wmb": "eval.benchmarks.wmb.protocol",
+    "locomo": "eval.benchmarks.locomo.protocol",
 }
 BENCHMARKS: Registry[BenchmarkFactory] = Registry(
     "benchmark", group=ENTRY_POINT_GROUP, builtins=_BUILTIN_MODULES

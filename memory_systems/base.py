@@ -93,12 +93,18 @@ class MemorySystem(ABC):
         raise NotImplementedError(f"{type(self).__name__} does not list its records; override snapshot()")
 
     def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
-        """Process one session natively. Default: store its MEME chunks (MEME paper's BM25)."""
+        """Process one session natively. Default: store its MEME chunks (the MEME paper's BM25), or one
+        document per turn with the turn's metadata when the benchmark gives the turns a document
+        format (:meth:`Session.turn_documents`, LoCoMo)."""
         check_session(session)
         started = time.perf_counter()
         with self.timed("ingest"):
-            chunks = chunk_session(session)
-            ids = self.store(chunks, namespace=namespace) if chunks else []
+            per_turn = session.turn_documents()
+            if per_turn is not None:
+                ids = self.store(per_turn[0], namespace=namespace, metadata=per_turn[1])
+            else:
+                chunks = chunk_session(session)
+                ids = self.store(chunks, namespace=namespace) if chunks else []
         return IngestReport(session.session_id, added=len(ids), wall_s=time.perf_counter() - started)
 
     def finalize(self, *, namespace: str = "default") -> None:  # noqa: B027 - optional hook

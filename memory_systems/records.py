@@ -17,6 +17,12 @@ class Turn:
     """Speaker role as the benchmark gives it ("user", "assistant", or a name)."""
     content: str
     """What was said."""
+    document: str | None = None
+    """The turn as one stored document, when the benchmark fixes a per-turn format (LoCoMo's RAG
+    format). Raw-turn systems (bm25, dense, langchain_faiss) then store one document per turn, this
+    text, instead of their own layout; None (every other benchmark) keeps their own layout."""
+    metadata: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    """Metadata kept on the turn's stored document (e.g. LoCoMo's ``dia_id``); hits carry it."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +37,12 @@ class Session:
     """The turns in order."""
     metadata: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     """Free-form benchmark metadata (session type, gold facts, ...); systems must not rely on it."""
+
+    def turn_documents(self) -> tuple[list[str], list[dict[str, Any]]] | None:
+        """``(texts, metadata)``, one per turn, when every turn carries a document; else None."""
+        if not self.turns or any(turn.document is None for turn in self.turns):
+            return None
+        return [str(t.document) for t in self.turns], [dict(t.metadata) for t in self.turns]
 
     @classmethod
     def from_dicts(

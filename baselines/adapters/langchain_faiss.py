@@ -178,14 +178,16 @@ class LangChainFaissMemory(MemorySystem):
         ]
 
     def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
-        """Store one document per non-empty turn, ``"{speaker}: {text}"``."""
+        """Store one document per non-empty turn, ``"{speaker}: {text}"`` or the turn's own document
+        when the benchmark gives one (LoCoMo's RAG format), with the turn's metadata."""
         check_session(session)
         check_namespace(namespace)
         started = time.perf_counter()
-        turns = [(i, t) for i, t in enumerate(session.turns) if t.content.strip()]
-        texts = [turn_text(t.role, t.content) for _, t in turns]
+        turns = [(i, t) for i, t in enumerate(session.turns) if (t.document or t.content).strip()]
+        texts = [t.document or turn_text(t.role, t.content) for _, t in turns]
         metas = [
-            {"session_id": session.session_id, "timestamp": session.timestamp, "turn": i} for i, _ in turns
+            {**t.metadata, "session_id": session.session_id, "timestamp": session.timestamp, "turn": i}
+            for i, t in turns
         ]
         ids = self.store(texts, namespace=namespace, metadata=metas) if texts else []
         return IngestReport(session.session_id, added=len(ids), wall_s=time.perf_counter() - started)

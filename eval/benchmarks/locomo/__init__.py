@@ -1,0 +1,1 @@
+"""LoCoMo (Maharana et al., ACL 2024; snap-research/LoCoMo): loader, protocol, judges, scores, report."""

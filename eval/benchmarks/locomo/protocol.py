@@ -1,0 +1,429 @@
+"""The LoCoMo protocol: one conversation per unit, in its own namespace; every question after it.
+
+Per unit (a conversation, ``sample_id``): reset the namespace, ingest the sessions in order (N as a
+number) through ``ingest_session`` -- each a :class:`~memory_systems.records.Session` with the
+session's date/time as its timestamp, the speakers' names as turn roles (and both in
+``metadata["speakers"]``), and every turn carrying its document in LoCoMo's RAG format,
+``({date_time}) {speaker} said, "{text}"`` plus a line ``[shares {blip_caption}]`` for a shared image,
+with ``{"dia_id", "session"}`` as metadata -- then ``finalize``, then per question exactly one
+``retrieve`` at the run's ``k``. Raw-turn systems (bm25, dense, langchain_faiss) store one document
+per turn in that format (:meth:`Session.turn_documents`); every other system ingests the session
+natively and ignores the documents.
+
+The retrieved turns are the hits the ``retrieve`` call's own search returned, read while it runs
+(:func:`recorded_hits`): ``retrieved_dia_ids`` lists the ``dia_id`` of each, in rank order, and is
+empty for a system whose memories are not turns (extracted facts, graphs, wiki pages).
+
+Reference rows: a system with a ``reference_context(question, *, namespace, evidence)`` method
+(``full_context``, ``gold_evidence`` in baselines/) is asked that instead of ``retrieve``, still
+once per question; its context is cut to the answer model's window by dropping the oldest turns
+first. Every other context is cut best-first (its tail dropped).
+
+Verdicts (rows keep failed and undefined verdicts, summaries leave them out and count them):
+
+- ``evidence`` (always, LLM-free): the recall of the question's evidence dia_ids among the retrieved
+  turns (``correct`` = all found); for a system whose memories are not turns, ``answer_in_context``.
+- ``f1`` (with an answer LLM): LoCoMo's per-category token F1 (:mod:`.metrics`), in ``score``.
+- ``llm`` (with an answer LLM): the mem0 judge (:mod:`.judges`) through ``ctx.judge_llm`` when the run
+  has one, else the answer LLM; category 5 is not judged (mem0 skips it).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import baselines.full_context
+import baselines.gold_evidence  # noqa: F401
+from eval.benchmarks.locomo import report as _report  # noqa: F401 -- registers the report renderer
+from eval.benchmarks.locomo.judges import (
+    ANSWER_MAX_TOKENS,
+    NOT_MENTIONED,
+    answer_prompt,
+    judge_llm,
+    resolve_choice,
+)
+from eval.benchmarks.locomo.loader import load_conversations
+from eval.benchmarks.locomo.metrics import category_f1, evidence_recall, has_answer, stemmer
+from eval.benchmarks.locomo.schema import ADVERSARIAL, Conversation, Question
+from eval.benchmarks.locomo.schema import Session as LocomoSession
+from eval.benchmarks.locomo.schema import Turn as LocomoTurn
+from eval.benchmarks.locomo.scores import locomo_scores
+from eval.protocol import Row, RunContext
+from eval.registry import register_benchmark
+from memory_systems.base import NO_MEMORY, MemorySystem
+from memory_systems.errors import ConfigError
+from memory_systems.records import Hit, Session, Turn
+from memory_systems.tokens import count_tokens, encoding
+
+logger = logging.getLogger(__name__)
+
+JUDGES = ("evidence", "f1", "llm")
+#: File name of the shared dev sample under the shared data folder.
+DEV_FILE = Path("locomo") / "locomo.dev.json"
+CODE_ROOT = Path(__file__).resolve().parents[3]
+#: Room kept free in the answer model's window: prompt text, chat template and the answer.
+_PROMPT_RESERVE_TOKENS = 300
+
+
+def default_data_path() -> Path:
+    """The shared dev file: under ``$MEMSUITE_SHARED_DATA``, else ``../shared/data`` beside the checkout.
+
+    Raises:
+        ConfigError: Neither exists; the message says where to get the released file.
+    """
+    tried = []
+    if os.environ.get("MEMSUITE_SHARED_DATA"):
+        tried.append(Path(os.environ["MEMSUITE_SHARED_DATA"]) / DEV_FILE)
+    tried.append(CODE_ROOT.parent / "shared" / "data" / DEV_FILE)
+    for path in tried:
+        if path.is_file():
+            return path
+    raise ConfigError(
+        "locomo needs benchmark_options.data: the released locomo10.json (snap-research/LoCoMo, "
+        f"data/locomo10.json); no shared dev file at {' or '.join(map(str, tried))} "
+        "(set MEMSUITE_SHARED_DATA to the folder holding locomo/locomo.dev.json)"
+    )
+
+
+def turn_document(turn: LocomoTurn, date_time: str) -> str:
+    """One turn in LoCoMo's RAG format (module docstring)."""
+    text = f'({date_time}) {turn.speaker} said, "{turn.text}"'
+    return f"{text}\n[shares {turn.blip_caption}]" if turn.blip_caption else text
+
+
+def to_session(conversation: Conversation, session: LocomoSession) -> Session:
+    """A LoCoMo session as the memory systems ingest it (module docstring)."""
+    turns = tuple(
+        Turn(
+            t.speaker,
+            t.text if not t.blip_caption else f"{t.text}\n[shares {t.blip_caption}]",
+            document=turn_document(t, session.date_time),
+            metadata={"dia_id": t.dia_id, "session": session.number},
+        )
+        for t in session.turns
+    )
+    return Session(
+        f"{conversation.sample_id}/session_{session.number}",
+        session.date_time,
+        turns,
+        {"speakers": [conversation.speaker_a, conversation.speaker_b], "session": session.number},
+    )
+
+
+@contextmanager
+def recorded_hits(system: MemorySystem) -> Iterator[list[Hit]]:
+    """Collect every hit ``system.search`` returns inside the block (the hits behind one ``retrieve``).
+
+    The instance's ``search`` is wrapped for the block only, then restored: the runner gives every
+    unit its own system, so no other caller sees the wrapper.
+    """
+    found: list[Hit] = []
+    own = vars(system).get("search")
+    original = system.search
+
+    def search(*args: Any, **kwargs: Any) -> list[Hit]:
+        hits = original(*args, **kwargs)
+        found.extend(hits)
+        return hits
+
+    system.search = search  # type: ignore[method-assign]
+    try:
+        yield found
+    finally:
+        if own is None:
+            del system.search
+        else:
+            system.search = own  # type: ignore[method-assign]
+
+
+def _stores_turns(system: MemorySystem, namespace: str) -> bool:
+    """Whether the system's memories are LoCoMo turns (they carry a ``dia_id``)."""
+    try:
+        return any("dia_id" in (r.metadata or {}) for r in system.records(namespace=namespace))
+    except NotImplementedError:
+        return False
+
+
+def _cut_head(text: str, max_tokens: int | None) -> tuple[str, bool]:
+    """``text`` cut to its first ``max_tokens`` cl100k tokens (a ranked context keeps its best)."""
+    if max_tokens is None:
+        return text, False
+    ids = encoding().encode_ordinary(text)
+    if len(ids) <= max_tokens:
+        return text, False
+    return encoding().decode(ids[:max_tokens]), True
+
+
+def _cut_oldest(hits: list[Hit], max_tokens: int | None) -> tuple[list[Hit], bool]:
+    """Whole turns from the newest back while they fit in ``max_tokens`` (oldest dropped first)."""
+    if max_tokens is None:
+        return hits, False
+    kept, used = [], 0
+    for hit in reversed(hits):
+        used += count_tokens(hit.text) + 1
+        if used > max_tokens:
+            break
+        kept.append(hit)
+    return kept[::-1], len(kept) < len(hits)
+
+
+def gold_for_scoring(question: Question) -> str | None:
+    """The gold LoCoMo scores against: category 3 up to its first ``;``; None for category 5."""
+    if question.answer is None or question.category == ADVERSARIAL:
+        return None
+    return question.answer.split(";")[0].strip() if question.category == 3 else question.answer
+
+
+def answer_and_judge(
+    ctx: RunContext,
+    question: Question,
+    context: str,
+    *,
+    sample_id: str,
+    judges: Sequence[str],
+    max_tokens: int = ANSWER_MAX_TOKENS,
+) -> tuple[str | None, dict[str, dict[str, Any]], dict[str, Any]]:
+    """Answer one question from its context and apply the answer judges (``f1``, ``llm``).
+
+    A failed answer call gives ``answer=None`` and ``correct: None`` (with the failure kind) under every
+    answer judge; a failed judge call gives ``correct: None`` under that judge. Neither is ever a wrong
+    answer.
+
+    Returns:
+        ``(answer, verdicts, usage)``; ``(None, {}, {})`` without an answer LLM.
+    """
+    if ctx.answer_llm is None:
+        return None, {}, {}
+    prompt, options = answer_prompt(question, context, seed=ctx.seed, sample_id=sample_id)
+    result = ctx.answer_llm.chat(
+        [{"role": "user", "content": prompt}], phase="answer", temperature=0.0, max_tokens=max_tokens
+    )
+    usage: dict[str, Any] = {
+        "answer_prompt_tokens": result.prompt_tokens,
+        "answer_completion_tokens": result.completion_tokens,
+        "answer_cached": result.cached,
+    }
+    wanted = [j for j in judges if j != "evidence"]
+    if result.failure is not None:
+        usage["answer_failure"] = f"{result.failure.kind}: {result.failure.message}"[:300]
+        failed = {"correct": None, "failure": f"answer_{result.failure.kind}"}
+        return None, {j: {**failed, "judge": j} for j in wanted}, usage
+    answer = resolve_choice(result.text, options)
+    verdicts: dict[str, dict[str, Any]] = {}
+    gold = gold_for_scoring(question)
+    if "f1" in wanted:
+        score = category_f1(question.category, answer, gold)
+        verdicts["f1"] = {"judge": "f1", "score": score, "correct": score == 1.0}
+    if "llm" in wanted:
+        if question.category == ADVERSARIAL:
+            verdicts["llm"] = {
+                "judge": "llm",
+                "correct": None,
+                "skipped": "category 5 (mem0 does not judge it)",
+            }
+        else:
+            client = getattr(ctx, "judge_llm", None) or ctx.answer_llm
+            verdicts["llm"] = judge_llm(client, question.question, str(gold), answer)
+    return answer, verdicts, usage
+
+
+class LocomoBenchmark:
+    """LoCoMo QA as runner units (conversations) and a protocol.
+
+    Args:
+        data: The released ``locomo10.json`` (or any subset of its items); default the shared dev
+            file (:func:`default_data_path`).
+        conversations: Only these ``sample_id`` s, in this order; default every conversation.
+        max_questions: At most this many questions per conversation (a quick look), default all.
+        max_context_tokens: Cut contexts to this many cl100k tokens; default the answer model's window
+            (less room for the prompt) when the endpoint reports it, else no cut.
+        adversarial_in_overall: Count category 5 in the overall score (the published tables do not).
+        answer_max_tokens: Answer budget (LoCoMo's 32).
+
+    Raises:
+        ConfigError: Bad options or no data file.
+        DatasetError: The file is malformed (file, conversation, question and field named).
+    """
+
+    name = "locomo"
+
+    def __init__(
+        self,
+        data: str | Path | None = None,
+        *,
+        conversations: Sequence[str] | None = None,
+        max_questions: int | None = None,
+        max_context_tokens: int | None = None,
+        adversarial_in_overall: bool = False,
+        answer_max_tokens: int = ANSWER_MAX_TOKENS,
+    ) -> None:
+        path = Path(data) if data is not None else default_data_path()
+        loaded, self.repairs = load_conversations(path)
+        by_id = {c.sample_id: c for c in loaded}
+        if isinstance(conversations, str):
+            conversations = [conversations]
+        for sample_id in conversations or ():
+            if sample_id not in by_id:
+                raise ConfigError(f"locomo: unknown conversation {sample_id!r}; known: {', '.join(by_id)}")
+        chosen = list(conversations) if conversations else list(by_id)
+        if max_questions is not None and (
+            isinstance(max_questions, bool) or not isinstance(max_questions, int) or max_questions < 1
+        ):
+            raise ConfigError(
+                f"locomo max_questions must be a positive integer or null, got {max_questions!r}"
+            )
+        self.conversations = {sample_id: by_id[sample_id] for sample_id in chosen}
+        self.max_questions = max_questions
+        self.max_context_tokens = max_context_tokens
+        self.adversarial_in_overall = bool(adversarial_in_overall)
+        self.answer_max_tokens = answer_max_tokens
+        self.source = {
+            "path": str(path),
+            "conversations": len(loaded),
+            "questions": sum(len(c.questions) for c in loaded),
+        }
+        if self.repairs.repaired or self.repairs.dropped or self.repairs.unknown:
+            logger.info(
+                "locomo %s: evidence ids repaired %d, dropped %d, unknown %d",
+                path,
+                self.repairs.repaired,
+                self.repairs.dropped,
+                self.repairs.unknown,
+            )
+
+    def units(self) -> list[str]:
+        return list(self.conversations)
+
+    def questions_of(self, sample_id: str) -> tuple[Question, ...]:
+        questions = self.conversations[sample_id].questions
+        return questions[: self.max_questions] if self.max_questions else questions
+
+    def _context_budget(self, ctx: RunContext) -> int | None:
+        if self.max_context_tokens is not None:
+            return self.max_context_tokens
+        window = ctx.answer_llm.identity().get("n_ctx") if ctx.answer_llm is not None else None
+        # The answer model's tokenizer is not cl100k: keep a 20% margin.
+        return int((window - _PROMPT_RESERVE_TOKENS) * 0.8) if window else None
+
+    def run_unit(self, system: MemorySystem, unit_id: str, ctx: RunContext) -> Iterator[Row]:
+        """Ingest one conversation, then ask each of its questions (module docstring).
+
+        Raises:
+            ConfigError: Unknown unit or judge, or an answer judge without an answer LLM.
+        """
+        if unit_id not in self.conversations:
+            raise ConfigError(f"locomo: unknown unit {unit_id!r}; units: {', '.join(self.conversations)}")
+        for judge in ctx.judges:
+            if judge not in JUDGES:
+                raise ConfigError(f"locomo judge {judge!r} is unknown; choose from {', '.join(JUDGES)}")
+        if ctx.answer_llm is None and any(j in ("f1", "llm") for j in ctx.judges):
+            raise ConfigError("locomo judges f1 and llm need an answer_llm; judges: [] runs retrieval only")
+        if "f1" in ctx.judges:
+            stemmer()  # a missing nltk fails here, before any ingestion
+        conversation = self.conversations[unit_id]
+        namespace = unit_id
+        system.reset(namespace=namespace)
+        failures = 0
+        for session in conversation.sessions:
+            failures += system.ingest_session(to_session(conversation, session), namespace=namespace).failures
+        system.finalize(namespace=namespace)
+        turns = _stores_turns(system, namespace)
+        budget = self._context_budget(ctx)
+        for question in self.questions_of(unit_id):
+            yield self._ask(
+                system, conversation, question, ctx, turns=turns, budget=budget, failures=failures
+            )
+
+    def _ask(self, system, conversation, question, ctx, *, turns, budget, failures) -> Row:
+        namespace = conversation.sample_id
+        started = time.perf_counter()
+        reference = getattr(system, "reference_context", None)
+        if reference is not None:
+            with system.timed("retrieve"):
+                hits = reference(question.question, namespace=namespace, evidence=question.evidence)
+            hits, truncated = _cut_oldest(list(hits), budget)
+            context = "\n".join(h.text for h in hits) if hits else NO_MEMORY
+        else:
+            with recorded_hits(system) as hits:
+                retrieved = system.retrieve(question.question, k=ctx.k, namespace=namespace)
+            context, truncated = _cut_head(retrieved, budget)
+        retrieve_ms = (time.perf_counter() - started) * 1000
+        dia_ids = list(dict.fromkeys(h.metadata["dia_id"] for h in hits if "dia_id" in (h.metadata or {})))
+        gold = gold_for_scoring(question)
+        in_context = has_answer([gold], context) if gold is not None else None
+        verdicts: dict[str, dict[str, Any]] = {
+            "evidence": _evidence_verdict(question, dia_ids, turns, in_context)
+        }
+        answer, judged, answer_usage = answer_and_judge(
+            ctx, question, context, sample_id=namespace, judges=ctx.judges, max_tokens=self.answer_max_tokens
+        )
+        verdicts.update(judged)
+        return Row(
+            system=system.name,
+            benchmark=self.name,
+            unit_id=namespace,
+            question_id=f"q{question.index:03d}",
+            question=question.question,
+            gold=question.answer if question.answer is not None else NOT_MENTIONED,
+            context=context,
+            answer=answer,
+            verdicts=verdicts,
+            usage={"retrieve_ms": retrieve_ms, **answer_usage},
+            metadata={
+                "category": question.category,
+                "category_name": question.category_name,
+                "evidence": list(question.evidence),
+                "raw_evidence": list(question.raw_evidence),
+                "retrieved_dia_ids": dia_ids,
+                "answer_in_context": in_context,
+                "adversarial_answer": question.adversarial_answer,
+                "memories_are_turns": turns,
+                "k": ctx.k,
+                "context_truncated": truncated,
+                "ingest_failures": failures,
+            },
+        )
+
+    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+        """Scores per judge and category, recall and answer-in-context rates, and the data's repairs."""
+        return {
+            "source": self.source,
+            "evidence_repairs": self.repairs.to_dict(),
+            **locomo_scores(rows, adversarial_in_overall=self.adversarial_in_overall),
+        }
+
+
+def _evidence_verdict(question: Question, dia_ids: list[str], turns: bool, in_context: bool | None) -> dict:
+    if not turns:
+        verdict = {"judge": "evidence", "basis": "answer_in_context", "correct": in_context}
+        return verdict if in_context is not None else {**verdict, "undefined": "no gold answer (category 5)"}
+    recall = evidence_recall(question.evidence, dia_ids)
+    if recall is None:
+        return {
+            "judge": "evidence",
+            "basis": "turns",
+            "correct": None,
+            "recall": None,
+            "undefined": "no well-formed evidence id",
+        }
+    found = sum(e in set(dia_ids) for e in question.evidence)
+    return {
+        "judge": "evidence",
+        "basis": "turns",
+        "correct": recall == 1.0,
+        "recall": recall,
+        "found": found,
+        "of": len(question.evidence),
+    }
+
+
+@register_benchmark("locomo")
+def _locomo(**options: Any) -> LocomoBenchmark:
+    data = options.pop("data", None)
+    return LocomoBenchmark(data, **options)

@@ -1,0 +1,199 @@
+"""The LoCoMo report section: the published comparisons' layout for each verdict, recall@k, usage.
+
+Score tables follow mem0 arXiv 2504.19413 Table 1's columns (single-hop, multi-hop, open-domain,
+temporal, overall) with adversarial shown apart and left out of overall unless the run asked for it
+(``benchmark_options.adversarial_in_overall``). Published rows (:mod:`.paper`) sit under ours in the
+LLM-judge table, each with its source, models and the ways our protocol differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM
+from eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
+from eval.report import (
+    USAGE_COLUMNS,
+    ReportOptions,
+    RunInfo,
+    Section,
+    Table,
+    _head,
+    _ordered_systems,
+    _run_column,
+    llm_label,
+    register_renderer,
+    usage_record,
+    usage_summary,
+    usage_table,
+)
+
+MAIN = tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5)
+ADVERSARIAL = CATEGORY_NAMES[5]
+JUDGE_ORDER = ("llm", "f1", "evidence")
+JUDGE_NOTES = {
+    "llm": "judge: llm -- mem0's CORRECT/WRONG judge (evaluation/metrics/llm_judge.py) through the run's "
+    "judge LLM; % of judged questions; category 5 is not judged (as in mem0).",
+    "f1": "judge: f1 -- LoCoMo's token F1 with its per-category rules (task_eval/evaluation.py), x100.",
+    "evidence": "judge: evidence -- LLM-free: recall of the evidence dia_ids among the retrieved turns "
+    "(x100); for systems whose memories are not turns, % of questions whose gold answer is in the context.",
+}
+
+
+def _scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
+    found = (run.scores(system).get("by_judge") or {}).get(judge)
+    return found if isinstance(found, Mapping) else None
+
+
+def _pct(cell: Mapping[str, Any] | None) -> float | None:
+    value = (cell or {}).get("mean")
+    return None if value is None else 100 * value
+
+
+def _judges(runs: Sequence[RunInfo]) -> list[str]:
+    present = {j for run in runs for s in run.systems for j in (run.scores(s).get("by_judge") or {})}
+    return [j for j in JUDGE_ORDER if j in present] + sorted(present - set(JUDGE_ORDER))
+
+
+def _differences(run: RunInfo) -> str:
+    source = next((run.scores(s).get("source") for s in run.systems if run.scores(s).get("source")), {}) or {}
+    parts = []
+    if source.get("conversations", 10) != 10:
+        parts.append(f"{source.get('conversations')} of 10 conversations")
+    parts.append(f"answers {llm_label(run.header.get('answer_llm'))}")
+    parts.append(f"k={run.config.get('k')}")
+    return "ours: " + ", ".join(parts)
+
+
+@register_renderer("locomo")
+def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
+    """One score table per verdict, evidence recall@k per category, answer-in-context, usage."""
+    section = Section("LoCoMo")
+    prefix = _run_column(runs, options)
+    systems = _ordered_systems(runs)
+    for judge in _judges(runs):
+        records, failed_total = [], 0
+        for system in systems:
+            for run in runs:
+                s = _scores(run, system, judge)
+                if s is None:
+                    continue
+                categories = s.get("categories") or {}
+                overall = s.get("overall") or {}
+                failed = sum(int(c.get("failed") or 0) for c in categories.values())
+                failed_total += failed
+                records.append(
+                    {
+                        **_head(run, prefix),
+                        "system": system,
+                        **{name: _pct(categories.get(name)) for name in MAIN},
+                        "overall": _pct(overall),
+                        ADVERSARIAL: _pct(categories.get(ADVERSARIAL)),
+                        "n": overall.get("n"),
+                        "failed": failed,
+                        **usage_record(usage_summary(run, system, options.prices)),
+                    }
+                )
+        notes = [JUDGE_NOTES.get(judge, f"judge: {judge}")]
+        adversarial_in = any(run.scores(s).get("adversarial_in_overall") for run in runs for s in run.systems)
+        notes.append(
+            "overall: questions of categories 1-4"
+            + (
+                " and 5 (adversarial_in_overall)"
+                if adversarial_in
+                else "; adversarial shown apart, as the published tables do"
+            )
+        )
+        notes.append(
+            f"failed: questions whose answer or judge call failed, left out of every rate ({failed_total})."
+        )
+        if judge == "llm":
+            for paper in PUBLISHED_LLM_JUDGE:
+                ours = [
+                    s for s, row in PUBLISHED_ROW_OF_SYSTEM.items() if row == paper.system and s in systems
+                ]
+                records.append(
+                    {
+                        **({prefix[0]: "published"} if prefix else {}),
+                        "system": f"{paper.system} (published)",
+                        "overall": paper.overall_j,
+                    }
+                )
+                flag = f"; compare with our {', '.join(ours)}" if ours else ""
+                notes.append(
+                    f"{paper.system} (published): {paper.source}; answers {paper.answer_model}, judge "
+                    f"{paper.judge_model}; {paper.setup}{flag}. Protocol differs -- "
+                    + "; ".join(_differences(run) for run in runs)
+                )
+        columns = (*prefix, "system", *MAIN, "overall", ADVERSARIAL, "n", "failed", *USAGE_COLUMNS)
+        formats = {c: ".1f" for c in (*MAIN, "overall", ADVERSARIAL)}
+        section.tables.append(
+            Table.from_records(
+                f"locomo_{judge}", f"LoCoMo -- judge: {judge}", columns, records, notes, formats
+            )
+        )
+    section.tables.append(_recall_table(runs, systems, prefix))
+    section.tables.append(_in_context_table(runs, systems, prefix))
+    section.tables.append(usage_table("locomo_usage", "LoCoMo usage and cost", runs, options))
+    return section
+
+
+def _recall_table(runs, systems, prefix) -> Table:
+    names = [CATEGORY_NAMES[c] for c in CATEGORY_ORDER]
+    records = []
+    for system in systems:
+        for run in runs:
+            s = _scores(run, system, "evidence")
+            if s is None or "turns" not in (s.get("basis") or []):
+                continue
+            categories = s.get("categories") or {}
+            records.append(
+                {
+                    **_head(run, prefix),
+                    "system": system,
+                    "k": run.scores(system).get("k"),
+                    **{name: _pct(categories.get(name)) for name in names},
+                    "overall": _pct(s.get("overall")),
+                    "questions": (s.get("overall") or {}).get("n"),
+                    "no evidence id": sum(int(c.get("undefined") or 0) for c in categories.values()),
+                }
+            )
+    return Table.from_records(
+        "locomo_recall",
+        "LoCoMo evidence recall@k per category (%)",
+        (*prefix, "system", "k", *names, "overall", "questions", "no evidence id"),
+        records,
+        (
+            "Share of a question's evidence dia_ids among the retrieved turns, averaged over questions with "
+            "at least one well-formed id (LoCoMo task_eval/evaluation.py). Systems whose memories are "
+            "not turns are not listed.",
+        ),
+        {name: ".1f" for name in (*names, "overall")},
+    )
+
+
+def _in_context_table(runs, systems, prefix) -> Table:
+    names = [CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5]
+    records = []
+    for system in systems:
+        for run in runs:
+            rates = run.scores(system).get("answer_in_context") or {}
+            if not rates:
+                continue
+            records.append(
+                {
+                    **_head(run, prefix),
+                    "system": system,
+                    **{n: _pct({"mean": (rates.get(n) or {}).get("rate")}) for n in names},
+                    "overall": _pct({"mean": (rates.get("overall") or {}).get("rate")}),
+                }
+            )
+    return Table.from_records(
+        "locomo_answer_in_context",
+        "LoCoMo gold answer in the context (%)",
+        (*prefix, "system", *names, "overall"),
+        records,
+        ("LoCoMo's has_answer: the gold answer's tokens appear contiguously in the context's tokens.",),
+        {name: ".1f" for name in (*names, "overall")},
+    )

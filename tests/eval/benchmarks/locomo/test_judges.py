@@ -1,0 +1,83 @@
+"""The mem0 LLM judge and the answer step through the replay server (the real client over HTTP)."""
+
+from __future__ import annotations
+
+from eval.benchmarks.locomo import metrics
+from eval.benchmarks.locomo.judges import (
+    NOT_MENTIONED,
+    answer_prompt,
+    judge_llm,
+    parse_label,
+    resolve_choice,
+)
+from eval.benchmarks.locomo.protocol import answer_and_judge
+from eval.benchmarks.locomo.schema import Question
+from eval.protocol import RunContext
+from memory_systems.llm import LLMFailure
+
+Q = Question(0, "When did Caroline go to the support group?", 2, "7 May 2023", None, ("D1:3",))
+
+
+def test_judge_reads_the_label_and_sends_the_case(replay_llm):
+    llm = replay_llm({"other": [{"label": "CORRECT"}, {"label": "WRONG"}]})
+    right = judge_llm(llm, Q.question, "7 May 2023", "May 7th, 2023")
+    wrong = judge_llm(llm, Q.question, "7 May 2023", "June 2023")
+    assert right["correct"] is True and wrong["correct"] is False
+    prompt = llm.calls[0].messages[0]["content"]
+    assert "Gold answer: 7 May 2023" in prompt and "Generated answer: May 7th, 2023" in prompt
+    assert llm.calls[0].body.get("temperature") == 0.0
+
+
+def test_a_failed_or_unreadable_judge_call_is_never_a_wrong_answer(replay_llm):
+    script = [LLMFailure("http_error", "boom", status_code=500), "maybe?", {"label": "UNSURE"}]
+    llm = replay_llm({"other": script})
+    failed = judge_llm(llm, Q.question, "7 May 2023", "May 7")
+    not_json = judge_llm(llm, Q.question, "7 May 2023", "May 7")
+    no_label = judge_llm(llm, Q.question, "7 May 2023", "May 7")
+    assert failed["correct"] is None and failed["failure"] == "http_error"
+    assert not_json["correct"] is None and not_json["failure"] == "invalid_json"
+    assert no_label["correct"] is None and no_label["failure"] == "unparseable_label"
+
+
+def test_label_parsing():
+    assert parse_label({"label": "correct"}, "") is True
+    assert parse_label(None, "The answer names the same day. CORRECT") is True
+    assert parse_label(None, "INCORRECT date, so WRONG") is False
+    assert parse_label(None, "CORRECT or WRONG") is None
+
+
+def test_answer_and_judge_in_one_step(replay_llm, monkeypatch):
+    monkeypatch.setattr(metrics, "_stem", lambda word: word)  # the stemmer is tested in test_metrics.py
+
+    def reply(messages):
+        text = messages[-1]["content"]
+        return {"label": "CORRECT"} if text.startswith("Label an answer") else "7 May 2023"
+
+    llm = replay_llm({"other": [reply, reply]})
+    ctx = RunContext(k=5, answer_llm=llm, judges=("evidence", "f1", "llm"))
+    answer, verdicts, usage = answer_and_judge(ctx, Q, "context", sample_id="conv-x", judges=ctx.judges)
+    assert answer == "7 May 2023"
+    assert verdicts["f1"]["score"] == 1.0 and verdicts["llm"]["correct"] is True
+    assert "DATE" in llm.calls[0].messages[0]["content"]  # the temporal hint of category 2
+    assert llm.calls[0].body.get("max_tokens") == 32
+    assert usage["answer_prompt_tokens"] > 0
+
+
+def test_a_failed_answer_call_fails_every_answer_verdict(replay_llm):
+    llm = replay_llm({"other": [LLMFailure("http_error", "down", status_code=503)]})
+    ctx = RunContext(k=5, answer_llm=llm, judges=("f1", "llm"))
+    answer, verdicts, usage = answer_and_judge(ctx, Q, "context", sample_id="conv-x", judges=ctx.judges)
+    assert answer is None and "answer_failure" in usage
+    assert all(v["correct"] is None and v["failure"].startswith("answer_") for v in verdicts.values())
+    assert len(llm.calls) == 1  # no judge call for an answer that does not exist
+
+
+def test_category_5_is_a_seeded_choice_mapped_back_to_text():
+    q = Question(3, "What dog did Ann adopt?", 5, None, "a pug", ())
+    prompt, options = answer_prompt(q, "ctx", seed=0, sample_id="conv-x")
+    assert set(options.values()) == {NOT_MENTIONED, "a pug"} and "(a)" in prompt and "(b)" in prompt
+    assert answer_prompt(q, "ctx", seed=0, sample_id="conv-x") == (prompt, options)  # reruns match
+    letter = next(k for k, v in options.items() if v == NOT_MENTIONED)
+    assert resolve_choice(letter, options) == NOT_MENTIONED
+    assert resolve_choice(f"({letter})", options) == NOT_MENTIONED
+    assert resolve_choice("a pug, I think", options) == "a pug, I think"

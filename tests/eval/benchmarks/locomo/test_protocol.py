@@ -1,0 +1,146 @@
+"""The LoCoMo protocol on the real dev file: bm25 over turn documents, the reference rows, a
+retrieval-only run through the runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from baselines.bm25 import BM25Memory
+from eval.benchmarks.locomo.protocol import LocomoBenchmark, default_data_path, to_session
+from eval.config import config_from_dict
+from eval.protocol import RunContext
+from eval.runner import run
+from memory_systems.errors import ConfigError
+from memory_systems.records import Session, Turn
+from memory_systems.registry import get_system
+
+DEV = Path("locomo") / "locomo.dev.json"
+
+
+def _raw(shared_data: Path, sample_id: str) -> dict:
+    return next(c for c in json.loads((shared_data / DEV).read_text()) if c["sample_id"] == sample_id)
+
+
+def _hand_documents(item: dict) -> list[tuple[str, str]]:
+    """(dia_id, document) per turn, built straight from the JSON in LoCoMo's RAG format."""
+    conversation = item["conversation"]
+    numbers = sorted(
+        int(k.split("_")[1]) for k in conversation if k.count("_") == 1 and k.startswith("session_")
+    )
+    out = []
+    for n in numbers:
+        date = conversation[f"session_{n}_date_time"]
+        for turn in conversation[f"session_{n}"]:
+            text = f'({date}) {turn["speaker"]} said, "{turn["text"]}"'
+            if turn.get("blip_caption"):
+                text += f"\n[shares {turn['blip_caption']}]"
+            out.append((turn["dia_id"], text))
+    return out
+
+
+def test_bm25_recall_on_one_conversation_matches_a_hand_computation(shared_data):
+    benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-30"])
+    system = get_system("bm25")
+    rows = list(benchmark.run_unit(system, "conv-30", RunContext(k=5, judges=())))
+    item = _raw(shared_data, "conv-30")
+    documents = _hand_documents(item)
+    # One stored document per turn, in LoCoMo's RAG format, each carrying its dia_id.
+    records = system.records(namespace="conv-30")
+    assert [(r.metadata["dia_id"], r.text) for r in records] == documents
+    # By hand: a fresh bm25 over the same documents, top 5 per question, share of evidence found.
+    reference = BM25Memory()
+    reference.store([d for _, d in documents], namespace="x", metadata=[{"dia_id": i} for i, _ in documents])
+    recalls = []
+    for row, qa in zip(rows, item["qa"], strict=True):
+        top = [h.metadata["dia_id"] for h in reference.search(qa["question"], k=5, namespace="x")]
+        assert row.metadata["retrieved_dia_ids"] == top
+        if qa["evidence"]:
+            recalls.append(sum(e in top for e in qa["evidence"]) / len(qa["evidence"]))
+    rows_recall = [
+        r.verdicts["evidence"]["recall"] for r in rows if r.verdicts["evidence"].get("recall") is not None
+    ]
+    assert rows_recall == pytest.approx(recalls)  # conv-30 has no malformed evidence id
+    assert len(rows) == len(item["qa"]) and all(r.answer is None for r in rows)
+    summary = benchmark.summarize(rows)["by_judge"]["evidence"]
+    everything = summary["overall_with_adversarial"]
+    assert everything["mean"] == pytest.approx(sum(recalls) / len(recalls)) and everything["n"] == len(
+        recalls
+    )
+    assert 0 < everything["mean"] < 1
+
+
+def test_reference_rows_full_context_and_gold_evidence(shared_data):
+    benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"], max_questions=20)
+    ctx = RunContext(k=5, judges=())
+    gold_rows = list(benchmark.run_unit(get_system("gold_evidence"), "conv-26", ctx))
+    full_rows = list(benchmark.run_unit(get_system("full_context"), "conv-26", ctx))
+    for row in gold_rows:
+        assert row.metadata["retrieved_dia_ids"] == sorted(
+            row.metadata["evidence"], key=lambda i: tuple(int(x) for x in i[1:].split(":"))
+        )
+        if row.metadata["evidence"]:
+            assert row.verdicts["evidence"]["recall"] == 1.0
+    assert all(len(r.metadata["retrieved_dia_ids"]) == 419 for r in full_rows)  # every turn of conv-26
+    # Cut to a small window, full_context drops the oldest turns first.
+    small = LocomoBenchmark(
+        shared_data / DEV, conversations=["conv-26"], max_questions=1, max_context_tokens=300
+    )
+    (row,) = small.run_unit(get_system("full_context"), "conv-26", ctx)
+    assert (
+        row.metadata["context_truncated"]
+        and row.metadata["retrieved_dia_ids"][-1] == small.conversations["conv-26"].turns[-1].dia_id
+    )
+    assert "D1:1" not in row.metadata["retrieved_dia_ids"]
+
+
+def test_retrieval_only_run_through_the_runner(shared_data, tmp_path):
+    config = config_from_dict(
+        {
+            "benchmark": "locomo",
+            "systems": ["bm25"],
+            "judges": [],
+            "k": 3,
+            "benchmark_options": {
+                "data": str(shared_data / DEV),
+                "conversations": ["conv-41"],
+                "max_questions": 8,
+            },
+        }
+    )
+    folder = run(config, out_dir=tmp_path / "run", show_progress=False)
+    rows = list(folder.rows())
+    assert len(rows) == 8 and all(set(r.verdicts) == {"evidence"} for r in rows)
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())["bm25"]["scores"]
+    assert summary["evidence_repairs"]["repaired"] == 2 and summary["k"] == 3
+
+
+def test_answer_judges_need_an_answer_llm_and_unknown_judges_fail(shared_data):
+    benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"], max_questions=1)
+    with pytest.raises(ConfigError, match="need an answer_llm"):
+        list(benchmark.run_unit(get_system("bm25"), "conv-26", RunContext(judges=("f1",))))
+    with pytest.raises(ConfigError, match="unknown"):
+        list(benchmark.run_unit(get_system("bm25"), "conv-26", RunContext(judges=("rule",))))
+
+
+def test_default_data_path_and_its_error(shared_data, monkeypatch, tmp_path):
+    monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
+    assert default_data_path() == shared_data / DEV
+    monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(tmp_path))
+    monkeypatch.setattr("eval.benchmarks.locomo.protocol.CODE_ROOT", tmp_path / "checkout")
+    with pytest.raises(ConfigError, match=r"locomo10\.json"):
+        default_data_path()
+
+
+def test_sessions_without_documents_keep_the_chunk_layout(shared_data):
+    plain = Session("s", "2023", (Turn("user", "hello"), Turn("assistant", "hi")))
+    assert plain.turn_documents() is None
+    system = BM25Memory()
+    system.ingest_session(plain, namespace="n")
+    assert [r.text for r in system.records(namespace="n")] == ["[Session: 2023]\nUser: hello\nAssistant: hi"]
+    benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"])
+    session = to_session(benchmark.conversations["conv-26"], benchmark.conversations["conv-26"].sessions[0])
+    texts, metadata = session.turn_documents()
+    assert texts[0].startswith("(1:56 pm on 8 May, 2023) Caroline said, ") and metadata[0]["dia_id"] == "D1:1"
