@@ -51,11 +51,13 @@ MEME_JUDGE_NOTES = {
     "evidence": "judge: evidence -- the retrieved context holds what the question needs (the value(s); "
     "for Cas the new value and the upstream change, for Abs the stated dependency and the change, for "
     "Del the deletion request or no trace of the value; eval/benchmarks/meme/evidence.py); no answer "
-    "LLM is involved, so this is an upper bound on answer accuracy and not comparable to the paper's "
+    "LLM is involved: it measures retrieval, not answers (not an upper bound on answer accuracy for Del "
+    "and Abs, where a refusal can pass without the evidence), and is not comparable to the paper's "
     "numbers. n/a: rows of a run made before a task had an evidence rule.",
     "rule": "judge: rule -- memsuite's deterministic judge of the answer LLM's answers "
     "(eval/benchmarks/meme/judges/rule.py).",
-    "llm": "judge: llm -- the rubric judge asked through the run's answer LLM (the paper used GPT-4o).",
+    "llm": "judge: llm -- the rubric judge asked through the run's judge LLM (judge_llm; the answer LLM "
+    "when unset, which the run header records; the paper used GPT-4o).",
 }
 MEME_TABLE_NOTES = (
     PAPER_SETUP,
