@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from baselines import karpathy_wiki, llm_extraction, md_flat, temporal_kg
+from baselines._llm_support import parse_ops
 from memory_systems.fake_endpoint import FakeEndpoint
 from memory_systems.llm import (
     JSON_RETRY_PROMPT,
@@ -219,6 +220,79 @@ class ReplayLLM(LLMClient):
     def close(self) -> None:
         super().close()
         self.server.close()
+
+
+class RecordingLLM:
+    """Any client, recording what each call gave the system: ``(prompt kind, LLMResult)`` in order.
+
+    For tests on a real model, whose replies are unknown in advance: the test reads them here and
+    derives what the system must have done with them. Views (``for_system``) share one record.
+    """
+
+    def __init__(self, client: Any, replies: list[tuple[str, LLMResult]] | None = None) -> None:
+        self.client = client
+        self.replies: list[tuple[str, LLMResult]] = [] if replies is None else replies
+
+    @property
+    def system_name(self) -> str:
+        return getattr(self.client, "system_name", "")
+
+    def for_system(self, system_name: str) -> RecordingLLM:
+        return RecordingLLM(self.client.for_system(system_name), self.replies)
+
+    def chat(self, messages: Sequence[Mapping[str, Any]], **options: Any) -> LLMResult:
+        result = self.client.chat(messages, **options)
+        self.replies.append((prompt_kind(messages), result))
+        return result
+
+    def chat_json(self, messages: Sequence[Mapping[str, Any]], **options: Any) -> LLMResult:
+        result = self.client.chat_json(messages, **options)
+        self.replies.append((prompt_kind(messages), result))
+        return result
+
+    def usage(self, *args: Any, **kwargs: Any) -> Usage:
+        return self.client.usage(*args, **kwargs)
+
+    def failed(self) -> int:
+        """Calls that ended in a failure (the client counts each once in ``usage().llm_failures``)."""
+        return sum(1 for _, result in self.replies if result.failure is not None)
+
+    def loop_rounds(self, kind: str, protocol: str) -> list[tuple[list[Any], bool] | None]:
+        """Each recorded action-loop reply of ``kind`` as ``(ops, done)``; None for a failed or
+        malformed one (which ends the loop and counts one failure)."""
+        rounds: list[tuple[list[Any], bool] | None] = []
+        for reply_kind, result in self.replies:
+            if reply_kind != kind:
+                continue
+            payload = result.data
+            if protocol == "tools" and result.ok:
+                payload = result.tool_calls[0].arguments if result.tool_calls else parse_json(result.text)
+            rounds.append(parse_ops(payload) if result.ok else None)
+        return rounds
+
+
+def count_invalid_ops(memory: Any) -> list[int]:
+    """The invalid operations of each executed round, as the system's executor returned them."""
+    counts: list[int] = []
+    execute = memory._execute
+
+    def counting(ops, **kwargs):
+        feedback, invalid = execute(ops, **kwargs)
+        counts.append(invalid)
+        return feedback, invalid
+
+    memory._execute = counting
+    return counts
+
+
+def check_loop(rounds: list[Any], max_rounds: int, report: Any, invalid_ops: list[int]) -> None:
+    """One chunk's action loop: it went on only when told to, ran each usable round, and counted one
+    failure for a failed or malformed last reply plus every invalid operation."""
+    assert 1 <= len(rounds) <= max_rounds
+    *continued, last = rounds
+    assert all(r is not None and r[0] and not r[1] for r in continued)
+    assert len(invalid_ops) == len(rounds) - (last is None)
+    assert report.failures == (last is None) + sum(invalid_ops)
 
 
 # --------------------------------------------------------------------------------------------------

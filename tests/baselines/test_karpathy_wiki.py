@@ -1,14 +1,16 @@
 """Karpathy-wiki agent: pages, index/log/raw sources, link-following queries, both transports, and
 failure counting. The LLM is scripted: the real client talks over HTTP to a replay server
-(tests/fakes.py ``ReplayLLM``), except in the wiring-only test at the end (the embedded local model).
+(tests/fakes.py ``ReplayLLM``), except in the test at the end: the embedded local model, checked
+against its recorded replies.
 """
 
 from __future__ import annotations
 
 import pytest
+from fakes import RecordingLLM, check_loop, count_invalid_ops
 
 from baselines.karpathy_wiki import KarpathyWikiMemory
-from memory_systems.base import CONTEXT_SEPARATOR
+from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
 from memory_systems.llm import LLMFailure
 from memory_systems.records import Session, Turn
 
@@ -147,19 +149,32 @@ def test_wiki_save_load_round_trip(tmp_path, replay_llm):
 
 @pytest.mark.slow
 def test_wiring_with_the_local_model(local_llm):
-    """Wiring only: the embedded 135M model drives the agent loop end to end without crashing."""
+    """The embedded 135M model drives the agent loop and the page choice: whatever it replies, the
+    loop's rounds, the report, the pages and the context follow exactly from its recorded replies."""
     from memory_systems.llm import LLMClient, local_config
 
     client = LLMClient(local_config(local_llm.base_url), environ={})
-    memory = KarpathyWikiMemory(llm=client, protocol="json")
+    llm = RecordingLLM(client)
+    memory = KarpathyWikiMemory(llm=llm, protocol="json")
     # Something to show and to find, so the wiki's query call reaches the model too.
     memory.store(["[2023/03/01] The office printer is called Quillbeck."])
+    invalid_ops = count_invalid_ops(memory)
     report = memory.ingest_session(
         session("s1", "2023/03/05 (Sun) 11:24", "I renamed the router to Brindlewatch yesterday.")
     )
+    ingest_replies = len(llm.replies)
     context = memory.retrieve("what is the router called")
     print(f"\n[karpathy_wiki/json wiring] report={report} usage={memory.usage()}")
-    print(f"snapshot={memory.snapshot()!r}\ncontext={context!r}")
-    assert isinstance(context, str) and context
-    calls = memory.usage().llm_calls + memory.usage().cache_hits
-    assert calls >= 2  # the wiki also asks which pages to open
+    print(f"snapshot={memory.snapshot()!r}\ncontext={context!r}\nreplies={llm.replies!r}")
+    check_loop(llm.loop_rounds("wiki_ingest", "json"), memory.max_rounds, report, invalid_ops)
+    pages = memory.pages()
+    assert len(pages) == 1 + report.added - report.deleted
+    assert memory.usage().llm_failures == llm.failed() == client.usage().llm_failures
+    # Retrieval asks the model once which pages to open; the context is distinct pages, at most k.
+    assert [kind for kind, _ in llm.replies[ingest_replies:]] == ["wiki_query"]
+    blocks = context.split(CONTEXT_SEPARATOR)
+    assert set(blocks) <= {p.text for p in pages} and len(set(blocks)) == len(blocks) <= memory.top_k
+    chosen = llm.replies[-1][1].data
+    if not (isinstance(chosen, dict) and chosen.get("pages")):  # nothing named: the search hits alone
+        hits = memory.search("what is the router called")
+        assert context == (CONTEXT_SEPARATOR.join(h.text for h in hits) if hits else NO_MEMORY)

@@ -1,15 +1,17 @@
 """MD-flat agent: the tool loop and its cap, both transports, whole-file retrieval, failure counting.
 
 The LLM is scripted: the real client talks over HTTP to a replay server (tests/fakes.py
-``ReplayLLM``), except in the wiring-only test at the end, which runs the embedded local model.
+``ReplayLLM``), except in the test at the end, which runs the embedded local model and checks what
+follows exactly from its recorded replies.
 """
 
 from __future__ import annotations
 
 import pytest
+from fakes import RecordingLLM, check_loop, count_invalid_ops
 
 from baselines.md_flat import MdFlatMemory
-from memory_systems.base import CONTEXT_SEPARATOR
+from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
 from memory_systems.errors import ConfigError
 from memory_systems.llm import LLMFailure
 from memory_systems.records import Session, Turn
@@ -174,19 +176,24 @@ def test_md_flat_needs_an_llm_only_to_ingest():
 @pytest.mark.slow
 @pytest.mark.parametrize("protocol", ["json", "tools"])
 def test_wiring_with_the_local_model(local_llm, protocol):
-    """Wiring only: the embedded 135M model drives the agent loop end to end without crashing."""
+    """The embedded 135M model drives the agent loop: whatever it replies, the loop's rounds, the
+    report, the file and the context follow exactly from its recorded replies."""
     from memory_systems.llm import LLMClient, local_config
 
     client = LLMClient(local_config(local_llm.base_url), environ={})
-    memory = MdFlatMemory(llm=client, protocol=protocol)
-    # Something to show and to find, so the wiki's query call reaches the model too.
+    llm = RecordingLLM(client)
+    memory = MdFlatMemory(llm=llm, protocol=protocol)
     memory.store(["[2023/03/01] The office printer is called Quillbeck."])
+    invalid_ops = count_invalid_ops(memory)
     report = memory.ingest_session(
         session("s1", "2023/03/05 (Sun) 11:24", "I renamed the router to Brindlewatch yesterday.")
     )
     context = memory.retrieve("what is the router called")
     print(f"\n[md_flat/{protocol} wiring] report={report} usage={memory.usage()}")
-    print(f"snapshot={memory.snapshot()!r}\ncontext={context!r}")
-    assert isinstance(context, str) and context
-    calls = memory.usage().llm_calls + memory.usage().cache_hits
-    assert calls >= 1
+    print(f"snapshot={memory.snapshot()!r}\ncontext={context!r}\nreplies={llm.replies!r}")
+    check_loop(llm.loop_rounds("md_flat_edit", protocol), memory.max_rounds, report, invalid_ops)
+    assert len(memory.records()) == 1 + report.added - report.deleted
+    assert memory.usage().llm_failures == llm.failed() == client.usage().llm_failures
+    hits = memory.search("what is the router called")
+    assert context == (CONTEXT_SEPARATOR.join(h.text for h in hits) if hits else NO_MEMORY)
+

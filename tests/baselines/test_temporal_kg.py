@@ -1,16 +1,17 @@
 """Temporal knowledge graph: bi-temporal invalidation scoped to subject+relation, dependency cascade and
 absence, forget requests, hybrid retrieval, failure counting. The LLM is scripted: the real client talks
-over HTTP to a replay server (tests/fakes.py ``ReplayLLM``), except in the wiring-only test at the end,
-which runs the embedded local model.
+over HTTP to a replay server (tests/fakes.py ``ReplayLLM``), except in the test at the end, which runs
+the embedded local model and checks that everything follows exactly from its recorded reply.
 """
 
 from __future__ import annotations
 
 import pytest
-from fakes import ReplayLLM
+from fakes import RecordingLLM, ReplayLLM
 
+from baselines._temporal_extract import parse_extraction
 from baselines.temporal_kg import TemporalKGMemory, entity_key, relation_key
-from memory_systems.base import CONTEXT_SEPARATOR
+from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
 from memory_systems.llm import LLMFailure
 from memory_systems.records import Session, Turn
 
@@ -284,15 +285,39 @@ def test_usage_is_accounted_to_the_system(kg):
 
 @pytest.mark.slow
 def test_wiring_with_the_local_model(local_llm, embedder):
-    """Wiring only: the embedded 135M model extracts and the graph ingests and retrieves without crashing."""
-    from memory_systems.llm import LLMClient, local_config
+    """The embedded 135M model end to end: whatever it extracts, the report, the graph and the context
+    follow exactly from its recorded reply (its quality is not asserted on)."""
+    from memory_systems.llm import LLMClient, local_config, parse_json
 
     client = LLMClient(local_config(local_llm.base_url), environ={})
+    llm = RecordingLLM(client)
     # Forced tool calls: llama.cpp constrains the arguments to the schema, the tiny model's best chance.
-    memory = TemporalKGMemory(llm=client, embedder=embedder, protocol="tools")
+    memory = TemporalKGMemory(llm=llm, embedder=embedder, protocol="tools")
     report = memory.ingest_session(session("s1", DAY1, "I renamed the router to Brindlewatch yesterday."))
     context = memory.retrieve("what is the router called")
     print(f"\n[temporal_kg wiring] report={report} usage={memory.usage()}")
-    print(f"snapshot={memory.snapshot()!r}\ncontext={context!r}")
-    assert isinstance(context, str) and context
-    assert memory.usage().llm_calls + memory.usage().cache_hits >= 1
+    print(f"snapshot={memory.snapshot()!r}\ncontext={context!r}\nreplies={llm.replies!r}")
+    # One chunk, one call; its payload is what the graph was built from.
+    ((kind, result),) = llm.replies
+    assert kind == "kg_extract"
+    payload = None
+    if result.ok:
+        payload = result.tool_calls[0].arguments if result.tool_calls else parse_json(result.text)
+    extracted = parse_extraction(payload)
+    assert report.failures == (1 if extracted is None else extracted.invalid)
+    if extracted is None:
+        assert (report.added, report.updated, report.deleted) == (0, 0, 0)
+    # The graph started empty: every edge it holds was added by this session, none was removed.
+    edges = memory.edges()
+    assert len(edges) == report.added - report.deleted and report.deleted == 0
+    assert all(e.session_id == "s1" for e in edges)
+    assert memory.usage().llm_failures == llm.failed() == client.usage().llm_failures
+    # The context renders exactly the hits of one search, in order (each hit's fact, then annotations).
+    hits = memory.search("what is the router called")
+    assert len(hits) == min(memory.top_k, len(edges))
+    if hits:
+        blocks = context.split(CONTEXT_SEPARATOR)
+        assert len(blocks) == len(hits)
+        assert all(block.startswith(hit.text) for block, hit in zip(blocks, hits, strict=True))
+    else:
+        assert context == NO_MEMORY
