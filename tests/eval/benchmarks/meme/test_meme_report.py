@@ -120,7 +120,11 @@ def test_meme_retrieval_only_run_table_and_files(meme_run, tmp_path):
     assert main_csv[0]["system"] == "bm25" and main_csv[0]["ER"] == "1" and main_csv[0]["Del"] == "1"
     assert main_csv[1]["system"] == "BM25" and main_csv[1]["Agg"] == "0.05"
     markdown = (tmp_path / "out" / "report.md").read_text()
-    assert "| bm25 | memsuite | 1.00 | – | – | 1.00 | 1.00 | – | – |" in markdown
+    # Four chunks, k = 10: every context was the whole memory, so each scored cell carries the mark.
+    row = "| bm25 | memsuite | 1.00 † | – | – | 1.00 † | 1.00 † | – | – | 3 | 0 | ER 1/1, Del 1/1, Cas 1/1 |"
+    assert row in markdown
+    assert "context = whole memory for 3 of 3 questions" in markdown
+    assert main_csv[0]["whole memory"] == "ER 1/1, Del 1/1, Cas 1/1" and main_csv[0]["ER"] == "1"
     assert "judge: evidence" in markdown and "![" in markdown
     runs_csv = csv_rows(tmp_path / "out" / "runs.csv")[0]
     assert runs_csv["answer_llm"] == "none" and runs_csv["judges"] == "evidence"
