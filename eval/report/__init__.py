@@ -36,6 +36,7 @@ from eval.report.caveats import (
     left_out_mark,
     left_out_note,
     whole_memory_counts,
+    whole_memory_mark,
     whole_memory_note,
     whole_memory_text,
 )
@@ -138,6 +139,7 @@ __all__ = [
     "usage_summary",
     "usage_table",
     "whole_memory_counts",
+    "whole_memory_mark",
     "whole_memory_note",
     "whole_memory_text",
     "write_report",

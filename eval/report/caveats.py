@@ -44,7 +44,7 @@ def whole_memory_counts(
 
     The flag is ``metadata.context_is_whole_memory`` (:func:`eval.answer.memory_flags`): the memory held
     at most k items at question time. Rows without it (a system that cannot list its memory) are not
-    counted; keys with no flagged row are omitted.
+    counted.
     """
     counts: dict[Hashable, list[int]] = defaultdict(lambda: [0, 0])
     for row in rows:
@@ -53,12 +53,19 @@ def whole_memory_counts(
             continue
         counts[key(row)][0] += bool(flag)
         counts[key(row)][1] += 1
-    return {k: (flagged, recorded) for k, (flagged, recorded) in counts.items() if flagged}
+    return {k: (flagged, recorded) for k, (flagged, recorded) in counts.items()}
 
 
 def whole_memory_text(counts: Mapping[Hashable, tuple[int, int]], order: Iterable[Hashable]) -> str:
-    """Counts of :func:`whole_memory_counts` as "ER 3/3, Cas 1/2" in ``order``."""
-    return ", ".join(f"{k} {counts[k][0]}/{counts[k][1]}" for k in order if k in counts)
+    """Counts of :func:`whole_memory_counts` as "ER 3/3, Cas 1/2" in ``order`` (flagged keys only)."""
+    return ", ".join(f"{k} {counts[k][0]}/{counts[k][1]}" for k in order if counts.get(k, (0, 0))[0])
+
+
+def whole_memory_mark(counts: Mapping[Hashable, tuple[int, int]], key: Hashable | None = None) -> str:
+    """:data:`WHOLE_MEMORY_MARK` when the cell of ``key`` (any cell when None) has a flagged row."""
+    if key is None:
+        return WHOLE_MEMORY_MARK if any(flagged for flagged, _ in counts.values()) else ""
+    return WHOLE_MEMORY_MARK if counts.get(key, (0, 0))[0] else ""
 
 
 def whole_memory_note(flagged: int, recorded: int) -> str:

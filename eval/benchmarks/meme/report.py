@@ -26,7 +26,6 @@ from eval.protocol import Row
 from eval.report import (
     NA,
     USAGE_COLUMNS,
-    WHOLE_MEMORY_MARK,
     Cell,
     Figure,
     ReportOptions,
@@ -47,6 +46,7 @@ from eval.report import (
     usage_summary,
     usage_table,
     whole_memory_counts,
+    whole_memory_mark,
     whole_memory_note,
     whole_memory_text,
 )
@@ -149,11 +149,11 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
                 flagged += sum(f for f, _ in whole.values())
                 recorded += sum(n for _, n in whole.values())
                 for task in MEME_TASKS:
-                    marks[(len(records), task)] = left_out_mark(n_failed.get(task)) + (
-                        WHOLE_MEMORY_MARK if task in whole else ""
+                    marks[(len(records), task)] = left_out_mark(n_failed.get(task)) + whole_memory_mark(
+                        whole, task
                     )
-                marks[(len(records), "Overall")] = left_out_mark(sum(n_failed.values())) + (
-                    WHOLE_MEMORY_MARK if whole else ""
+                marks[(len(records), "Overall")] = left_out_mark(sum(n_failed.values())) + whole_memory_mark(
+                    whole
                 )
                 cells = meme_task_cells(run, system, judge)
                 for column, value in cells.items():  # a dash or n/a carries no caveat
