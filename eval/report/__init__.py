@@ -19,11 +19,27 @@ Cost and usage go in every section: LLM calls, tokens, cost under a :class:`Pric
 the price of the model named in the run header's ``answer_llm`` / ``internal_llm`` identity), and
 ingest / query wall time from each system's usage in ``summary.json``.
 
+Every rate says what it left out: a cell whose rows include failed LLM calls shows how many
+("0.50 (2 left out)"), and a cell whose questions were asked of a memory holding at most k items is
+marked (the context was the whole memory); :mod:`.caveats` has the shared marks and notes.
+
 Modules: :mod:`.runs` (loading), :mod:`.model` (tables, figures, sections, the renderer registry),
 :mod:`.usage` (usage and cost), :mod:`.layout` (helpers for renderers: run column, stage tables),
+:mod:`.caveats` (left-out and whole-memory marks),
 :mod:`.document` (building and writing).
 """
 
+from eval.report.caveats import (
+    LEFT_OUT_NOTE,
+    WHOLE_MEMORY_MARK,
+    count_text,
+    left_out_mark,
+    left_out_note,
+    whole_memory_counts,
+    whole_memory_mark,
+    whole_memory_note,
+    whole_memory_text,
+)
 from eval.report.document import (
     build_report,
     format_cell,
@@ -77,10 +93,12 @@ from eval.report.usage import (
 )
 
 __all__ = [
+    "LEFT_OUT_NOTE",
     "NA",
     "USAGE_COLUMNS",
     "USAGE_NOTES",
     "USAGE_TABLE_COLUMNS",
+    "WHOLE_MEMORY_MARK",
     "Cell",
     "Figure",
     "Renderer",
@@ -92,11 +110,14 @@ __all__ = [
     "Table",
     "UsageSummary",
     "build_report",
+    "count_text",
     "data_source",
     "format_cell",
     "has_number",
     "internal_llm_label",
     "judges_used",
+    "left_out_mark",
+    "left_out_note",
     "llm_label",
     "load_runs",
     "ordered_systems",
@@ -117,5 +138,9 @@ __all__ = [
     "usage_record",
     "usage_summary",
     "usage_table",
+    "whole_memory_counts",
+    "whole_memory_mark",
+    "whole_memory_note",
+    "whole_memory_text",
     "write_report",
 ]

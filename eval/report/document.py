@@ -172,8 +172,11 @@ def table_markdown(table: Table) -> str:
         "| " + " | ".join(format_cell(c) for c in table.columns) + " |",
         "|" + "|".join("---:" if is_num else "---" for is_num in numeric) + "|",
     ]
-    for row in table.rows:
-        cells = [format_cell(v, _float_format(c, table)) for c, v in zip(table.columns, row, strict=True)]
+    for index, row in enumerate(table.rows):
+        cells = [
+            format_cell(v, _float_format(c, table)) + format_cell(table.marks.get((index, c), ""))
+            for c, v in zip(table.columns, row, strict=True)
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     if not table.rows:
         lines.append("| " + " | ".join("" for _ in table.columns) + " |")

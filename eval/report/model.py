@@ -44,6 +44,9 @@ class Table:
     """Lines printed under it: judge, setup of the published numbers, caveats."""
     formats: Mapping[str, str] = field(default_factory=dict)
     """Column -> format spec of its floats in Markdown (default by column name, else ``.2f``)."""
+    marks: Mapping[tuple[int, str], str] = field(default_factory=dict)
+    """(row index, column) -> text appended to that cell in Markdown only (e.g. " (2 left out)", "†"):
+    caveats on one cell, which the CSV keeps in a column of its own so its numbers stay numbers."""
 
     @classmethod
     def from_records(
@@ -54,10 +57,11 @@ class Table:
         records: Iterable[Mapping[str, Any]],
         notes: Iterable[str] = (),
         formats: Mapping[str, str] | None = None,
+        marks: Mapping[tuple[int, str], str] | None = None,
     ) -> Table:
         """A table from one mapping per row, keyed by column (a column a mapping lacks is None)."""
         rows = tuple(tuple(record.get(column) for column in columns) for record in records)
-        return cls(name, title, tuple(columns), rows, tuple(notes), dict(formats or {}))
+        return cls(name, title, tuple(columns), rows, tuple(notes), dict(formats or {}), dict(marks or {}))
 
     def column(self, name: str) -> list[Cell]:
         """The cells of one column, top to bottom."""

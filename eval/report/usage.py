@@ -26,6 +26,10 @@ class UsageSummary:
     cache_hits: int
     """LLM responses served from the on-disk cache."""
     llm_failures: int
+    failed_answer_calls: int
+    """Answer calls that failed for good: their rows are left out of every rate (``failed_calls``)."""
+    failed_judge_calls: int
+    """LLM-judge calls that failed for good: their verdicts are left out of that judge's rates."""
     prompt_tokens: int
     """Prompt tokens of every LLM response, cached ones included (the workload)."""
     completion_tokens: int
@@ -98,13 +102,15 @@ def usage_summary(run: RunInfo, system: str, prices: PriceTable) -> UsageSummary
     """Usage of one system in a run, from ``summary.json`` (and rows, for a two-model cost split)."""
     entry = run.summary.get(system) or {}
     usage, units = entry.get("usage") or {}, entry.get("units") or {}
-    phases = usage.get("wall_s") or {}
+    phases, calls = usage.get("wall_s") or {}, entry.get("failed_calls") or {}
     return UsageSummary(
         units_done=int(units.get("done") or 0),
         units_failed=int(units.get("error") or 0),
         llm_calls=int(usage.get("llm_calls") or 0),
         cache_hits=int(usage.get("cache_hits") or 0),
         llm_failures=int(usage.get("llm_failures") or 0),
+        failed_answer_calls=int(calls.get("answer") or 0),
+        failed_judge_calls=int(calls.get("judge") or 0),
         prompt_tokens=int(usage.get("prompt_tokens") or 0),
         completion_tokens=int(usage.get("completion_tokens") or 0),
         embedded_texts=int(usage.get("embedded_texts") or 0),
@@ -127,6 +133,8 @@ USAGE_TABLE_COLUMNS = (
     "llm_calls",
     "cache_hits",
     "llm_failures",
+    "failed_answer_calls",
+    "failed_judge_calls",
     "prompt_tokens",
     "completion_tokens",
     "cost_usd",
@@ -143,6 +151,8 @@ USAGE_NOTES = (
     "workload, not of that rerun.",
     "ingest_s: ingestion including a system's internal LLM calls; query_s: retrieval plus the answer "
     "LLM; judge_s: LLM judges; wall_s: all finished units (the first unit of a run also loads models).",
+    "llm_failures: failed requests, retries included; failed_answer_calls / failed_judge_calls: calls that "
+    "failed for good (summary.json failed_calls), whose rows are left out of the rates above.",
 )
 
 

@@ -22,6 +22,8 @@ from eval.report import (
     Section,
     Table,
     has_number,
+    left_out_mark,
+    left_out_note,
     ordered_systems,
     register_renderer,
     run_cell,
@@ -39,6 +41,15 @@ DYNAMICMEM_METRICS = {
     "personalized_service": "Personalized Service",
     "evidence_f1": "Evidence F1 (retrieved)",
 }
+#: Metrics made from answers and verdicts: a failed LLM call leaves its row out of them.
+DYNAMICMEM_ANSWER_METRICS = ("state_completion", "personalized_service")
+#: The metric cell of the per-checkpoint row counting rows left out by failed calls.
+DYNAMICMEM_LEFT_OUT = "left out (failed calls)"
+LEFT_OUT_ROW_NOTE = (
+    f"'{DYNAMICMEM_LEFT_OUT}': rows (state keys and service items) per checkpoint whose answer or judge "
+    "call failed; they are out of State Completion and Personalized Service (Evidence F1 of the retrieved "
+    "events keeps them); total = the summary's counts.n_failed."
+)
 DYNAMICMEM_SPLITS = ("retained", "updated", "new")
 DYNAMICMEM_NOTES = (
     "a score is 0.8 core + 0.2 detail/2 per field; State Completion = mean over fields, Personalized "
@@ -66,6 +77,11 @@ def dynamicmem_by_judge(scores: Mapping[str, Any]) -> dict[str, Mapping[str, Any
         if isinstance(nested, Mapping):
             found.update({j: s for j, s in nested.items() if isinstance(s, Mapping) and "curves" in s})
     return found
+
+
+def _left_out(summary: Mapping[str, Any]) -> dict[str, int]:
+    """Checkpoint -> rows the summary left out because an LLM call failed (``n_failed``)."""
+    return dict(zip(summary.get("checkpoints") or [], summary.get("n_failed") or [], strict=False))
 
 
 def _checkpoint_key(label: str) -> tuple[int, str]:
@@ -102,17 +118,27 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
         {c for s in picked.values() for c in s.get("checkpoints") or []}, key=_checkpoint_key
     )
     records, split_records = [], []
+    marks: dict[tuple[int, str], str] = {}
     for system in ordered_systems(runs):
         for run in runs:
             summary = picked.get((run.label, system))
             if summary is None:
                 continue
             head = {**run_cell(run, prefix), "system": system}
+            left_out = _left_out(summary)
             for metric, name in DYNAMICMEM_METRICS.items():
                 curve = dict(zip(checkpoints, _dm_curve(summary, checkpoints, metric), strict=True))
+                if metric in DYNAMICMEM_ANSWER_METRICS:  # retrieved-evidence F1 needs no LLM call
+                    for c in checkpoints:
+                        if isinstance(curve[c], int | float):
+                            marks[(len(records), c)] = left_out_mark(left_out.get(c))
                 records.append(
                     {**head, "metric": name, **curve, "mean": (summary.get("overall") or {}).get(metric)}
                 )
+            if any(left_out.values()):
+                total = (summary.get("counts") or {}).get("n_failed", sum(left_out.values()))
+                counts = {c: left_out.get(c, 0) for c in checkpoints}
+                records.append({**head, "metric": DYNAMICMEM_LEFT_OUT, **counts, "total": total})
             for split in DYNAMICMEM_SPLITS:
                 for metric in DYNAMICMEM_METRICS:
                     values = _dm_curve(summary, checkpoints, metric, split)
@@ -125,13 +151,19 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
                                 **dict(zip(checkpoints, values, strict=True)),
                             }
                         )
+    any_left_out = any(r["metric"] == DYNAMICMEM_LEFT_OUT for r in records)
     section.tables.append(
         Table.from_records(
             "dynamicmem_checkpoints",
             f"DynamicMem per checkpoint -- judge: {judge}",
-            (*prefix, "system", "metric", *checkpoints, "mean"),
+            (*prefix, "system", "metric", *checkpoints, "mean", *(("total",) if any_left_out else ())),
             records,
-            (f"judge: {judge}.", *DYNAMICMEM_NOTES),
+            (
+                f"judge: {judge}.",
+                *DYNAMICMEM_NOTES,
+                *((*left_out_note(True), LEFT_OUT_ROW_NOTE) if any_left_out else ()),
+            ),
+            marks=marks,
         )
     )
     section.tables.append(

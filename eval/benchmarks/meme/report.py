@@ -18,6 +18,7 @@ from eval.benchmarks.meme.paper import (
     PAPER_MAIN_TABLE,
     PAPER_ROW_OF_SYSTEM,
     PAPER_SETUP,
+    protocol_differences,
 )
 from eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
 from eval.diagnostics import StageCell
@@ -32,6 +33,8 @@ from eval.report import (
     Section,
     Table,
     has_number,
+    left_out_mark,
+    left_out_note,
     llm_label,
     ordered_systems,
     register_renderer,
@@ -42,6 +45,10 @@ from eval.report import (
     usage_record,
     usage_summary,
     usage_table,
+    whole_memory_counts,
+    whole_memory_mark,
+    whole_memory_note,
+    whole_memory_text,
 )
 from eval.report import stage_table as stage_records_table
 
@@ -119,23 +126,48 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
     prefix = run_column(runs, options)
     judges = _meme_judges(runs)
     systems = ordered_systems(runs)
-    main_columns = (*prefix, "system", "from", *MEME_TASKS, "Overall", "questions", *USAGE_COLUMNS)
+    main_columns = (
+        *prefix, "system", "from", *MEME_TASKS, "Overall", "questions", "left out", "whole memory",
+        *USAGE_COLUMNS,
+    )  # fmt: skip
+    cut_notes = _meme_cut_notes(runs, systems)
     for judge in judges:
         records: list[dict[str, Cell]] = []
+        marks: dict[tuple[int, str], str] = {}
+        differences: list[str] = []
+        flagged = recorded = 0
         for system in systems:
-            paper_name = None
+            paper_name, ours = None, []
             for run in runs:
                 scores = _meme_scores(run, system, judge)
                 if scores is None:
                     continue
                 paper_name = paper_name or _paper_row_name(run, system)
+                ours.append(run)
+                n_failed = scores.get("n_failed") or {}
+                whole = meme_whole_memory(run, system)
+                flagged += sum(f for f, _ in whole.values())
+                recorded += sum(n for _, n in whole.values())
+                for task in MEME_TASKS:
+                    marks[(len(records), task)] = left_out_mark(n_failed.get(task)) + whole_memory_mark(
+                        whole, task
+                    )
+                marks[(len(records), "Overall")] = left_out_mark(sum(n_failed.values())) + whole_memory_mark(
+                    whole
+                )
+                cells = meme_task_cells(run, system, judge)
+                for column, value in cells.items():  # a dash or n/a carries no caveat
+                    if not isinstance(value, int | float):
+                        marks.pop((len(records), column), None)
                 records.append(
                     {
                         **run_cell(run, prefix),
                         "system": system,
                         "from": "memsuite",
-                        **meme_task_cells(run, system, judge),
+                        **cells,
                         "questions": sum((scores.get("n") or {}).values()) or None,
+                        "left out": sum(n_failed.values()),
+                        "whole memory": whole_memory_text(whole, MEME_TASKS) or None,
                         **usage_record(usage_summary(run, system, options.prices)),
                     }
                 )
@@ -150,9 +182,22 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
                         "cost_usd_per_unit": sum(cost) if cost else None,
                     }
                 )
-        notes = (MEME_JUDGE_NOTES.get(judge, f"judge: {judge}"), *MEME_TABLE_NOTES)
+                differences += [_paper_differences(run, system, paper_name, judge, runs) for run in ours]
+        notes = (
+            MEME_JUDGE_NOTES.get(judge, f"judge: {judge}"),
+            *MEME_TABLE_NOTES,
+            *differences,
+            *left_out_note(any(r.get("left out") for r in records)),
+            *((whole_memory_note(flagged, recorded),) if flagged else ()),
+            *cut_notes,
+        )
         title = f"MEME main table -- judge: {judge}"
-        section.tables.append(Table.from_records(f"meme_main_{judge}", title, main_columns, records, notes))
+        section.tables.append(
+            Table.from_records(f"meme_main_{judge}", title, main_columns, records, notes, marks=marks)
+        )
+    cut = _meme_cut_table(runs, systems, prefix)
+    if cut is not None:
+        section.tables.append(cut)
     section.tables += [_meme_filter_table(runs, systems, judge, prefix) for judge in judges]
     agreement = _meme_agreement_table(runs, systems, prefix)
     if agreement is not None:
@@ -166,6 +211,88 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
     if stages is not None and options.sweep is None:  # an ablation's variants would give one figure each
         section.figures += stage_figures(runs, stages, prefix, "MEME", MEME_TASKS, "task")
     return section
+
+
+def meme_whole_memory(run: RunInfo, system: str) -> dict[str, tuple[int, int]]:
+    """Task -> (after-questions whose context was the whole memory, after-questions with the flag)."""
+    after = [row for row in run.rows(system) if row.metadata.get("phase") == "after"]
+    return whole_memory_counts(after, lambda row: row.metadata.get("task"))
+
+
+def _paper_differences(run: RunInfo, system: str, paper_name: str, judge: str, runs) -> str:
+    spec = next(
+        (s for s in run.config.get("systems") or [] if (s.get("label") or s.get("name")) == system),
+        {"name": run.registry_name(system)},
+    )
+    rows = run.rows(system)
+    source = run.scores(system).get("source")
+    found = protocol_differences(
+        run.header, spec, paper_name, judge, len({row.unit_id for row in rows}), source
+    )
+    ours = f"{system}" + (f" ({run.label})" if len(runs) > 1 else "")
+    if not found:
+        return f"{paper_name} (paper) vs {ours}: same protocol on every point checked from the run header."
+    return f"{paper_name} (paper) vs {ours} -- protocol differs: " + "; ".join(found) + "."
+
+
+def meme_cut_counts(rows: Sequence[Row]) -> tuple[int, int, int]:
+    """(questions, questions whose context was cut to the answer model's window, cuts that dropped
+    evidence: the evidence verdict passed on the full context and fails on the cut one)."""
+    cut = [row for row in rows if row.metadata.get("context_truncated")]
+    dropped = sum(
+        1
+        for row in cut
+        if (row.verdicts.get("evidence") or {}).get("correct") is True
+        and row.metadata.get("evidence_after_cut") is False
+    )
+    return len(rows), len(cut), dropped
+
+
+def _meme_cut_notes(runs: Sequence[RunInfo], systems: Sequence[str]) -> list[str]:
+    notes = []
+    for run in runs:
+        for system in systems:
+            questions, _, dropped = meme_cut_counts(run.rows(system))
+            if dropped:
+                where = f" ({run.label})" if len(runs) > 1 else ""
+                notes.append(
+                    f"{system}{where}: cutting the context to the answer model's window dropped evidence "
+                    f"the memory had returned for {dropped} of {questions} questions (table 'MEME context "
+                    "cut'): those answers could not use it."
+                )
+    return notes
+
+
+def _meme_cut_table(runs, systems, prefix) -> Table | None:
+    records = []
+    for system in systems:
+        for run in runs:
+            questions, cut, dropped = meme_cut_counts(run.rows(system))
+            if cut:
+                records.append(
+                    {
+                        **run_cell(run, prefix),
+                        "system": system,
+                        "questions": questions,
+                        "context cut": cut,
+                        "evidence dropped by the cut": dropped,
+                    }
+                )
+    if not records:
+        return None
+    return Table.from_records(
+        "meme_context_cut",
+        "MEME context cut to the answer model's window",
+        (*prefix, "system", "questions", "context cut", "evidence dropped by the cut"),
+        records,
+        (
+            "context cut: questions (before and after) whose retrieved context was cut to "
+            "max_context_tokens before the answer call (metadata.context_truncated); evidence dropped: the "
+            "evidence judge passes the full context and fails the cut one (metadata.evidence_after_cut), "
+            "so the answer model never saw what the memory found. The evidence table judges the full "
+            "context.",
+        ),
+    )
 
 
 MEME_STAGE_NOTES = (

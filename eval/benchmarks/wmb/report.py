@@ -21,6 +21,9 @@ from eval.report import (
     RunInfo,
     Section,
     Table,
+    count_text,
+    left_out_mark,
+    left_out_note,
     llm_label,
     ordered_systems,
     register_renderer,
@@ -31,6 +34,10 @@ from eval.report import (
     usage_record,
     usage_summary,
     usage_table,
+    whole_memory_counts,
+    whole_memory_mark,
+    whole_memory_note,
+    whole_memory_text,
 )
 
 WMB_NOTES = (
@@ -59,7 +66,11 @@ WMB_RESULT_COLUMNS = (
     "S1 total",
     "Part B S1-S7",
     "Score S1-S7",
+    "S1 left out",
+    "S1-S7 left out",
 )
+#: Columns of the accuracy table after the question types.
+WMB_ACCURACY_EXTRA = ("gold turn retrieved %", "questions with gold turns", "left out", "whole memory")
 #: The reference result file's fields (scripts/score.py ``result``), flattened.
 WMB_RESULT_FIELDS = (
     "part_b.correct",
@@ -90,6 +101,8 @@ def _wmb_result_record(s: Mapping[str, Any], judge_name: str) -> dict[str, Cell]
         "S1 total": s["part_b"]["total"],
         "Part B S1-S7": s["part_b_s1_s7"]["score"],
         "Score S1-S7": s["total_s1_s7"],
+        "S1 left out": s["part_b"].get("n_failed", 0),
+        "S1-S7 left out": s["part_b_s1_s7"].get("n_failed", 0),
     }
 
 
@@ -112,6 +125,9 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
     judges = _wmb_judges(runs)
     for judge in judges:
         results, accuracy = [], []
+        result_marks: dict[tuple[int, str], str] = {}
+        accuracy_marks: dict[tuple[int, str], str] = {}
+        flagged = recorded = 0
         for system in systems:
             for run in runs:
                 s = _wmb_scores(run, system, judge)
@@ -120,37 +136,54 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                 head = {**run_cell(run, prefix), "system": system}
                 judge_name = judge if judge == "rule" else f"llm ({llm_label(run.header.get('answer_llm'))})"
                 usage = usage_record(usage_summary(run, system, options.prices))
-                results.append({**head, **_wmb_result_record(s, judge_name), **usage})
+                record = _wmb_result_record(s, judge_name)
+                for column, left in (("Part B (/100)", "S1 left out"), ("Part B S1-S7", "S1-S7 left out")):
+                    result_marks[(len(results), column)] = left_out_mark(record[left])
+                results.append({**head, **record, **usage})
                 qtypes, retrieval = s.get("qtype_accuracy") or {}, s.get("retrieval") or {}
+                left_out = {q: (qtypes.get(q) or {}).get("n_failed", 0) for q in WMB_QTYPES}
+                whole = whole_memory_counts(run.rows(system), lambda row: row.metadata.get("qtype", ""))
+                flagged += sum(f for f, _ in whole.values())
+                recorded += sum(n for _, n in whole.values())
+                for q in WMB_QTYPES:
+                    mark = left_out_mark(left_out[q]) + whole_memory_mark(whole, q)
+                    accuracy_marks[(len(accuracy), q)] = mark
                 accuracy.append(
                     {
                         **head,
                         **{q: (qtypes.get(q) or {}).get("accuracy_pct") for q in WMB_QTYPES},
                         "gold turn retrieved %": retrieval.get("rate_pct"),
                         "questions with gold turns": retrieval.get("questions_with_gold"),
+                        "left out": count_text(left_out) or None,
+                        "whole memory": whole_memory_text(whole, WMB_QTYPES) or None,
                     }
                 )
+        any_left_out = any(r["S1-S7 left out"] for r in results)
         section.tables.append(
             Table.from_records(
                 f"wmb_results_{judge}",
                 f"WMB-100K results -- judge: {judge}",
                 (*prefix, "system", *WMB_RESULT_COLUMNS, *USAGE_COLUMNS),
                 results,
-                (WMB_JUDGE_NOTES.get(judge, f"judge: {judge}"), *WMB_NOTES),
+                (WMB_JUDGE_NOTES.get(judge, f"judge: {judge}"), *WMB_NOTES, *left_out_note(any_left_out)),
                 formats={c: ".1f" for c in ("Part B (/100)", "Score (/100)", "Part B S1-S7", "Score S1-S7")},
+                marks=result_marks,
             )
         )
         section.tables.append(
             Table.from_records(
                 f"wmb_qtypes_{judge}",
                 f"WMB-100K accuracy by question type (%) -- judge: {judge}",
-                (*prefix, "system", *WMB_QTYPES, "gold turn retrieved %", "questions with gold turns"),
+                (*prefix, "system", *WMB_QTYPES, *WMB_ACCURACY_EXTRA),
                 accuracy,
                 (
                     "FalseMemory: share of probes that returned nothing. 'gold turn retrieved': a returned "
                     "memory sits on a line carrying a gold turn id (memsuite's judge-free check).",
+                    *left_out_note(any_left_out),
+                    *((whole_memory_note(flagged, recorded),) if flagged else ()),
                 ),
                 formats={q: ".1f" for q in (*WMB_QTYPES, "gold turn retrieved %")},
+                marks=accuracy_marks,
             )
         )
     section.tables.append(_wmb_result_fields(runs, systems, prefix))

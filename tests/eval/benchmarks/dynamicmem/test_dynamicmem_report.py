@@ -13,7 +13,7 @@ from eval.benchmarks.dynamicmem.protocol import SNAPSHOT_FILE, probe_record
 from eval.benchmarks.dynamicmem.scoring import summarize as dynamicmem_summarize
 from eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
 from eval.protocol import Row
-from eval.report import build_report, load_runs, write_report
+from eval.report import build_report, load_runs, table_markdown, write_report
 
 
 def _dm_row(checkpoint: str, key: str, task: str, change: str, fields: list[float]) -> Row:
@@ -124,3 +124,28 @@ def test_dynamicmem_failure_stage_table_and_figure(tmp_path):
     assert record["retrieved"] == record["answered"] == record["none"] == pytest.approx(1 / 3)
     files = {f.name for f in write_report(report, tmp_path / "out")}
     assert {"dynamicmem_failure_stages.csv", "dynamicmem_failure_stages.png"} <= files
+
+
+def test_dynamicmem_rows_left_out_by_failed_calls_are_counted_per_checkpoint(tmp_path):
+    failed = Row(
+        **{
+            **_dm_row("C2", "c", "state_completion", "new", [0.0]).__dict__,
+            "answer": None,
+            "verdicts": {"rule": {"correct": None, "failure": "timeout", "failed_call": "answer"}},
+            "metadata": {"checkpoint": "C2", "task": "state_completion", "change": "new",
+                         "category": "habits", "prediction": None, "answer_failure": {"kind": "timeout"}},
+        }
+    )  # fmt: skip
+    rows = [*DM_ROWS, failed]
+    path = write_run(tmp_path / "dm", benchmark="dynamicmem", rows=rows, scores=dynamicmem_summarize(rows))
+    table = table_of(build_report(load_runs([path])), "dynamicmem_checkpoints")
+    assert table.columns == ("system", "metric", "C1", "C2", "mean", "total")
+    by_metric = {r[1]: r for r in table.rows}
+    # The failed key is out of C2's State Completion (still 0.8 and 0.4 -> 0.6) and counted.
+    assert by_metric["State Completion"][2:4] == pytest.approx((0.75, 0.6))
+    assert by_metric["left out (failed calls)"][2:] == (0, 1, None, 1)
+    markdown = table_markdown(table)
+    assert "| rag | State Completion | 0.75 | 0.60 (1 left out) |" in markdown
+    assert "left out: rows whose answer or judge call failed" in markdown
+    # Evidence F1 of the retrieved events needs no LLM call: no mark.
+    assert "Evidence F1 (retrieved) | – | – (1 left out)" not in markdown

@@ -12,12 +12,13 @@ import json
 import pytest
 from runfolders import csv_rows, table_of, write_run
 
-from eval.benchmarks.meme.paper import PAPER_MAIN_TABLE
+from eval.benchmarks.meme.paper import PAPER_MAIN_TABLE, protocol_differences
 from eval.benchmarks.meme.scoring import meme_scores
 from eval.cli import main
 from eval.config import config_from_dict
 from eval.protocol import Row
 from eval.report import build_report, load_runs, table_markdown, write_report
+from eval.runlog import RunFolder
 from eval.runner import run
 from memory_systems.llm import PriceTable
 
@@ -120,7 +121,11 @@ def test_meme_retrieval_only_run_table_and_files(meme_run, tmp_path):
     assert main_csv[0]["system"] == "bm25" and main_csv[0]["ER"] == "1" and main_csv[0]["Del"] == "1"
     assert main_csv[1]["system"] == "BM25" and main_csv[1]["Agg"] == "0.05"
     markdown = (tmp_path / "out" / "report.md").read_text()
-    assert "| bm25 | memsuite | 1.00 | – | – | 1.00 | 1.00 | – | – |" in markdown
+    # Four chunks, k = 10: every context was the whole memory, so each scored cell carries the mark.
+    row = "| bm25 | memsuite | 1.00 † | – | – | 1.00 † | 1.00 † | – | – | 3 | 0 | ER 1/1, Del 1/1, Cas 1/1 |"
+    assert row in markdown
+    assert "context = whole memory for 3 of 3 questions" in markdown
+    assert main_csv[0]["whole memory"] == "ER 1/1, Del 1/1, Cas 1/1" and main_csv[0]["ER"] == "1"
     assert "judge: evidence" in markdown and "![" in markdown
     runs_csv = csv_rows(tmp_path / "out" / "runs.csv")[0]
     assert runs_csv["answer_llm"] == "none" and runs_csv["judges"] == "evidence"
@@ -278,3 +283,138 @@ def test_meme_failure_stage_table_and_figure(meme_run, tmp_path):
     assert {"meme_failure_stages.csv", "meme_failure_stages.png"} <= files
 
 
+
+
+# -- how each number was made: left out, context cut, paper-row differences ----------------------------
+
+FAILED = {"correct": None, "failure": "connection", "failed_call": "answer", "reason": "answer call failed"}
+
+
+def _failed_row(unit: str, task: str, entity: str) -> Row:
+    row = _meme_row(unit, task, "after", True, entity)
+    return Row(**{**row.__dict__, "answer": None, "verdicts": {"rule": dict(FAILED)}})
+
+
+def test_left_out_rows_are_counted_per_cell_and_in_the_usage_table(tmp_path):
+    failed = [_failed_row("e1", "Agg", "y2"), _failed_row("e2", "Agg", "y3"), _failed_row("e2", "Tr", "t")]
+    rows = [*MEME_ROWS, *failed]
+    scores = {"source": {"kind": "generated"}, "by_judge": {"rule": meme_scores(rows, "rule")}}
+    path = write_run(tmp_path / "failing", benchmark="meme", rows=rows, scores=scores, header=_gpt_header())
+    folder = RunFolder(path)
+    summary = folder.summary()
+    summary["md_flat"]["failed_calls"] = {"answer": 3, "judge": 0}
+    folder.write_summary(summary)
+    report = build_report(load_runs([path]))
+    table = table_of(report, "meme_main_rule")
+    ours = dict(zip(table.columns, table.rows[0], strict=True))
+    # The failed rows are out of the rates (Agg stays 1/2) and counted beside them.
+    assert ours["Agg"] == 0.5 and ours["questions"] == 7 and ours["left out"] == 3
+    markdown = table_markdown(table)
+    cells = "1.00 | 0.50 (2 left out) | 1.00 (1 left out) | 1.00 | 0.00 | 0.00 | 0.58 (3 left out) | 7 | 3 |"
+    assert f"| md_flat | memsuite | {cells}" in markdown
+    assert "left out: rows whose answer or judge call failed" in markdown
+    usage = table_of(report, "meme_usage")
+    assert dict(zip(usage.columns, usage.rows[0], strict=True))["failed_answer_calls"] == 3
+    # Nothing failed: no marks and no note.
+    clean_report = build_report(load_runs([_meme_answer_run(tmp_path / "ok")]))
+    clean = table_markdown(table_of(clean_report, "meme_main_rule"))
+    assert "left out)" not in clean and "left out: rows" not in clean
+
+
+def _cut_row(qid: str, evidence: bool, after_cut: bool | None, truncated: bool) -> Row:
+    return Row(
+        "bm25", "meme", "e1", qid, "q", "gold", "ctx", answer="a",
+        verdicts={"evidence": {"correct": evidence}, "rule": {"correct": evidence}},
+        metadata={"task": "ER", "phase": "after", "entities": [qid], "context_truncated": truncated,
+                  "evidence_after_cut": after_cut},
+    )  # fmt: skip
+
+
+def test_a_cut_that_dropped_evidence_is_reported_per_system(tmp_path):
+    rows = [
+        _cut_row("a", True, False, True),  # the cut dropped the evidence
+        _cut_row("b", True, True, True),  # cut, evidence kept
+        _cut_row("c", False, False, True),  # nothing to drop
+        _cut_row("d", True, True, False),  # not cut
+    ]
+    scores = {"by_judge": {j: meme_scores(rows, j) for j in ("evidence", "rule")}}
+    path = write_run(tmp_path / "cut", benchmark="meme", rows=rows, scores=scores)
+    report = build_report(load_runs([path]))
+    cut = table_of(report, "meme_context_cut")
+    assert cut.rows == (("bm25", 4, 3, 1),)
+    notes = " ".join(table_of(report, "meme_main_rule").notes)
+    assert "bm25: cutting the context to the answer model's window dropped evidence the memory had " \
+        "returned for 1 of 4 questions" in notes  # fmt: skip
+    # No cut dropped anything: no table, no note.
+    kept = [_cut_row("b", True, True, True)]
+    scores = {"by_judge": {"rule": meme_scores(kept, "rule")}}
+    path = write_run(tmp_path / "kept", benchmark="meme", rows=kept, scores=scores)
+    report = build_report(load_runs([path]))
+    assert "dropped evidence" not in " ".join(table_of(report, "meme_main_rule").notes)
+
+
+PAPER_LIKE = {
+    "answer_llm": {"model": "gpt-4.1-mini"},
+    "judge_llm": {"model": "gpt-4o"},
+    "embedder": {"model": "text-embedding-3-small"},
+    "packages": {"mem0ai": "1.0.3"},
+    "config": {"k": 5},
+}
+OFFICIAL = {"kind": "official", "path": "meme/filler32k.json"}
+
+
+def test_protocol_differences_match_the_paper_when_the_header_does():
+    for paper_row, spec in (
+        ("text-emb-3-small", {"name": "dense"}),
+        ("Mem0", {"name": "mem0ai"}),
+        ("MD-flat", {"name": "md_flat", "args": {"whole_file": True}}),
+    ):
+        assert protocol_differences(PAPER_LIKE, spec, paper_row, "llm", 100, OFFICIAL) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "paper_row", "spec", "judge", "expected"),
+    [
+        ({"answer_llm": {"model": "SmolLM2-135M"}}, "BM25", {"name": "bm25"}, "llm",
+         "answers by SmolLM2-135M vs gpt-4.1-mini"),
+        ({"answer_llm": None}, "BM25", {"name": "bm25"}, "llm",
+         "no answer model (retrieval only) vs gpt-4.1-mini answers"),
+        ({"judge_llm": {"model": "gpt-4o-mini"}}, "BM25", {"name": "bm25"}, "llm",
+         "LLM judge gpt-4o-mini vs GPT-4o"),
+        ({"judge_llm": None}, "BM25", {"name": "bm25"}, "llm", "LLM judge gpt-4.1-mini vs GPT-4o"),
+        ({}, "BM25", {"name": "bm25"}, "rule", "judge rule (deterministic) vs a GPT-4o judge"),
+        ({"embedder": {"model": "all-MiniLM-L6-v2"}}, "text-emb-3-small", {"name": "dense"}, "llm",
+         "embedder all-MiniLM-L6-v2 vs text-embedding-3-small"),
+        ({"packages": {"mem0ai": "2.0.1"}}, "Mem0", {"name": "mem0ai"}, "llm",
+         "mem0ai 2.0.1: add-only extraction (no UPDATE/DELETE)"),
+        ({"packages": {}}, "Mem0", {"name": "mem0ai"}, "llm", "mem0ai version not recorded"),
+        ({}, "Mem0", {"name": "llm_extraction"}, "llm", "memsuite's llm_extraction (a reimplementation)"),
+        ({}, "MD-flat", {"name": "md_flat", "args": {}}, "llm",
+         "md_flat retrieves its top-5 lines (whole_file: false) vs the whole file"),
+    ],
+)  # fmt: skip
+def test_each_protocol_difference_comes_from_the_header(change, paper_row, spec, judge, expected):
+    found = protocol_differences({**PAPER_LIKE, **change}, spec, paper_row, judge, 100, OFFICIAL)
+    assert len(found) == 1 and found[0].startswith(expected)
+    # The embedder only matters for the dense row.
+    assert protocol_differences({**PAPER_LIKE, "embedder": {"model": "x"}}, {"name": "bm25"}, "BM25", "llm",
+                                100, OFFICIAL) == []  # fmt: skip
+
+
+def test_protocol_differences_of_episodes_and_generated_data():
+    generated = {"kind": "generated", "episodes": 2, "filler": "none"}
+    found = protocol_differences(PAPER_LIKE, {"name": "bm25"}, "BM25", "llm", 2, generated)
+    assert found == ["2 episodes vs 100", "generated episodes, filler none vs the released ones, filler 32k"]
+
+
+def test_paper_rows_carry_the_differences_note(tmp_path):
+    report = build_report(load_runs([_meme_answer_run(tmp_path / "answers")]))
+    notes = table_of(report, "meme_main_rule").notes
+    note = next(n for n in notes if n.startswith("MD-flat (paper) vs md_flat"))
+    # Same answer model as the paper: not listed; the rule judge, top-k md_flat and 2 generated episodes are.
+    assert "answers by" not in note
+    assert note == (
+        "MD-flat (paper) vs md_flat -- protocol differs: judge rule (deterministic) vs a GPT-4o judge; "
+        "md_flat retrieves its top-5 lines (whole_file: false) vs the whole file; 2 episodes vs 100; "
+        "generated episodes, filler none vs the released ones, filler 32k."
+    )

@@ -8,7 +8,7 @@ from runfolders import table_of, write_run
 
 from eval.benchmarks.wmb.scoring import result_json, wmb_scores
 from eval.protocol import Row
-from eval.report import Sweep, build_report, load_runs, write_report
+from eval.report import Sweep, build_report, load_runs, table_markdown, write_report
 
 
 def _wmb_row(qid: str, qtype: str, correct: bool | None, latency_ms: float, memories: list[str]) -> Row:
@@ -86,3 +86,36 @@ def test_wmb_sweep_run_column_and_curves(tmp_path):
     files = write_report(report, tmp_path / "out")
     assert tmp_path / "out" / "wmb_sweep_k.png" in files
     assert "| k-5 | wmb |" in files[0].read_text()  # the runs table keeps the variant folder names
+
+
+FAILED = {"correct": None, "failure": "timeout", "failed_call": "judge", "reason": "judge call failed"}
+
+
+def test_wmb_left_out_rows_and_whole_memory_contexts_are_shown_per_cell(tmp_path):
+    failing = _wmb_row("daily_life.S1.003", "S1Situational", None, 90, ["user: x"])
+    failing = Row(**{**failing.__dict__, "verdicts": {"rule": dict(FAILED)}})
+    whole = _wmb_row("daily_life.S2.002", "S2MultiMemory", True, 80, ["user: c"])
+    whole = Row(**{**whole.__dict__, "metadata": {**whole.metadata, "context_is_whole_memory": True}})
+    rows = [
+        *(
+            Row(**{**r.__dict__, "metadata": {**r.metadata, "context_is_whole_memory": False}})
+            for r in WMB_ROWS
+        ),
+        failing,
+        whole,
+    ]
+    scores = {"judges": {"rule": wmb_scores(rows)}}
+    report = build_report(load_runs([write_run(tmp_path / "wmb", benchmark="wmb", rows=rows, scores=scores)]))
+    results = table_of(report, "wmb_results_rule")
+    record = dict(zip(results.columns, results.rows[0], strict=True))
+    # The failed S1 row is out of Part B (still 1 of 2) and counted beside it.
+    assert record["Part B (/100)"] == 50.0 and record["S1 left out"] == 1 and record["S1-S7 left out"] == 1
+    markdown = table_markdown(results)
+    assert "| 50.0 (1 left out) |" in markdown
+    assert "left out: rows whose answer or judge call failed" in markdown
+    accuracy = table_of(report, "wmb_qtypes_rule")
+    cells = dict(zip(accuracy.columns, accuracy.rows[0], strict=True))
+    assert cells["left out"] == "S1Situational 1" and cells["whole memory"] == "S2MultiMemory 1/2"
+    markdown = table_markdown(accuracy)
+    assert "| 50.0 (1 left out) | 100.0 † |" in markdown
+    assert "context = whole memory for 1 of 6 questions" in markdown
