@@ -149,13 +149,14 @@ def check_llm_spec(spec: Any, *, source: str, path: str) -> None:
         raise ConfigError(f"{source}: {path}: an LLM spec is 'local', null or a mapping, got {spec!r}")
     from dataclasses import fields
 
-    from memory_systems.llm import _SERVER_KEYS, LLMConfig  # one list of the server's keys
+    from memory_systems.llm import LLMConfig
+    from memory_systems.llm.spec import SERVER_KEYS  # one list of the server's keys
 
     options = dict(spec)
     local = options.get("model") == "local"
     valid = {f.name for f in fields(LLMConfig)} | {"prices"}
     if local:
-        valid = (valid | set(_SERVER_KEYS)) - {"base_url", "api_key", "api_key_env"}
+        valid = (valid | set(SERVER_KEYS)) - {"base_url", "api_key", "api_key_env"}
     for key in options:
         if local and key in {"base_url", "api_key", "api_key_env"}:
             fixed_by = "set by the embedded server with model 'local'; remove it"
@@ -165,7 +166,7 @@ def check_llm_spec(spec: Any, *, source: str, path: str) -> None:
     prices = options.pop("prices", None)
     if prices is not None and not Path(str(prices)).is_file():
         raise ConfigError(f"{source}: {path}.prices: price file not found: {prices}")
-    for key in _SERVER_KEYS:
+    for key in SERVER_KEYS:
         value = options.pop(key, None)
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if value is not None and not (number and value > 0):

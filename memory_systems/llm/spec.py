@@ -13,7 +13,7 @@ from memory_systems.llm.config import NO_KEY, LLMConfig
 from memory_systems.llm.pricing import PriceTable
 
 #: Keys of a ``model: local`` mapping that configure the embedded server rather than the client.
-_SERVER_KEYS = ("n_ctx", "n_threads", "startup_timeout_s")
+SERVER_KEYS = ("n_ctx", "n_threads", "startup_timeout_s")
 
 
 @contextmanager
@@ -82,7 +82,7 @@ def open_llm(
 
     from memory_systems.llm_server import serve_local
 
-    server_options = {key: options.pop(key) for key in _SERVER_KEYS if key in options}
+    server_options = {key: options.pop(key) for key in SERVER_KEYS if key in options}
     del options["model"]
     for fixed in ("base_url", "api_key", "api_key_env"):
         if fixed in options:
