@@ -101,12 +101,14 @@ def old_value_of(episode: Episode, question: Question) -> str | None:
     for a released question whose values hold only the new value, the before-question's answer on
     the same entity, else the entity's last gold value before the after-questions' session that
     differs from the new one, else ``entities[<id>]["before"]``. Abs and Del: the first value (both
-    layouts), else the Abs gold's ``previously '<old>'``.
+    layouts), else the Abs gold's ``previously '<old>'``. A before-question (this very object in
+    ``episode.before_questions``) keeps :attr:`Question.old_value`.
     """
     if question.task not in ("Cas", "Abs", "Del"):
         return None
-    if question.task != "Cas":
-        return question.old_value
+    before_phase = any(q is question for q in episode.before_questions.questions)
+    if question.task != "Cas" or before_phase:
+        return question.old_value  # before the change the expected value is the current one
     earlier = [v for v in question.values if not _same(v, question.gold)]
     if earlier:
         return earlier[0]
