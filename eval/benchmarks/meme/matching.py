@@ -4,8 +4,8 @@ Canonical values are labels (``rotating weekly (lead + backup)``, ``on-call``, `
 a context that plainly holds the fact often words it differently: "we rotate weekly, with a lead and
 a backup", "oncall", "postgresql 14". :func:`value_present` says yes when any of three rules holds:
 
-1. **Verbatim**: the normalised value (:func:`eval.judges.rule.normalize`: NFKC, lower case, quotes
-   and dashes folded, whitespace collapsed) occurs in the normalised text with no letter or digit
+1. **Verbatim**: the normalised value (:func:`eval.benchmarks.meme.judges.rule.normalize`: NFKC, lower
+   case, quotes and dashes folded, whitespace collapsed) occurs in the normalised text with no letter or digit
    glued to either end ("6642" is not in "66421"). This is what keeps multi-line verbatim values (an
    ER error log, a licence key) matched exactly as before.
 2. **Phrase**: the value's tokens, joined, equal the joined tokens of consecutive tokens of one line
@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from eval.judges.rule import normalize
+from eval.benchmarks.meme.judges.rule import normalize
 
 #: Function words left out of the token rule (they carry no value and paraphrases add or drop them).
 _FUNCTION_WORDS = "a an the of and or with for to in on at by via per from is are was were be been it its"

@@ -1,7 +1,7 @@
 """Recognisers for what MEME evidence states: deletion requests, change events, dependencies, doubt.
 
 The phrase lists are data (``data/phrases.json``, loaded once), so widening them needs no code. Each
-list is matched case-insensitively on normalised text (:func:`eval.judges.rule.normalize`):
+list is matched case-insensitively on normalised text (:func:`eval.benchmarks.meme.judges.rule.normalize`):
 
 ``deletion``
     A request to forget a fact, or the record that it was forgotten, in any person and as verb or
@@ -40,8 +40,8 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
+from eval.benchmarks.meme.judges.rule import normalize
 from eval.benchmarks.meme.matching import line_holds
-from eval.judges.rule import normalize
 
 #: The phrase lists' file.
 PHRASES_PATH = Path(__file__).with_name("data") / "phrases.json"

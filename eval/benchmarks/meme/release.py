@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from eval.benchmarks.meme.judges.rule import normalize
 from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, GoldFact, Question
-from eval.judges.rule import normalize
 
 
 class UpstreamChange(NamedTuple):

@@ -1,4 +1,4 @@
-"""Evidence rules on any wording (eval/benchmarks/meme/evidence_rules.py), per task, YES and NO cases.
+"""Evidence rules on any wording (eval/benchmarks/meme/evidence.py), per task, YES and NO cases.
 
 Contexts are worded the way released sessions and LLM memories are, not as memsuite's generator
 writes them (it states every label verbatim and says "depends on" / "forget" / "changed").
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from eval.benchmarks.meme import evidence
-from eval.benchmarks.meme.evidence_rules import change_reached, context_holds_evidence, holds_state
+from eval.benchmarks.meme.evidence import change_reached, context_holds_evidence, holds_state
 from eval.benchmarks.meme.release import UpstreamChange
 
 CHANGE = UpstreamChange("health_condition", "mild asthma", "chronic migraine")
