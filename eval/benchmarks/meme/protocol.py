@@ -255,6 +255,8 @@ class MemeBenchmark:
         domain: Only episodes of this domain (personal_life / software_project).
         answer_max_tokens: Answer budget (the paper's 500; a small local model rambles to the cap,
             so the demo sets less).
+        phrasing: Generated dialogue's phrasing family: ``dev`` (default; the judges were written
+            against it) or ``heldout`` (wording they were not written against).
     """
 
     name = "meme"
@@ -270,6 +272,7 @@ class MemeBenchmark:
         snapshots: bool = True,
         domain: str | None = None,
         answer_max_tokens: int = ANSWER_MAX_TOKENS,
+        phrasing: str = "dev",
     ) -> None:
         if data is not None:
             loaded = load_episodes(Path(data))
@@ -277,8 +280,10 @@ class MemeBenchmark:
         else:
             from eval.benchmarks.meme.generator import generate_episodes
 
-            loaded = generate_episodes(episodes, filler=filler, seed=seed)
+            loaded = generate_episodes(episodes, filler=filler, seed=seed, phrasing=phrasing)
             source = {"kind": "generated", "episodes": episodes, "filler": filler, "seed": seed}
+            if phrasing != "dev":  # dev runs keep their earlier run.json / summary
+                source["phrasing"] = phrasing
         if domain is not None:
             loaded = [e for e in loaded if e.domain == domain]
         if not loaded:
