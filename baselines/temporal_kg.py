@@ -43,7 +43,7 @@ from baselines._llm_support import (
     session_iso,
     system_usage,
 )
-from baselines._oracle import oracle_facts
+from baselines._oracle import oracle_facts, oracle_mode
 from baselines._temporal_extract import (
     EXTRACT_PROMPT,
     EXTRACT_TOOL,
@@ -127,7 +127,7 @@ class TemporalKGMemory(MemorySystem):
     ) -> None:
         super().__init__()
         self.protocol = check_protocol(protocol)
-        self.oracle = bool(oracle)
+        self.oracle = oracle_mode(oracle, self.name) == "memory"  # "facts": refused
         self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self.top_k = check_k(top_k)
         self.include_invalidated = bool(include_invalidated)
