@@ -183,7 +183,7 @@ class KarpathyWikiMemory(MemorySystem):
         index_tokens: int = 250,
         pages_tokens: int = 250,
         reply_tokens: int = 400,
-        oracle: bool = False,
+        oracle: bool | str = False,
     ) -> None:
         super().__init__()
         self.oracle = oracle_mode(oracle, self.name) == "memory"  # "facts": refused

@@ -131,7 +131,7 @@ class MdFlatMemory(MemorySystem):
         input_tokens: int = 700,
         view_tokens: int = 500,
         reply_tokens: int = 400,
-        oracle: bool = False,
+        oracle: bool | str = False,
     ) -> None:
         super().__init__()
         self.oracle = oracle_mode(oracle, self.name) == "memory"  # "facts": refused

@@ -123,7 +123,7 @@ class TemporalKGMemory(MemorySystem):
         input_tokens: int = 900,
         reply_tokens: int = 500,
         protocol: str = "json",
-        oracle: bool = False,
+        oracle: bool | str = False,
     ) -> None:
         super().__init__()
         self.protocol = check_protocol(protocol)
