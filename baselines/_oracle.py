@@ -10,6 +10,16 @@ Gold facts come from ``Session.metadata["gold_facts"]`` as the MEME protocol pas
 fact's ``kind`` (state, update, verbatim, rule, dependency, change, delete), ``name`` and, for rules and
 dependencies, ``source`` / ``source_name``; for episodes without them (released files) the kind is
 read from ``notes`` and ``fact_text`` and the upstream entity from the "depends on ..." clause.
+
+Two oracle modes (:func:`oracle_mode`; a system's ``oracle`` argument):
+
+- ``memory`` (``True``, today's behaviour): gold facts *and* gold maintenance -- values are replaced
+  and deletions applied by gold entity id, so the maintained stage is given, not measured: the
+  organisation-and-retrieval ceiling.
+- ``facts``: gold facts only, worded by :func:`worded` in a family disjoint from the question
+  templates ("User's car insurer: Safelane Insurance", not "My car insurer is ..."), enter the
+  system's own maintenance: its decide/update step runs, with its LLM, on the extracted-fact list it
+  would have produced. Supported by ``llm_extraction``; the other paradigms refuse it for now.
 """
 
 from __future__ import annotations
@@ -18,8 +28,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from memory_systems.errors import InvalidInputError
+from memory_systems.errors import ConfigError, InvalidInputError
 from memory_systems.records import Session
+
+#: Oracle modes: off, gold memory (gold facts and gold maintenance), gold facts through the system's
+#: own maintenance.
+MODES = ("off", "memory", "facts")
 
 #: Fact kinds, as the generator names them (eval/benchmarks/meme/generator/dialogue.py).
 KINDS = ("state", "update", "verbatim", "rule", "dependency", "change", "delete")
@@ -50,6 +64,41 @@ class OracleFact:
     def sets_value(self) -> bool:
         """Whether the fact states the entity's value (now)."""
         return self.kind in ("state", "update", "verbatim", "change")
+
+
+def oracle_mode(value: Any, system: str, *, supported: tuple[str, ...] = ("off", "memory")) -> str:
+    """The oracle mode named by a system's ``oracle`` argument (False/None: off, True: memory).
+
+    Raises:
+        ConfigError: Not a mode, or one ``system`` does not support.
+    """
+    mode = value if isinstance(value, str) else {False: "off", None: "off", True: "memory"}.get(value)
+    if mode not in MODES:
+        raise ConfigError(
+            f"{system}: oracle must be one of {', '.join(MODES)} (or true/false), got {value!r}"
+        )
+    if mode not in supported:
+        raise ConfigError(f"{system}: oracle: {mode} is not supported (supported: {', '.join(supported)})")
+    return mode
+
+
+#: ``facts`` wording: third person, a label and a colon, no "my"/"is" -- disjoint from the question
+#: templates ("What is my X?") and from the generator's fact texts ("My X is V.").
+_WORDED = {
+    "state": "User's {name}: {value}",
+    "verbatim": "User's {name} (exact text):\n{value}",
+    "update": "User's {name} was switched to {value}",
+    "change": "User's {name} was switched to {value}",
+    "rule": "User's {name} is tied to the user's {src}; after a switch of the {src}, "
+    "the {name} becomes {value}",
+    "dependency": "User's {name} is tied to the user's {src}",
+    "delete": "User asked that everything about their {name} be forgotten",
+}
+
+
+def worded(fact: OracleFact) -> str:
+    """The fact as an extractor would list it, in the ``facts`` mode's wording (see :data:`_WORDED`)."""
+    return _WORDED[fact.kind].format(name=fact.name, value=fact.value, src=fact.source_name or "")
 
 
 def _kind(fact: dict[str, Any]) -> str:

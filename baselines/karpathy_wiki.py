@@ -39,7 +39,7 @@ from baselines._llm_support import (
     system_usage,
     transport_note,
 )
-from baselines._oracle import oracle_facts
+from baselines._oracle import oracle_facts, oracle_mode
 from baselines._wiki_tools import norm, relevant_first, today, within_budget
 from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
@@ -183,10 +183,10 @@ class KarpathyWikiMemory(MemorySystem):
         index_tokens: int = 250,
         pages_tokens: int = 250,
         reply_tokens: int = 400,
-        oracle: bool = False,
+        oracle: bool | str = False,
     ) -> None:
         super().__init__()
-        self.oracle = bool(oracle)
+        self.oracle = oracle_mode(oracle, self.name) == "memory"  # "facts": refused
         self.top_k = check_k(top_k)
         self.protocol = check_protocol(protocol)
         self.max_rounds = check_k(max_rounds)

@@ -34,7 +34,7 @@ from baselines._llm_support import (
     system_usage,
     transport_note,
 )
-from baselines._oracle import oracle_facts
+from baselines._oracle import oracle_facts, oracle_mode
 from baselines._wiki_tools import norm, relevant_first, within_budget
 from memory_systems.base import NO_MEMORY, MemorySystem
 from memory_systems.errors import UnknownMemoryError
@@ -131,10 +131,10 @@ class MdFlatMemory(MemorySystem):
         input_tokens: int = 700,
         view_tokens: int = 500,
         reply_tokens: int = 400,
-        oracle: bool = False,
+        oracle: bool | str = False,
     ) -> None:
         super().__init__()
-        self.oracle = bool(oracle)
+        self.oracle = oracle_mode(oracle, self.name) == "memory"  # "facts": refused
         self.top_k = check_k(top_k)
         self.whole_file = bool(whole_file)
         self.context_tokens = check_k(context_tokens)

@@ -43,7 +43,7 @@ from baselines._llm_support import (
     session_iso,
     system_usage,
 )
-from baselines._oracle import oracle_facts
+from baselines._oracle import oracle_facts, oracle_mode
 from baselines._temporal_extract import (
     EXTRACT_PROMPT,
     EXTRACT_TOOL,
@@ -123,11 +123,11 @@ class TemporalKGMemory(MemorySystem):
         input_tokens: int = 900,
         reply_tokens: int = 500,
         protocol: str = "json",
-        oracle: bool = False,
+        oracle: bool | str = False,
     ) -> None:
         super().__init__()
         self.protocol = check_protocol(protocol)
-        self.oracle = bool(oracle)
+        self.oracle = oracle_mode(oracle, self.name) == "memory"  # "facts": refused
         self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self.top_k = check_k(top_k)
         self.include_invalidated = bool(include_invalidated)

@@ -160,12 +160,15 @@ def _cmd_generate_meme(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     domains = {"domains": args.domains.split(",")} if args.domains else {}
-    episodes = generate_episodes(args.episodes, seed=args.seed, filler=args.filler, **domains)
+    episodes = generate_episodes(
+        args.episodes, seed=args.seed, filler=args.filler, phrasing=args.phrasing, **domains
+    )
     save_episodes(episodes, args.out)
     tokens = sum(e.extra["total_tokens"] for e in episodes)
     print(
         f"wrote {len(episodes)} MEME episodes (filler {args.filler}, seed {args.seed},"
-        f" {tokens:,} cl100k tokens) to {args.out} in {time.perf_counter() - start:.1f} s"
+        f" {args.phrasing} phrasing, {tokens:,} cl100k tokens) to {args.out}"
+        f" in {time.perf_counter() - start:.1f} s"
     )
     return 0
 
@@ -355,6 +358,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--filler", choices=("none", "32k", "128k"), default="none", help="filler per episode (default none)"
     )
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument(
+        "--phrasing",
+        choices=("dev", "heldout"),
+        default="dev",
+        help="dialogue phrasing family: dev (the judges' own, default) or heldout (to measure them)",
+    )
     p.add_argument(
         "--domains", help="comma-separated domains to alternate over (default personal_life,software_project)"
     )

@@ -3,11 +3,13 @@ real indexes and no LLM at all (a system that tried to call one would raise Conf
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from baselines._oracle import oracle_facts
+from baselines._oracle import oracle_facts, worded
 from baselines.karpathy_wiki import KarpathyWikiMemory
-from baselines.llm_extraction import LLMExtractionMemory
+from baselines.llm_extraction import FACTS_HEADER, LLMExtractionMemory
 from baselines.md_flat import MdFlatMemory
 from baselines.temporal_kg import TemporalKGMemory
 from eval.benchmarks.meme.generator import generate_episodes
@@ -166,3 +168,46 @@ def test_oracle_flag_survives_save_and_load(tmp_path, embedder, episodes):
     memory.save(tmp_path / "kg")
     loaded = TemporalKGMemory.load(tmp_path / "kg", embedder=embedder)
     assert loaded.oracle is True
+
+
+# -- oracle modes (issue 18): memory = gold facts and gold maintenance, facts = gold facts only -------------
+
+
+def test_oracle_modes_are_named_and_refused_where_unsupported(embedder):
+    assert LLMExtractionMemory(oracle=True, embedder=embedder).params()["oracle"] is True
+    assert LLMExtractionMemory(oracle="memory", embedder=embedder).params()["oracle"] is True
+    assert LLMExtractionMemory(oracle="off", embedder=embedder).params()["oracle"] is False
+    assert LLMExtractionMemory(oracle="facts", embedder=embedder).params()["oracle"] == "facts"
+    with pytest.raises(ConfigError, match="oracle must be one of"):
+        LLMExtractionMemory(oracle="gold", embedder=embedder)
+    for cls in (MdFlatMemory, TemporalKGMemory, KarpathyWikiMemory):
+        with pytest.raises(ConfigError, match="oracle: facts is not supported"):
+            cls(oracle="facts")
+        assert cls(oracle="memory").params()["oracle"] is True
+
+
+def test_facts_mode_runs_the_systems_own_decision_step_on_gold_facts(embedder, replay_llm, episodes):
+    def add_all(messages):
+        listed = messages[-1]["content"].split(FACTS_HEADER, 1)[1].strip().splitlines()[0]
+        return {"memory": [{"event": "ADD", "text": fact} for fact in json.loads(listed)]}
+
+    llm = replay_llm()
+    # A decision LLM that ADDs every listed fact, the deletion request included: maintenance is the
+    # LLM's, not gold's, so the deleted value stays.
+    llm.script["update_memory"] = [add_all] * 50
+    system = LLMExtractionMemory(llm=llm, embedder=embedder, oracle="facts")
+    episode = episodes[0]
+    namespace = ingest(system, episode)
+    assert not llm.calls_of("extract_facts")  # extraction is replaced by the gold facts ...
+    assert llm.calls_of("update_memory")  # ... the decision step runs with the LLM
+    gold = [f for s in episode.sessions for f in oracle_facts(s.to_session())]
+    stored = system.snapshot(namespace=namespace)
+    assert all(worded(f) in stored for f in gold if f.kind == "state")
+    # Nothing deleted by gold id: the deleted entity's value is still stored (the LLM never deleted it).
+    deleted = next(q for q in episode.after_questions.questions if q.task == "Del")
+    assert contains(stored, deleted.old_value)
+    # The wording is disjoint from the question templates ("What is my X?") and the fact texts ("My X is V").
+    for fact in gold:
+        text = worded(fact).lower()
+        assert text.startswith("user") and " my " not in text and " our " not in text
+        assert text != fact.text.lower()

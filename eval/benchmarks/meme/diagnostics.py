@@ -36,9 +36,12 @@ Del     the deleted value   deleted value absent           the deletion request,
 
 The rules live in :mod:`eval.benchmarks.meme.evidence` (shared with the protocol): ``retrieved`` is
 the row's ``evidence`` verdict, ``maintained`` applies :func:`~eval.benchmarks.meme.evidence.holds_state`
-to the snapshot. Matching is the rule judge's (:func:`.judges.rule.normalize`): NFKC, lower case,
-quotes and dashes folded, whitespace collapsed, substring. Rows of runs made before Abs and Del had an
-evidence rule fall back to the snapshot test on the context.
+to the snapshot. Values are found by :func:`eval.benchmarks.meme.matching.value_present` (verbatim,
+phrase, or the token rule for descriptive values) and stated dependencies or doubts by
+:mod:`eval.benchmarks.meme.phrases`. The row's ``old_value`` is the protocol's
+:func:`eval.benchmarks.meme.release.old_value_of` (right on released Cascade questions, whose values
+hold only the new value); rows without it fall back to the first value. Rows of runs made before
+Abs and Del had an evidence rule fall back to the snapshot test on the context.
 
 The stages, the first-failure rule and the aggregation are shared with the other benchmarks
 (:mod:`eval.diagnostics`); this module decides MEME's four verdicts.
@@ -51,8 +54,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from eval.benchmarks.meme.evidence import holds_state, needed_values, present
-from eval.benchmarks.meme.judges.rule import normalize
+from eval.benchmarks.meme.evidence import holds_state, needed_values
+from eval.benchmarks.meme.matching import value_present
 from eval.diagnostics import Attribution, StageCell, answer_verdict, snapshots_path
 from eval.diagnostics import stage_table as _stage_table
 from eval.protocol import Row
@@ -72,9 +75,7 @@ def _needed(row: Row) -> list[str]:
     )
 
 
-def _holds_state(
-    text: str, row: Row, values: Sequence[str], text_norm: str | None = None
-) -> tuple[bool, str]:
+def _holds_state(text: str, row: Row, values: Sequence[str]) -> tuple[bool, str]:
     meta = row.metadata
     return holds_state(
         text,
@@ -82,7 +83,6 @@ def _holds_state(
         phase=str(meta.get("phase")),
         values=values,
         names=meta.get("names") or [],
-        text_norm=text_norm,
     )
 
 
@@ -107,13 +107,13 @@ def attribute(row: Row, snapshots: Sequence[str] | None) -> Attribution:
     elif not values:
         reasons["encoded"] = reasons["maintained"] = "no needed value known"
     else:
-        norm = [normalize(s) for s in snapshots[: position + 1]]
+        seen = snapshots[: position + 1]
         starts = meta.get("value_sessions") or {}
-        never = [v for v in values if not any(present(s, v) for s in norm[int(starts.get(v, 0)) :])]
+        never = [v for v in values if not any(value_present(s, v) for s in seen[int(starts.get(v, 0)) :])]
         encoded = not never
         if never:
             reasons["encoded"] = f"never in memory after its session: {never}"
-        maintained, why = _holds_state(snapshots[position], row, values, norm[position])
+        maintained, why = _holds_state(snapshots[position], row, values)
         if not maintained:
             reasons["maintained"] = why
     evidence = row.verdicts.get("evidence")

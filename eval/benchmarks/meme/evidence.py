@@ -1,46 +1,56 @@
-"""What a MEME question needs, and whether a text holds it: the LLM-free evidence rules.
+"""What a MEME question needs, and whether a text holds it: the LLM-free evidence rules, on any wording.
 
 Two readers share these rules: the protocol's ``evidence`` verdict on the retrieved context (does the
 context handed to the answer LLM hold what the question needs?) and the failure-stage attribution
 (:mod:`eval.benchmarks.meme.diagnostics`), which also applies :func:`holds_state` to the memory
-snapshot at question time. Matching is the rule judge's (:func:`.judges.rule.normalize`: NFKC, lower
-case, quotes and dashes folded, whitespace collapsed) followed by a substring test.
+snapshot at question time. They hold on released episodes and LLM-written memories, not only on
+memsuite's generator wording: values are found by :func:`eval.benchmarks.meme.matching.value_present`
+(verbatim, phrase, or the token rule for descriptive values) and statements by
+:mod:`eval.benchmarks.meme.phrases`. ``values`` are the needed values of :func:`needed_values`
+(Abs/Del: the old / deleted value, which :func:`eval.benchmarks.meme.release.old_value_of` gives for
+both layouts); the upstream change is :func:`eval.benchmarks.meme.release.upstream_change` (from
+``root_change``, else from the gold facts after the before-probe).
 
-Evidence in a retrieved context, per task (before-questions: the expected value):
+Evidence in a retrieved context, per task (before-questions: the expected value), following the
+paper's authors' reading of "retrieved":
 
 ======  ===========================================================================================
 ER      the verbatim value
 Agg     every value
-Tr      every value (all three, so the order can be told)
-Cas     the new value (the applied fact, or the stated rule that declares it) and the upstream change
-Abs     the old value with a line naming the entity (or holding the old value) that states the
-        dependency ("depend") or an uncertainty, and the upstream change
-Del     the deletion request (a line naming the entity, or holding the value, with "forget",
-        "delete", "remove" or "erase" as a word), or no trace of the deleted value at all
+Tr      every value
+Cas     the change event reached the context, and the new value (the applied fact or the rule that
+        declares it)
+Abs     the change event reached the context, and a sentence about the entity (or holding its old
+        value) states its dependency or a doubt about it; the stated dependency alone is not enough
+Del     the deletion request reached the context (even if the old value is also there), or there is
+        no trace of the deleted value
 ======  ===========================================================================================
 
-"The upstream change" is the root's new value (``root_change.after``) when the episode records it;
-without it only the first part is required.
+"The change event reached the context": the root's new value is there, or a sentence naming the root
+(or holding its old or new value) states a change (not a rule or a hypothetical). Without a known
+change only the second part is required.
 
-The state in a memory snapshot (:func:`holds_state`) is stricter for Del: the deleted value must be
-gone, since a memory that still holds it has not been maintained even when it also holds the request.
+The state in a memory snapshot (:func:`holds_state`) is stricter: Del needs the deleted value gone
+(a memory that still holds it was not maintained, request or not), and Abs needs the old value kept
+along with the stated dependency or doubt.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from eval.benchmarks.meme.judges.rule import normalize, uncertainty_marker
-
-#: A request to forget, as a whole word ("forgetting to tell you" is not one).
-_FORGET = re.compile(r"\b(forget|delete|remove|erase)\b")
+from eval.benchmarks.meme import phrases
+from eval.benchmarks.meme.matching import missing_values, value_present
+from eval.benchmarks.meme.release import UpstreamChange
 
 
 def needed_values(
     task: str, phase: str, gold: str, values: Sequence[str], old_value: str | None
 ) -> list[str]:
-    """The values a question needs, per the module's table (the old/deleted value for Abs and Del)."""
+    """The values a question needs, per the module's table (the old/deleted value for Abs and Del).
+
+    ``old_value``: :func:`eval.benchmarks.meme.release.old_value_of` (right for both layouts).
+    """
     if phase == "before" or task in ("ER", "Cas"):
         return [str(gold)]
     if task in ("Abs", "Del"):
@@ -49,26 +59,37 @@ def needed_values(
     return [v for v in values if v] or [v.strip() for v in str(gold).split(",")]
 
 
-def present(norm_text: str, value: str) -> bool:
-    """``value`` occurs in the already normalised ``norm_text``."""
-    needle = normalize(value)
-    return bool(needle) and needle in norm_text
+def _change_parts(change: str | UpstreamChange | None, root_names: Sequence[str]) -> tuple[str | None, list]:
+    """(new value, keys that name the root) of a change given as its new value or in full."""
+    if change is None:
+        return None, []
+    if isinstance(change, str):
+        return change or None, [*root_names]
+    keys = [*root_names]
+    if change.entity:
+        keys.append(change.entity.replace("_", " "))
+    if change.old:
+        keys.append(change.old)
+    return change.new or None, keys
 
 
-def _lines_about(text: str, value: str, names: Sequence[str]) -> list[str]:
-    """Normalised lines of ``text`` that name the entity or hold ``value``."""
-    keys = [k for k in (*map(normalize, names), normalize(value)) if k]
-    return [line for line in map(normalize, text.splitlines()) if any(k in line for k in keys)]
+def change_reached(context: str, change: str | UpstreamChange | None, root_names: Sequence[str] = ()) -> bool:
+    """Whether the upstream change reached ``context``: its new value, or a change stated on the root.
+
+    Args:
+        context: The text.
+        change: The root's new value, or the full :class:`~eval.benchmarks.meme.release.UpstreamChange`
+            (whose entity id and old value also scope the change phrases).
+        root_names: Display names of the root entity.
+    """
+    new, keys = _change_parts(change, root_names)
+    if new is None:
+        return True
+    return value_present(context, new) or phrases.change_stated(context, [*keys, new]) is not None
 
 
-def uncertainty_stated(text: str, value: str, names: Sequence[str]) -> bool:
-    """A line naming the entity (or holding ``value``) states a dependency or an uncertainty."""
-    return any("depend" in line or uncertainty_marker(line) for line in _lines_about(text, value, names))
-
-
-def deletion_requested(text: str, value: str, names: Sequence[str]) -> bool:
-    """A line naming the entity (or holding ``value``) asks to forget it."""
-    return any(_FORGET.search(line) for line in _lines_about(text, value, names))
+def _about(values: Sequence[str], names: Sequence[str]) -> list[str]:
+    return [*names, *values[:1]]
 
 
 def holds_state(
@@ -78,18 +99,19 @@ def holds_state(
     phase: str,
     values: Sequence[str],
     names: Sequence[str] = (),
-    text_norm: str | None = None,
 ) -> tuple[bool, str]:
     """Whether a memory ``text`` holds the state the question needs, with a reason (strict for Del)."""
-    text_norm = normalize(text) if text_norm is None else text_norm
     if phase == "after" and task == "Del":
-        leaked = [v for v in values if present(text_norm, v)]
+        leaked = [v for v in values if value_present(text, v)]
         return not leaked, f"deleted value still there: {leaked}" if leaked else "deleted value gone"
-    missing = [v for v in values if not present(text_norm, v)]
+    missing = missing_values(text, values)
     if missing:
         return False, f"missing {missing}"
-    if phase == "after" and task == "Abs" and not uncertainty_stated(text, values[0], names):
-        return False, "old value without a stated dependency or uncertainty"
+    if phase == "after" and task == "Abs":
+        keys = _about(values, names)
+        said = phrases.dependency_stated(text, keys) or phrases.uncertainty_stated(text, keys)
+        if said is None:
+            return False, "old value without a stated dependency or uncertainty"
     return True, "holds the needed state"
 
 
@@ -100,15 +122,41 @@ def context_holds_evidence(
     phase: str,
     values: Sequence[str],
     names: Sequence[str] = (),
-    change: str | None = None,
+    change: str | UpstreamChange | None = None,
+    root_names: Sequence[str] = (),
 ) -> tuple[bool, str]:
-    """Whether a retrieved context holds what the question needs (the module's table), with a reason."""
-    norm = normalize(context)
-    if phase == "after" and task == "Del":
-        if deletion_requested(context, next(iter(values), ""), names):
+    """Whether a retrieved context holds what the question needs (the module's table), with a reason.
+
+    Args:
+        context: The context handed to the answer LLM.
+        task: Short task code.
+        phase: ``before`` or ``after``.
+        values: The needed values (Abs/Del: the old / deleted value first).
+        names: Display names of the question's entities.
+        change: The upstream change (its new value, or in full); None when unknown.
+        root_names: Display names of the root entity (scope the change phrases).
+    """
+    if phase == "before" or task in ("ER", "Agg", "Tr"):
+        missing = missing_values(context, values)
+        return not missing, f"missing {missing}" if missing else "all present"
+    if task == "Del":
+        if phrases.deletion_requested(context, _about(values, names)) is not None:
             return True, "deletion request retrieved"
-        return holds_state(context, task=task, phase=phase, values=values, names=names, text_norm=norm)
-    held, reason = holds_state(context, task=task, phase=phase, values=values, names=names, text_norm=norm)
-    if held and phase == "after" and task in ("Cas", "Abs") and change and not present(norm, change):
-        return False, f"upstream change {change!r} missing"
-    return held, "all present" if held else reason
+        leaked = [v for v in values if value_present(context, v)]
+        if leaked:
+            return False, f"deleted value there without the deletion request: {leaked}"
+        return True, "no trace of the deleted value"
+    if task == "Cas":
+        missing = missing_values(context, values)
+        if missing:
+            return False, f"missing {missing}"
+    elif task == "Abs":
+        keys = _about(values, names)
+        said = phrases.dependency_stated(context, keys) or phrases.uncertainty_stated(context, keys)
+        if said is None:
+            return False, "no stated dependency or uncertainty on the entity"
+    else:
+        raise ValueError(f"unknown MEME task {task!r}")
+    if not change_reached(context, change, root_names):
+        return False, "upstream change missing"
+    return True, "change and " + ("new value" if task == "Cas" else "stated dependency") + " retrieved"

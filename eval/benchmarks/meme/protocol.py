@@ -9,7 +9,10 @@ budget 1) and, when the run has an answer LLM, one answer call with the same pro
   holds what the question needs -- the gold value for ER and before-questions, every value for Agg
   and Tr, the new value and the upstream change for Cas, the stated dependency (or uncertainty) and
   the change for Abs, the deletion request (or no trace of the value) for Del; the rules are in
-  :mod:`eval.benchmarks.meme.evidence`.
+  :mod:`eval.benchmarks.meme.evidence`. The upstream change and the old value follow the release
+  semantics (:mod:`eval.benchmarks.meme.release`) on released and generated episodes alike: the
+  change from ``root_change`` or else from the gold facts after the before-probe, the old value
+  from the before-phase (a released Cascade question holds only the new value).
 - ``rule`` (when there is an answer): the deterministic judge of :mod:`eval.benchmarks.meme.judges.rule`.
 - ``llm`` (when ``judges`` includes "llm"): the rubric judge, asked through the judge LLM.
 
@@ -41,6 +44,7 @@ from eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
 from eval.benchmarks.meme.judges.llm import judge_llm
 from eval.benchmarks.meme.judges.rule import contains, judge_rule, normalize
 from eval.benchmarks.meme.loader import load_episodes
+from eval.benchmarks.meme.release import UpstreamChange, old_value_of, root_entity, upstream_change
 from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 from eval.benchmarks.meme.scoring import meme_scores
 from eval.metrics import judge_agreement
@@ -94,7 +98,9 @@ def evidence_verdict(
     context: str,
     *,
     names: Sequence[str] = (),
-    change: str | None = None,
+    change: str | UpstreamChange | None = None,
+    root_names: Sequence[str] = (),
+    old_value: str | None = None,
 ) -> dict[str, Any]:
     """Whether the retrieved context holds what the question needs (:mod:`eval.benchmarks.meme.evidence`).
 
@@ -103,19 +109,50 @@ def evidence_verdict(
         phase: ``before`` or ``after`` the change.
         context: The retrieved context.
         names: Display names of the question's entities (to find a stated dependency or deletion).
-        change: The upstream change's new value, when the episode records it (Cas and Abs need it).
+        change: The upstream change (:func:`eval.benchmarks.meme.release.upstream_change`), or its new
+            value; None when the episode shows none (Cas and Abs then need only their own part).
+        root_names: Display names of the root entity (scope the stated change).
+        old_value: The value before the change / the deleted value
+            (:func:`eval.benchmarks.meme.release.old_value_of`); default :attr:`Question.old_value`.
     """
-    values = needed_values(question.task, phase, question.gold, question.values, question.old_value)
+    old = old_value if old_value is not None else question.old_value
+    values = needed_values(question.task, phase, question.gold, question.values, old)
     held, reason = context_holds_evidence(
-        context, task=question.task, phase=phase, values=values, names=names, change=change
+        context,
+        task=question.task,
+        phase=phase,
+        values=values,
+        names=names,
+        change=change,
+        root_names=root_names,
     )
     return {"correct": held, "reason": reason, "judge": "evidence"}
 
 
-def upstream_change(episode: Episode) -> str | None:
-    """The root's new value (``root_change.after``), when the episode records it."""
-    after = (episode.root_change or {}).get("after")
-    return after if isinstance(after, str) and after else None
+def entity_name(episode: Episode, eid: str) -> str:
+    """Display name of entity ``eid`` (episode metadata, else a gold fact's ``name``, else the id)."""
+    meta = episode.entities.get(eid) if isinstance(episode.entities, dict) else None
+    if isinstance(meta, dict) and isinstance(meta.get("name"), str) and meta["name"]:
+        return meta["name"]
+    for session in episode.sessions:
+        for fact in session.gold_facts or ():
+            if fact.entity == eid and isinstance(fact.extra.get("name"), str) and fact.extra["name"]:
+                return fact.extra["name"]
+    return eid.replace("_", " ")
+
+
+def meme_case(episode: Episode, question: Question, phase: str) -> MemeCase:
+    """What the judges need of ``question``, with the release semantics (change, root, old value)."""
+    change = upstream_change(episode)
+    root = change.entity if change is not None and change.entity else root_entity(episode)
+    return MemeCase(
+        question,
+        phase,
+        tuple(entity_names(episode, question)),
+        change,
+        (entity_name(episode, root),) if root else (),
+        old_value_of(episode, question),
+    )
 
 
 def value_sessions(episode: Episode, question: Question) -> dict[str, int]:
@@ -141,17 +178,7 @@ def value_sessions(episode: Episode, question: Question) -> dict[str, int]:
 
 def entity_names(episode: Episode, question: Question) -> list[str]:
     """Display names of the question's entities (episode metadata or gold facts; else the id)."""
-    names = {}
-    for session in episode.sessions:
-        for fact in session.gold_facts or ():
-            if isinstance(fact.extra.get("name"), str):
-                names.setdefault(fact.entity, fact.extra["name"])
-    out = []
-    for eid in question.entities:
-        meta = episode.entities.get(eid) if isinstance(episode.entities, dict) else None
-        name = meta.get("name") if isinstance(meta, dict) else None
-        out.append(name or names.get(eid) or eid.replace("_", " "))
-    return out
+    return [entity_name(episode, eid) for eid in question.entities]
 
 
 @dataclass(frozen=True)
@@ -161,16 +188,30 @@ class MemeCase:
     question: Question
     phase: str
     names: tuple[str, ...] = ()
-    change: str | None = None
+    change: UpstreamChange | str | None = None
+    root_names: tuple[str, ...] = ()
+    old_value: str | None = None
+    """:func:`eval.benchmarks.meme.release.old_value_of` (None: :attr:`Question.old_value`)."""
+
+    @property
+    def old(self) -> str | None:
+        return self.old_value if self.old_value is not None else self.question.old_value
 
     def rule_args(self) -> dict[str, Any]:
-        q = self.question
-        return {"phase": self.phase, "values": q.values, "old_value": q.old_value}
+        return {"phase": self.phase, "values": self.question.values, "old_value": self.old}
 
 
 def _evidence_judge(inp: JudgeInput) -> dict[str, Any]:
     case: MemeCase = inp.case
-    return evidence_verdict(case.question, case.phase, inp.context, names=case.names, change=case.change)
+    return evidence_verdict(
+        case.question,
+        case.phase,
+        inp.context,
+        names=case.names,
+        change=case.change,
+        root_names=case.root_names,
+        old_value=case.old,
+    )
 
 
 def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
@@ -214,6 +255,8 @@ class MemeBenchmark:
         domain: Only episodes of this domain (personal_life / software_project).
         answer_max_tokens: Answer budget (the paper's 500; a small local model rambles to the cap,
             so the demo sets less).
+        phrasing: Generated dialogue's phrasing family: ``dev`` (default; the judges were written
+            against it) or ``heldout`` (wording they were not written against).
     """
 
     name = "meme"
@@ -229,6 +272,7 @@ class MemeBenchmark:
         snapshots: bool = True,
         domain: str | None = None,
         answer_max_tokens: int = ANSWER_MAX_TOKENS,
+        phrasing: str = "dev",
     ) -> None:
         if data is not None:
             loaded = load_episodes(Path(data))
@@ -236,8 +280,10 @@ class MemeBenchmark:
         else:
             from eval.benchmarks.meme.generator import generate_episodes
 
-            loaded = generate_episodes(episodes, filler=filler, seed=seed)
+            loaded = generate_episodes(episodes, filler=filler, seed=seed, phrasing=phrasing)
             source = {"kind": "generated", "episodes": episodes, "filler": filler, "seed": seed}
+            if phrasing != "dev":  # dev runs keep their earlier run.json / summary
+                source["phrasing"] = phrasing
         if domain is not None:
             loaded = [e for e in loaded if e.domain == domain]
         if not loaded:
@@ -307,8 +353,8 @@ class MemeBenchmark:
         retrieve_ms = (time.perf_counter() - started) * 1000
         # The evidence verdict judges what the memory returned; the answer model may see less.
         cut, truncated, cut_tokens = cut_context(retrieved, self._context_budget(ctx))
-        names = entity_names(episode, question)
-        case = MemeCase(question, phase, tuple(names), upstream_change(episode))
+        case = meme_case(episode, question, phase)
+        names = list(case.names)
         usage: dict[str, Any] = {"retrieve_ms": retrieve_ms}
         answer, verdicts = answer_and_judge(
             ctx,
@@ -340,7 +386,7 @@ class MemeBenchmark:
                 "phase": phase,
                 "entities": list(question.entities),
                 "values": list(question.values),
-                "old_value": question.old_value,
+                "old_value": case.old,
                 "hop": question.resolved_hop,
                 "domain": episode.domain,
                 "context_truncated": truncated,

@@ -6,8 +6,15 @@ on Y; if Y changes, X will be Z"), ``dependency`` (Absence: "X depends on Y", no
 ``change`` (the root changes) and ``delete`` (the user asks to forget a fact, without restating it,
 so the value is not planted again by the very request that removes it).
 
-Every phrasing of a rule contains the clauses "depends on" and "if ... changes, ... will be"
-verbatim, and every dependency phrasing "depends on" with no new value, as the paper's generator
+Two phrasing families (:data:`PHRASINGS`): ``dev``, the templates below, which the evidence rules and
+the rule judge were written against; and ``heldout`` (``data/dialogue_heldout.json``), written after
+those rules were frozen and never used by a rule or a test fixture: other verbs, noun forms, passive
+voice, third person, and paraphrased mentions of descriptive values (``value_paraphrases``). The
+held-out family measures whether the verdicts hold on wording they were not written against
+(``benchmarks/bench_meme_phrasing.py``). Openings, closings and lead-ins are shared.
+
+In the dev family, every phrasing of a rule contains the clauses "depends on" and "if ... changes, ...
+will be" verbatim, and every dependency phrasing "depends on" with no new value, as the paper's generator
 states them explicitly (README: Benchmarks). A change never mentions the dependents: a
 Cascade question tests whether the system applies the stated rule itself.
 """
@@ -17,9 +24,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
+from eval.benchmarks.meme.generator.tables import load_table
+from memory_systems.errors import ConfigError
+
 FACT_KINDS = ("state", "update", "verbatim", "rule", "dependency", "change", "delete")
+#: Phrasing families: ``dev`` (the rules' own) and ``heldout`` (for measuring them).
+PHRASINGS = ("dev", "heldout")
 
 
 @dataclass(frozen=True)
@@ -219,37 +232,77 @@ def fact_text(fact: FactPlan, owner: str) -> str:
     return _FACT_TEXT[fact.kind].format(**_slots(fact, owner))
 
 
+_DEV = {
+    "state": _STATE,
+    "state_tease": _STATE_TEASE,
+    "state_ask": _STATE_ASK,
+    "state_reveal": _STATE_REVEAL,
+    "state_ack": _STATE_ACK,
+    "update": _UPDATE,
+    "update_ack": _UPDATE_ACK,
+    "verbatim": _VERBATIM,
+    "verbatim_ack": _VERBATIM_ACK,
+    "rule": _RULE,
+    "rule_ack": _RULE_ACK,
+    "dependency": _DEPENDENCY,
+    "dependency_ack": _DEPENDENCY_ACK,
+    "change": _CHANGE,
+    "change_ack": _CHANGE_ACK,
+    "delete": _DELETE,
+    "delete_ack": _DELETE_ACK,
+}
+
+
+@cache
+def templates(phrasing: str) -> dict[str, Any]:
+    """The template lists of a phrasing family (keys of the dev table, plus ``value_paraphrases``).
+
+    Raises:
+        ConfigError: Unknown family, or the held-out table lacks a list or holds an empty one.
+    """
+    if phrasing == "dev":
+        return {**_DEV, "value_paraphrases": {}}
+    if phrasing != "heldout":
+        raise ConfigError(f"unknown MEME phrasing {phrasing!r}; expected one of {', '.join(PHRASINGS)}")
+    table = load_table("dialogue_heldout")
+    bad = [k for k in _DEV if not isinstance(table.get(k), tuple) or not table[k]]
+    if bad:
+        raise ConfigError(f"generator/data/dialogue_heldout.json: missing or empty template lists {bad}")
+    return {**{k: table[k] for k in _DEV}, "value_paraphrases": dict(table.get("value_paraphrases", {}))}
+
+
 def _exchange(
-    rng: random.Random, fact: FactPlan, owner: str, *, follows: bool
+    rng: random.Random, fact: FactPlan, owner: str, *, follows: bool, phrasing: str = "dev"
 ) -> tuple[list[tuple[str, str]], int]:
     """Turns (role, text) verbalising ``fact`` and the index among them of the turn that conveys it.
 
     ``follows``: another fact came before in this session, so a lead-in ("Next item.") may open it.
+    ``phrasing``: the family (:data:`PHRASINGS`); the held-out one mentions a descriptive value by
+    its paraphrase (verbatim values never).
     """
+    t = templates(phrasing)
     s = _slots(fact, owner)
+    if fact.kind != "verbatim":
+        para = t["value_paraphrases"]
+        s = {**s, "value": para.get(fact.value, fact.value), "old": para.get(fact.old, fact.old)}
     turns: list[tuple[str, str]] = []
     if fact.kind == "state" and rng.random() < 0.35:
-        turns += [("user", rng.choice(_STATE_TEASE)), ("assistant", rng.choice(_STATE_ASK))]
-        turns.append(("user", rng.choice(_STATE_REVEAL)))
+        turns += [("user", rng.choice(t["state_tease"])), ("assistant", rng.choice(t["state_ask"]))]
+        turns.append(("user", rng.choice(t["state_reveal"])))
         conveyed = 2
-        turns.append(("assistant", rng.choice(_STATE_ACK)))
+        turns.append(("assistant", rng.choice(t["state_ack"])))
     else:
-        user, ack = {
-            "state": (_STATE, _STATE_ACK),
-            "update": (_UPDATE, _UPDATE_ACK),
-            "verbatim": (_VERBATIM, _VERBATIM_ACK),
-            "rule": (_RULE, _RULE_ACK),
-            "dependency": (_DEPENDENCY, _DEPENDENCY_ACK),
-            "change": (_CHANGE, _CHANGE_ACK),
-            "delete": (_DELETE, _DELETE_ACK),
-        }[fact.kind]
+        user, ack = t[fact.kind], t[f"{fact.kind}_ack"]
         text = rng.choice(user)
         # A verbatim value is introduced on its own; "One more thing." never precedes "One more thing...".
         if follows and fact.kind != "verbatim" and not text.startswith("One more thing"):
             text = rng.choice(_TRANSITIONS) + text
         turns += [("user", text), ("assistant", rng.choice(ack))]
         conveyed = 0
-    return [(role, _fill(text, s)) for role, text in turns], conveyed
+    filled = [(role, _fill(text, s)) for role, text in turns]
+    if phrasing != "dev":  # a held-out template may open on a lower-case value
+        filled = [(role, text[:1].upper() + text[1:]) for role, text in filled]
+    return filled, conveyed
 
 
 def _fill(template: str, slots: dict[str, str]) -> str:
@@ -257,7 +310,7 @@ def _fill(template: str, slots: dict[str, str]) -> str:
 
 
 def evidence_dialogue(
-    rng: random.Random, facts: list[FactPlan], *, domain: str, owner: str
+    rng: random.Random, facts: list[FactPlan], *, domain: str, owner: str, phrasing: str = "dev"
 ) -> tuple[list[dict[str, str]], list[dict[str, Any]]]:
     """One evidence session: an opening, a short exchange per fact, and sometimes a closing.
 
@@ -266,6 +319,8 @@ def evidence_dialogue(
         facts: Facts to convey, in order.
         domain: Domain name (picks the opening lines).
         owner: The user's possessive ("my" / "our").
+        phrasing: The phrasing family of the facts' turns (:data:`PHRASINGS`); gold facts' texts are
+            the same in both.
 
     Returns:
         ``(conversation, gold_facts)``: turns as ``{"role", "content"}`` dicts, and one gold fact dict
@@ -285,7 +340,7 @@ def evidence_dialogue(
                 {"role": "user", "content": user.format(own=owner)},
                 {"role": "assistant", "content": assistant},
             ]
-        turns, conveyed = _exchange(rng, fact, owner, follows=position > 0)
+        turns, conveyed = _exchange(rng, fact, owner, follows=position > 0, phrasing=phrasing)
         conveyed_at = len(conversation) + conveyed
         conversation += [{"role": role, "content": text} for role, text in turns]
         gold.append(

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from eval.benchmarks.meme.generator.dialogue import FactPlan, evidence_dialogue
+from eval.benchmarks.meme.generator.dialogue import FactPlan, evidence_dialogue, templates
 from eval.benchmarks.meme.generator.domains import DOMAINS, VERBATIM_MAKERS, Domain, EntitySpec, VerbatimSpec
 from eval.benchmarks.meme.generator.filler import conversation_tokens, filler_sessions
 from eval.benchmarks.meme.schema import (
@@ -83,7 +83,12 @@ def format_timestamp(moment: datetime) -> str:
 
 
 def generate_episodes(
-    n: int, *, seed: int, filler: str = "none", domains: Sequence[str] = ("personal_life", "software_project")
+    n: int,
+    *,
+    seed: int,
+    filler: str = "none",
+    domains: Sequence[str] = ("personal_life", "software_project"),
+    phrasing: str = "dev",
 ) -> list[Episode]:
     """Generate ``n`` episodes, alternating over ``domains``.
 
@@ -93,13 +98,16 @@ def generate_episodes(
             evidence).
         filler: ``none``, ``32k`` or ``128k``.
         domains: Domain names to alternate over; ids are numbered per domain (``pl_001``, ``sw_001``, ...).
+        phrasing: ``dev`` (default) or ``heldout``: the dialogue's phrasing family
+            (:mod:`.dialogue`); the values, questions and gold are drawn from the same seed either way.
 
     Returns:
         The episodes in order.
 
     Raises:
-        ConfigError: Unknown filler setting or domain, or a negative ``n``.
+        ConfigError: Unknown filler setting, domain or phrasing, or a negative ``n``.
     """
+    templates(phrasing)  # refuse an unknown family before any work
     if n < 0:
         raise ConfigError(f"number of episodes must be >= 0, got {n}")
     _check_filler(filler)
@@ -114,12 +122,18 @@ def generate_episodes(
         counters[domain] += 1
         episode_seed = master.getrandbits(64)
         episode_id = f"{DOMAINS[domain].prefix}_{counters[domain]:03d}"
-        episodes.append(generate_episode(episode_seed, episode_id=episode_id, domain=domain, filler=filler))
+        episodes.append(
+            generate_episode(
+                episode_seed, episode_id=episode_id, domain=domain, filler=filler, phrasing=phrasing
+            )
+        )
         logger.info("generated %s (%s sessions)", episode_id, len(episodes[-1].sessions))
     return episodes
 
 
-def generate_episode(episode_seed: int, *, episode_id: str, domain: str, filler: str = "none") -> Episode:
+def generate_episode(
+    episode_seed: int, *, episode_id: str, domain: str, filler: str = "none", phrasing: str = "dev"
+) -> Episode:
     """Generate one episode from its own seed.
 
     Args:
@@ -127,6 +141,7 @@ def generate_episode(episode_seed: int, *, episode_id: str, domain: str, filler:
         episode_id: Id to give it (``pl_NNN`` / ``sw_NNN``).
         domain: ``personal_life`` or ``software_project``.
         filler: ``none``, ``32k`` or ``128k``.
+        phrasing: ``dev`` or ``heldout`` (see :func:`generate_episodes`).
 
     Returns:
         The episode, in the released schema.
@@ -145,9 +160,9 @@ def generate_episode(episode_seed: int, *, episode_id: str, domain: str, filler:
     dom = DOMAINS[domain]
     plan = _plan_roles(rng, dom)
     _assign_values(rng, dom, plan)
-    evidence = _evidence_sessions(rng, dom, plan)
+    evidence = _evidence_sessions(rng, dom, plan, phrasing)
     fillers = filler_sessions(filler_rng, FILLER_BUDGETS[filler])
-    return _assemble(
+    episode = _assemble(
         episode_id,
         episode_seed,
         dom,
@@ -158,6 +173,9 @@ def generate_episode(episode_seed: int, *, episode_id: str, domain: str, filler:
         filler_rng=filler_rng,
         time_rng=time_rng,
     )
+    if phrasing != "dev":  # dev episodes stay byte-identical to earlier releases
+        episode.extra["generator"]["phrasing"] = phrasing
+    return episode
 
 
 def _check_filler(filler: str) -> None:
@@ -264,7 +282,9 @@ def _spec(dom: Domain, plan: _Plan, eid: str) -> EntitySpec | VerbatimSpec:
     return plan.verbatim if eid == plan.verbatim.eid else dom.by_id[eid]
 
 
-def _evidence_sessions(rng: random.Random, dom: Domain, plan: _Plan) -> list[tuple[str, list, list]]:
+def _evidence_sessions(
+    rng: random.Random, dom: Domain, plan: _Plan, phrasing: str = "dev"
+) -> list[tuple[str, list, list]]:
     """``[(evidence_type, conversation, gold_facts), ...]`` in layout order."""
     v = plan.values or {}
 
@@ -364,7 +384,9 @@ def _evidence_sessions(rng: random.Random, dom: Domain, plan: _Plan) -> list[tup
     rng.shuffle(change)
     out = []
     for evidence_type, facts in zip(EVIDENCE_TYPES, (intro_a, intro_b, intro_c, part2, change), strict=True):
-        conversation, gold = evidence_dialogue(rng, facts, domain=dom.name, owner=dom.owner)
+        conversation, gold = evidence_dialogue(
+            rng, facts, domain=dom.name, owner=dom.owner, phrasing=phrasing
+        )
         out.append((evidence_type, conversation, gold))
     return out
 

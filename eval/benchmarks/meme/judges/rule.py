@@ -6,8 +6,13 @@ about wording than an LLM would be. Their agreement with the LLM judge is measur
 (:func:`eval.metrics.judge_agreement`).
 
 Matching is on normalised text: Unicode NFKC, lower case, typographic quotes and dashes folded,
-whitespace collapsed. A value "is present" when its normalised form is a substring of the
-normalised answer.
+whitespace collapsed. For ER (the paper's test) and Tr's order, a value "is present" when its
+normalised form is a substring of the normalised answer; elsewhere a value is present by
+:func:`eval.benchmarks.meme.matching.value_present` (verbatim, the same words hyphenated or spaced
+differently, or -- for descriptive values only -- every content word within one line), the rule the
+evidence verdict uses. ``old_value`` is the value before the change (Cas, Abs) or the deleted value
+(Del): :func:`eval.benchmarks.meme.release.old_value_of`, which is right on released Cascade
+questions too, whose ``entity_values`` hold only the new value.
 
 Rules:
     ER    the gold value is present.
@@ -190,12 +195,18 @@ def judge_rule(
     """
     if task not in TASKS:
         raise ValueError(f"unknown MEME task {task!r}; expected one of {TASKS}")
-    if phase == "before" or task == "ER":
+    # Imported here: matching imports normalize from this module (a cycle at import time).
+    from eval.benchmarks.meme.matching import value_present
+
+    if task == "ER":
         ok = contains(answer, gold)
+        return Verdict(ok, "expected value present" if ok else "expected value missing")
+    if phase == "before":
+        ok = value_present(answer, gold)
         return Verdict(ok, "expected value present" if ok else "expected value missing")
     values = list(values) or [v.strip() for v in gold.split(",") if v.strip()]
     if task == "Agg":
-        missing = [v for v in values if not contains(answer, v)]
+        missing = [v for v in values if not value_present(answer, v)]
         return Verdict(not missing, "all values present" if not missing else f"missing {missing}")
     if task == "Tr":
         text = normalize(answer)
@@ -205,9 +216,9 @@ def judge_rule(
         ordered = positions == sorted(positions)
         return Verdict(ordered, "all values in order" if ordered else "values out of chronological order")
     if task == "Cas":
-        if not contains(answer, gold):
+        if not value_present(answer, gold):
             return Verdict(False, "new value missing")
-        if old_value and contains(answer, old_value) and not contains(gold, old_value):
+        if old_value and value_present(answer, old_value) and not value_present(gold, old_value):
             return Verdict(False, "old value also stated")
         hedge = _any(answer, _HEDGE)
         return Verdict(
@@ -227,7 +238,7 @@ def judge_rule(
             no_info is not None, "declines without the stale value" if no_info else "no uncertainty expressed"
         )
     # Del
-    if old_value and contains(answer, old_value):
+    if old_value and value_present(answer, old_value):
         return Verdict(False, "deleted value revealed")
     no_info = _any(answer, _NO_INFO)
     return Verdict(no_info is not None, "says it has no such information" if no_info else "does not decline")

@@ -133,7 +133,8 @@ CASES = {
 def make_row(case: Case, snapshots_after_q: int, context: str, answer: str | None, *, phase="after") -> Row:
     """A row as the MEME protocol writes it (evidence and rule verdicts from the real functions)."""
     q = case.question
-    verdicts = {"evidence": evidence_verdict(q, phase, context)}
+    # names as the protocol passes them: the stated dependency is scoped to sentences naming the entity.
+    verdicts = {"evidence": evidence_verdict(q, phase, context, names=case.names)}
     if answer is not None:
         verdicts["rule"] = judge_rule(
             q.task, answer, q.gold, phase=phase, values=q.values, old_value=q.old_value

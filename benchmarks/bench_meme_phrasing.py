@@ -1,0 +1,41 @@
+"""Agreement of MEME's evidence verdict and rule judge with gold, dev vs held-out phrasing.
+
+Generates ``--episodes`` episodes (no filler) in each phrasing family from the same seed and prints,
+per family, the share of questions where the evidence verdict says True on the gold evidence context
+and the share where the rule judge passes the gold answer and fails a stale one
+(:mod:`eval.benchmarks.meme.agreement`). The rules were written against ``dev``; ``heldout`` is wording
+they were not written against.
+
+    python benchmarks/bench_meme_phrasing.py [--episodes 50] [--seed 0] [--misses 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from eval.benchmarks.meme.agreement import agreement
+from eval.benchmarks.meme.generator import generate_episodes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--episodes", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--misses", type=int, default=10, help="disagreements to print per family")
+    args = parser.parse_args()
+    print(f"{'phrasing':<9} {'questions':>9} {'evidence vs gold':>17} {'rule judge vs gold':>19}")
+    found = {}
+    for phrasing in ("dev", "heldout"):
+        result = agreement(generate_episodes(args.episodes, seed=args.seed, phrasing=phrasing))
+        found[phrasing] = result
+        print(
+            f"{phrasing:<9} {result.questions:>9} {result.evidence_rate:>16.1%} {result.rule_rate:>19.1%}"
+        )
+    for phrasing, result in found.items():
+        for miss in result.misses[: args.misses]:
+            print(phrasing, json.dumps(miss, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
