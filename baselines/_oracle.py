@@ -3,7 +3,7 @@
 Private to ``baselines``. With ``oracle=True`` the LLM paradigms (llm_extraction, temporal_kg, md_flat,
 karpathy_wiki) do not call their LLM at ingestion: each turns the gold facts of a session into the
 operations its own extraction would have produced, so that its organisation, maintenance and
-retrieval are measured apart from the extractor LLM (eval/diagnostics.py compares the two).
+retrieval are measured apart from the extractor LLM (eval/benchmarks/meme/diagnostics.py compares the two).
 
 Gold facts come from ``Session.metadata["gold_facts"]`` as the MEME protocol passes them
 (:meth:`eval.benchmarks.meme.schema.EpisodeSession.to_session`). memsuite's generator writes each

@@ -15,7 +15,7 @@ together, and so does this protocol.
 Abstention: the contract has no "nothing relevant" answer, so a per-system relevance cutoff
 (``min_score``, from ``ctx.options`` or the constructor: one number, or ``{system name: number,
 "default": number}``) drops hits scoring below it. Every hit is recorded with its score before the
-cutoff, so :func:`eval.benchmarks.wmb.scoring.calibrate` can choose the cutoff offline.
+cutoff, so :func:`eval.benchmarks.wmb.calibration.calibrate` can choose the cutoff offline.
 
 Row layout: ``context`` = the returned memories joined with newlines (what the judge reads, before its
 3,000-character cut); ``usage`` = ``{"latency_ms", "search_calls"}``; ``metadata`` = ``qtype``,
