@@ -395,7 +395,7 @@ class MemeBenchmark:
                 **flags,
                 "ingest_failures": ingest_failures,
                 "source": self.source["kind"],
-                # For failure-stage attribution (eval/benchmarks/meme/diagnostics.py): which per-session snapshot is
+                # For failure-stage attribution (.diagnostics): which per-session snapshot is
                 # the memory at question time, where each needed value was first conveyed, and the
                 # entities' display names (to find a stated dependency).
                 "snapshot_index": snapshot_index,
