@@ -133,19 +133,23 @@ _DATA_OPTIONS = ("data", "data_dir", "questions_file", "turn_files", "root", "pa
 def data_source(run: RunInfo) -> str:
     """Where a run's data came from: "generated: ..." or "official: ...", with the benchmark options.
 
-    A benchmark that records its source in its scores (MEME: ``scores["source"]["kind"]``) decides the
-    kind; otherwise data-path options mean official data and their absence generated data.
+    A benchmark that records its source in its scores (MEME, LoCoMo: ``scores["source"]["kind"]``)
+    decides the kind, and the ``path`` it records is named when no option gave one; otherwise
+    data-path options mean official data and their absence generated data.
     """
-    kind = None
+    kind, path = None, None
     for system in run.systems:
         source = run.scores(system).get("source")
         if isinstance(source, Mapping) and source.get("kind"):
-            kind = str(source["kind"])
+            kind, path = str(source["kind"]), source.get("path")
             break
     options = run.config.get("benchmark_options") or {}
     if kind is None:
         kind = "official" if any(key in options for key in _DATA_OPTIONS) else "generated"
     details = "; ".join(f"{key}={_compact(value)}" for key, value in options.items())
+    if path and not any(key in options for key in _DATA_OPTIONS):
+        # The benchmark chose its data file itself (LoCoMo's shared dev file): name the file it read.
+        details = f"data={path}" + (f"; {details}" if details else "")
     return f"{kind}: {details}" if details else f"{kind} (benchmark defaults)"
 
 

@@ -23,18 +23,76 @@ class PublishedRow:
     answer_model: str
     judge_model: str
     setup: str
+    retrieval: str = "top-k memories per speaker (two stores, both searched)"
+    """What the answer model was given per question."""
+    answer_prompt: str = "mem0's answer prompt (evaluation/prompts.py)"
+    embedder: str = "text-embedding-3-small (mem0 platform)"
 
 
 _MEM0 = "mem0 arXiv 2504.19413 (overall J)"
 _SETUP = "10 conversations, categories 1-4 (1,540 questions)"
 PUBLISHED_LLM_JUDGE: tuple[PublishedRow, ...] = (
-    PublishedRow("Full-context", 72.90, _MEM0, "gpt-4o-mini", "gpt-4o-mini", _SETUP),
-    PublishedRow("Mem0g", 68.44, _MEM0, "gpt-4o-mini", "gpt-4o-mini", _SETUP),
+    PublishedRow(
+        "Full-context",
+        72.90,
+        _MEM0,
+        "gpt-4o-mini",
+        "gpt-4o-mini",
+        _SETUP,
+        retrieval="the whole conversation (~26K tokens) in the prompt",
+        embedder="none",
+    ),
+    PublishedRow(
+        "Mem0g",
+        68.44,
+        _MEM0,
+        "gpt-4o-mini",
+        "gpt-4o-mini",
+        _SETUP,
+        retrieval="top-k memories per speaker plus graph relations",
+        embedder="text-embedding-3-small (mem0 platform)",
+    ),
     PublishedRow("Mem0", 66.88, _MEM0, "gpt-4o-mini", "gpt-4o-mini", _SETUP),
-    PublishedRow("Zep", 65.99, _MEM0, "gpt-4o-mini", "gpt-4o-mini", _SETUP),
-    PublishedRow("LangMem", 58.10, _MEM0, "gpt-4o-mini", "gpt-4o-mini", _SETUP),
-    PublishedRow("OpenAI", 52.90, _MEM0, "gpt-4o-mini", "gpt-4o-mini", _SETUP),
-    PublishedRow("A-Mem", 48.38, _MEM0, "gpt-4o-mini", "gpt-4o-mini", _SETUP),
+    PublishedRow(
+        "Zep",
+        65.99,
+        _MEM0,
+        "gpt-4o-mini",
+        "gpt-4o-mini",
+        _SETUP,
+        retrieval="Zep graph search (facts and entities), mem0's settings",
+        embedder="Zep's own",
+    ),
+    PublishedRow(
+        "LangMem",
+        58.1,
+        _MEM0,
+        "gpt-4o-mini",
+        "gpt-4o-mini",
+        _SETUP,
+        retrieval="LangMem search per speaker, mem0's harness",
+        embedder="not stated",
+    ),
+    PublishedRow(
+        "OpenAI",
+        52.9,
+        _MEM0,
+        "gpt-4o-mini",
+        "gpt-4o-mini",
+        _SETUP,
+        retrieval="every memory ChatGPT saved (copied from its UI) in the prompt",
+        embedder="none",
+    ),
+    PublishedRow(
+        "A-Mem",
+        48.38,
+        _MEM0,
+        "gpt-4o-mini",
+        "gpt-4o-mini",
+        _SETUP,
+        retrieval="A-Mem retrieval, mem0's harness",
+        embedder="not stated",
+    ),
     PublishedRow(
         "Zep (Zep's rerun)",
         84.61,
@@ -42,6 +100,9 @@ PUBLISHED_LLM_JUDGE: tuple[PublishedRow, ...] = (
         "gpt-4o-mini",
         "gpt-4o-mini",
         _SETUP + ", Zep's own ingestion and search settings",
+        retrieval="Zep graph search, Zep's own settings",
+        answer_prompt="Zep's answer prompt",
+        embedder="Zep's own",
     ),
 )
 #: memsuite system -> the published row it corresponds to (the reader's comparison, flagged).

@@ -26,6 +26,11 @@ Verdicts (rows keep failed and undefined verdicts, summaries leave them out and 
 - ``f1`` (with an answer LLM): LoCoMo's per-category token F1 (:mod:`.metrics`), in ``score``.
 - ``llm`` (with an answer LLM): the mem0 judge (:mod:`.judges`) through ``ctx.judge_llm`` when the run
   has one, else the answer LLM; category 5 is not judged (mem0 skips it).
+
+The answer call, its usage, the failed-call rule and the judges run in the shared step
+(:mod:`eval.answer`); the judges are registered here under the benchmark name ``locomo``. A failed
+answer or judge call gives ``correct: None`` with the failure kind; summaries count it in
+``n_failed``. The summary records the data file read (``source``).
 """
 
 from __future__ import annotations
@@ -35,11 +40,13 @@ import os
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import baselines.full_context
 import baselines.gold_evidence  # noqa: F401
+from eval.answer import Judge, JudgeInput, answer_and_judge
 from eval.benchmarks.locomo import report as _report  # noqa: F401 -- registers the report renderer
 from eval.benchmarks.locomo.judges import (
     ANSWER_MAX_TOKENS,
@@ -55,7 +62,7 @@ from eval.benchmarks.locomo.schema import Session as LocomoSession
 from eval.benchmarks.locomo.schema import Turn as LocomoTurn
 from eval.benchmarks.locomo.scores import locomo_scores
 from eval.protocol import Row, RunContext
-from eval.registry import register_benchmark
+from eval.registry import check_judges, register_benchmark, register_judge
 from memory_systems.base import NO_MEMORY, MemorySystem
 from memory_systems.errors import ConfigError
 from memory_systems.records import Hit, Session, Turn
@@ -63,7 +70,6 @@ from memory_systems.tokens import count_tokens, encoding
 
 logger = logging.getLogger(__name__)
 
-JUDGES = ("evidence", "f1", "llm")
 #: File name of the shared dev sample under the shared data folder.
 DEV_FILE = Path("locomo") / "locomo.dev.json"
 CODE_ROOT = Path(__file__).resolve().parents[3]
@@ -180,57 +186,82 @@ def gold_for_scoring(question: Question) -> str | None:
     return question.answer.split(";")[0].strip() if question.category == 3 else question.answer
 
 
-def answer_and_judge(
+@dataclass(frozen=True)
+class LocomoCase:
+    """What LoCoMo's judges need of one question (:mod:`eval.answer` hands it to each judge)."""
+
+    question: Question
+    dia_ids: tuple[str, ...]
+    """The ``dia_id`` of every retrieved turn, in rank order."""
+    turns: bool
+    """Whether the system's memories are turns (else the evidence verdict is ``answer_in_context``)."""
+    in_context: bool | None
+    """LoCoMo's ``has_answer`` of the gold answer in the context; None without a gold answer."""
+
+
+def _evidence_judge(inp: JudgeInput) -> dict[str, Any]:
+    case: LocomoCase = inp.case
+    return _evidence_verdict(case.question, list(case.dia_ids), case.turns, case.in_context)
+
+
+def _f1_judge(inp: JudgeInput) -> dict[str, Any]:
+    question = inp.case.question
+    score = category_f1(question.category, inp.answer.data, gold_for_scoring(question))
+    return {"judge": "f1", "score": score, "correct": score == 1.0}
+
+
+def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
+    question = inp.case.question
+    if question.category == ADVERSARIAL:
+        return {"judge": "llm", "correct": None, "skipped": "category 5 (mem0 does not judge it)"}
+    if inp.llm is None:
+        raise ConfigError("the locomo llm judge needs judge_llm (or answer_llm) in the config")
+    return judge_llm(inp.llm, question.question, str(gold_for_scoring(question)), inp.answer.data)
+
+
+register_judge("locomo", "evidence")(Judge(_evidence_judge, needs_answer=False))
+register_judge("locomo", "f1")(Judge(_f1_judge))
+register_judge("locomo", "llm")(Judge(_llm_judge, uses_llm=True))
+
+
+def answer_question(
     ctx: RunContext,
-    question: Question,
+    case: LocomoCase,
     context: str,
     *,
     sample_id: str,
-    judges: Sequence[str],
     max_tokens: int = ANSWER_MAX_TOKENS,
 ) -> tuple[str | None, dict[str, dict[str, Any]], dict[str, Any]]:
-    """Answer one question from its context and apply the answer judges (``f1``, ``llm``).
+    """One question through the shared answer-and-judge step (:func:`eval.answer.answer_and_judge`).
 
-    A failed answer call gives ``answer=None`` and ``correct: None`` (with the failure kind) under every
-    answer judge; a failed judge call gives ``correct: None`` under that judge. Neither is ever a wrong
-    answer.
+    The answer prompt is LoCoMo's (:func:`.judges.answer_prompt`), temperature 0; a category-5 reply
+    of just a letter is read as its option's text before the judges see it. The evidence verdict is
+    always given; ``f1`` and ``llm`` when the run asks for them and there is an answer LLM.
 
     Returns:
-        ``(answer, verdicts, usage)``; ``(None, {}, {})`` without an answer LLM.
+        ``(answer, verdicts, usage)``: the answer as judged (None without an answer or when the call
+        failed), every verdict, and the row's answer usage.
     """
-    if ctx.answer_llm is None:
-        return None, {}, {}
-    prompt, options = answer_prompt(question, context, seed=ctx.seed, sample_id=sample_id)
-    result = ctx.answer_llm.chat(
-        [{"role": "user", "content": prompt}], phase="answer", temperature=0.0, max_tokens=max_tokens
+    usage: dict[str, Any] = {}
+    messages = None
+    options: dict[str, str] | None = None
+    if ctx.answer_llm is not None:
+        prompt, options = answer_prompt(case.question, context, seed=ctx.seed, sample_id=sample_id)
+        messages = [{"role": "user", "content": prompt}]
+    answer, verdicts = answer_and_judge(
+        ctx,
+        LocomoBenchmark.name,
+        case=case,
+        context=context,
+        messages=messages,
+        usage=usage,
+        max_tokens=max_tokens,
+        temperature=0.0,
+        always=("evidence",),
+        parse=lambda reply: resolve_choice(reply.text or "", options),
     )
-    usage: dict[str, Any] = {
-        "answer_prompt_tokens": result.prompt_tokens,
-        "answer_completion_tokens": result.completion_tokens,
-        "answer_cached": result.cached,
-    }
-    wanted = [j for j in judges if j != "evidence"]
-    if result.failure is not None:
-        usage["answer_failure"] = f"{result.failure.kind}: {result.failure.message}"[:300]
-        failed = {"correct": None, "failure": f"answer_{result.failure.kind}"}
-        return None, {j: {**failed, "judge": j} for j in wanted}, usage
-    answer = resolve_choice(result.text, options)
-    verdicts: dict[str, dict[str, Any]] = {}
-    gold = gold_for_scoring(question)
-    if "f1" in wanted:
-        score = category_f1(question.category, answer, gold)
-        verdicts["f1"] = {"judge": "f1", "score": score, "correct": score == 1.0}
-    if "llm" in wanted:
-        if question.category == ADVERSARIAL:
-            verdicts["llm"] = {
-                "judge": "llm",
-                "correct": None,
-                "skipped": "category 5 (mem0 does not judge it)",
-            }
-        else:
-            client = getattr(ctx, "judge_llm", None) or ctx.answer_llm
-            verdicts["llm"] = judge_llm(client, question.question, str(gold), answer)
-    return answer, verdicts, usage
+    text = answer.data if answer is not None and not answer.failed else None
+    return text, verdicts, usage
 
 
 class LocomoBenchmark:
@@ -284,6 +315,7 @@ class LocomoBenchmark:
         self.adversarial_in_overall = bool(adversarial_in_overall)
         self.answer_max_tokens = answer_max_tokens
         self.source = {
+            "kind": "official",
             "path": str(path),
             "conversations": len(loaded),
             "questions": sum(len(c.questions) for c in loaded),
@@ -319,9 +351,7 @@ class LocomoBenchmark:
         """
         if unit_id not in self.conversations:
             raise ConfigError(f"locomo: unknown unit {unit_id!r}; units: {', '.join(self.conversations)}")
-        for judge in ctx.judges:
-            if judge not in JUDGES:
-                raise ConfigError(f"locomo judge {judge!r} is unknown; choose from {', '.join(JUDGES)}")
+        check_judges(self.name, ctx.judges)
         if ctx.answer_llm is None and any(j in ("f1", "llm") for j in ctx.judges):
             raise ConfigError("locomo judges f1 and llm need an answer_llm; judges: [] runs retrieval only")
         if "f1" in ctx.judges:
@@ -357,13 +387,10 @@ class LocomoBenchmark:
         dia_ids = list(dict.fromkeys(h.metadata["dia_id"] for h in hits if "dia_id" in (h.metadata or {})))
         gold = gold_for_scoring(question)
         in_context = has_answer([gold], context) if gold is not None else None
-        verdicts: dict[str, dict[str, Any]] = {
-            "evidence": _evidence_verdict(question, dia_ids, turns, in_context)
-        }
-        answer, judged, answer_usage = answer_and_judge(
-            ctx, question, context, sample_id=namespace, judges=ctx.judges, max_tokens=self.answer_max_tokens
+        case = LocomoCase(question, tuple(dia_ids), turns, in_context)
+        answer, verdicts, answer_usage = answer_question(
+            ctx, case, context, sample_id=namespace, max_tokens=self.answer_max_tokens
         )
-        verdicts.update(judged)
         return Row(
             system=system.name,
             benchmark=self.name,
@@ -423,7 +450,5 @@ def _evidence_verdict(question: Question, dia_ids: list[str], turns: bool, in_co
     }
 
 
-@register_benchmark("locomo")
-def _locomo(**options: Any) -> LocomoBenchmark:
-    data = options.pop("data", None)
-    return LocomoBenchmark(data, **options)
+# The class itself is the factory: its signature is the schema of LoCoMo's benchmark_options.
+register_benchmark("locomo")(LocomoBenchmark)

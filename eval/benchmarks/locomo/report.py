@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM
+from eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM, PublishedRow
 from eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
 from eval.report import (
     USAGE_COLUMNS,
@@ -19,11 +19,11 @@ from eval.report import (
     RunInfo,
     Section,
     Table,
-    _head,
-    _ordered_systems,
-    _run_column,
     llm_label,
+    ordered_systems,
     register_renderer,
+    run_cell,
+    run_column,
     usage_record,
     usage_summary,
     usage_table,
@@ -46,6 +46,11 @@ def _scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
     return found if isinstance(found, Mapping) else None
 
 
+def _n_failed(cell: Mapping[str, Any]) -> int:
+    """Questions of a score cell left out because a call failed (``failed`` in runs made before n_failed)."""
+    return int(cell.get("n_failed", cell.get("failed")) or 0)
+
+
 def _pct(cell: Mapping[str, Any] | None) -> float | None:
     value = (cell or {}).get("mean")
     return None if value is None else 100 * value
@@ -56,13 +61,38 @@ def _judges(runs: Sequence[RunInfo]) -> list[str]:
     return [j for j in JUDGE_ORDER if j in present] + sorted(present - set(JUDGE_ORDER))
 
 
-def _differences(run: RunInfo) -> str:
-    source = next((run.scores(s).get("source") for s in run.systems if run.scores(s).get("source")), {}) or {}
+def _source(run: RunInfo) -> Mapping[str, Any]:
+    for system in run.systems:
+        source = run.scores(system).get("source")
+        if isinstance(source, Mapping):
+            return source
+    return {}
+
+
+def _differences(run: RunInfo, paper: PublishedRow) -> str:
+    """Every way this run's protocol differs from how ``paper``'s row was produced."""
     parts = []
-    if source.get("conversations", 10) != 10:
-        parts.append(f"{source.get('conversations')} of 10 conversations")
-    parts.append(f"answers {llm_label(run.header.get('answer_llm'))}")
-    parts.append(f"k={run.config.get('k')}")
+    options = run.config.get("benchmark_options") or {}
+    chosen = options.get("conversations")
+    conversations = len(chosen) if isinstance(chosen, list) else _source(run).get("conversations", 10)
+    if conversations != 10:
+        parts.append(f"{conversations} of 10 conversations")
+    if options.get("max_questions"):
+        parts.append(f"at most {options['max_questions']} questions per conversation")
+    answers = llm_label(run.header.get("answer_llm"))
+    if answers != paper.answer_model:
+        parts.append(f"answers {answers} (theirs {paper.answer_model})")
+    if run.header.get("judge_llm_is_answer_llm"):
+        judge = f"{answers} (= answer LLM)"
+    else:
+        judge = llm_label(run.header.get("judge_llm"))
+    if judge != paper.judge_model:
+        parts.append(f"judge {judge} (theirs {paper.judge_model})")
+    parts.append(f"retrieval: one retrieve at k={run.config.get('k')} (theirs: {paper.retrieval})")
+    parts.append(f"answer prompt: LoCoMo's QA prompt (theirs: {paper.answer_prompt})")
+    embedder = (run.header.get("embedder") or {}).get("model", "?")
+    if paper.embedder != "none":
+        parts.append(f"embedder {embedder}, where a system embeds (theirs: {paper.embedder})")
     return "ours: " + ", ".join(parts)
 
 
@@ -70,10 +100,10 @@ def _differences(run: RunInfo) -> str:
 def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
     """One score table per verdict, evidence recall@k per category, answer-in-context, usage."""
     section = Section("LoCoMo")
-    prefix = _run_column(runs, options)
-    systems = _ordered_systems(runs)
+    prefix = run_column(runs, options)
+    systems = ordered_systems(runs)
     for judge in _judges(runs):
-        records, failed_total = [], 0
+        records, failed_total, left_out = [], 0, []
         for system in systems:
             for run in runs:
                 s = _scores(run, system, judge)
@@ -81,17 +111,20 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                     continue
                 categories = s.get("categories") or {}
                 overall = s.get("overall") or {}
-                failed = sum(int(c.get("failed") or 0) for c in categories.values())
+                failed = sum(_n_failed(c) for c in categories.values())
                 failed_total += failed
+                left_out += [
+                    f"{system}/{name}: {_n_failed(c)}" for name, c in categories.items() if _n_failed(c)
+                ]
                 records.append(
                     {
-                        **_head(run, prefix),
+                        **run_cell(run, prefix),
                         "system": system,
                         **{name: _pct(categories.get(name)) for name in MAIN},
                         "overall": _pct(overall),
                         ADVERSARIAL: _pct(categories.get(ADVERSARIAL)),
                         "n": overall.get("n"),
-                        "failed": failed,
+                        "n_failed": failed,
                         **usage_record(usage_summary(run, system, options.prices)),
                     }
                 )
@@ -106,7 +139,8 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
             )
         )
         notes.append(
-            f"failed: questions whose answer or judge call failed, left out of every rate ({failed_total})."
+            "n_failed: questions whose answer or judge call failed, left out of every rate "
+            f"({failed_total} in all" + (f"; {', '.join(left_out)})." if left_out else ").")
         )
         if judge == "llm":
             for paper in PUBLISHED_LLM_JUDGE:
@@ -124,9 +158,9 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                 notes.append(
                     f"{paper.system} (published): {paper.source}; answers {paper.answer_model}, judge "
                     f"{paper.judge_model}; {paper.setup}{flag}. Protocol differs -- "
-                    + "; ".join(_differences(run) for run in runs)
+                    + "; ".join(_differences(run, paper) for run in runs)
                 )
-        columns = (*prefix, "system", *MAIN, "overall", ADVERSARIAL, "n", "failed", *USAGE_COLUMNS)
+        columns = (*prefix, "system", *MAIN, "overall", ADVERSARIAL, "n", "n_failed", *USAGE_COLUMNS)
         formats = {c: ".1f" for c in (*MAIN, "overall", ADVERSARIAL)}
         section.tables.append(
             Table.from_records(
@@ -150,7 +184,7 @@ def _recall_table(runs, systems, prefix) -> Table:
             categories = s.get("categories") or {}
             records.append(
                 {
-                    **_head(run, prefix),
+                    **run_cell(run, prefix),
                     "system": system,
                     "k": run.scores(system).get("k"),
                     **{name: _pct(categories.get(name)) for name in names},
@@ -183,7 +217,7 @@ def _in_context_table(runs, systems, prefix) -> Table:
                 continue
             records.append(
                 {
-                    **_head(run, prefix),
+                    **run_cell(run, prefix),
                     "system": system,
                     **{n: _pct({"mean": (rates.get(n) or {}).get("rate")}) for n in names},
                     "overall": _pct({"mean": (rates.get("overall") or {}).get("rate")}),

@@ -3,9 +3,10 @@
 A row's value under a judge: ``evidence`` -- its recall of evidence ids (turn memories) or 1/0 for
 the gold answer in the context (other memories); ``f1`` -- LoCoMo's per-category score; ``llm`` -- 1/0.
 Rows whose verdict failed (an answer or judge call failed: ``correct`` None with ``failure``) are left
-out and counted as ``failed``; rows where the verdict is undefined (no evidence id, category 5 under
-the LLM judge) are left out and counted as ``undefined``. Overall is over questions, categories 1-4
-(the published comparisons leave adversarial questions out), or 1-5 with ``adversarial_in_overall``.
+out and counted in the cell's ``n_failed``; rows where the verdict is undefined (no evidence id,
+category 5 under the LLM judge) are left out and counted as ``undefined``. Overall is over questions,
+categories 1-4 (the published comparisons leave adversarial questions out), or 1-5 with
+``adversarial_in_overall``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def row_value(row: Row, judge: str) -> tuple[float | None, str | None]:
 
 
 def _cell(values: list[float], failed: int, undefined: int) -> dict[str, Any]:
-    return {"n": len(values), "mean": mean(values), "failed": failed, "undefined": undefined}
+    return {"n": len(values), "mean": mean(values), "n_failed": failed, "undefined": undefined}
 
 
 def judge_scores(rows: Iterable[Row], judge: str, *, adversarial_in_overall: bool = False) -> dict[str, Any]:

@@ -10,12 +10,13 @@ from eval.benchmarks.locomo.judges import (
     parse_label,
     resolve_choice,
 )
-from eval.benchmarks.locomo.protocol import answer_and_judge
+from eval.benchmarks.locomo.protocol import LocomoCase, answer_question
 from eval.benchmarks.locomo.schema import Question
 from eval.protocol import RunContext
 from memory_systems.llm import LLMFailure
 
 Q = Question(0, "When did Caroline go to the support group?", 2, "7 May 2023", None, ("D1:3",))
+CASE = LocomoCase(Q, ("D1:3", "D1:4"), True, True)
 
 
 def test_judge_reads_the_label_and_sends_the_case(replay_llm):
@@ -55,9 +56,10 @@ def test_answer_and_judge_in_one_step(replay_llm, monkeypatch):
 
     llm = replay_llm({"other": [reply, reply]})
     ctx = RunContext(k=5, answer_llm=llm, judges=("evidence", "f1", "llm"))
-    answer, verdicts, usage = answer_and_judge(ctx, Q, "context", sample_id="conv-x", judges=ctx.judges)
+    answer, verdicts, usage = answer_question(ctx, CASE, "context", sample_id="conv-x")
     assert answer == "7 May 2023"
     assert verdicts["f1"]["score"] == 1.0 and verdicts["llm"]["correct"] is True
+    assert verdicts["evidence"]["recall"] == 1.0  # the LLM-free verdict, always given
     assert "DATE" in llm.calls[0].messages[0]["content"]  # the temporal hint of category 2
     assert llm.calls[0].body.get("max_tokens") == 32
     assert usage["answer_prompt_tokens"] > 0
@@ -66,9 +68,13 @@ def test_answer_and_judge_in_one_step(replay_llm, monkeypatch):
 def test_a_failed_answer_call_fails_every_answer_verdict(replay_llm):
     llm = replay_llm({"other": [LLMFailure("http_error", "down", status_code=503)]})
     ctx = RunContext(k=5, answer_llm=llm, judges=("f1", "llm"))
-    answer, verdicts, usage = answer_and_judge(ctx, Q, "context", sample_id="conv-x", judges=ctx.judges)
-    assert answer is None and "answer_failure" in usage
-    assert all(v["correct"] is None and v["failure"].startswith("answer_") for v in verdicts.values())
+    answer, verdicts, usage = answer_question(ctx, CASE, "context", sample_id="conv-x")
+    assert answer is None and "answer_failure" in usage and usage["answer_calls"] == 1
+    for name in ("f1", "llm"):
+        verdict = verdicts[name]
+        assert verdict["correct"] is None and verdict["failure"] == "http_error"
+        assert verdict["failed_call"] == "answer"
+    assert verdicts["evidence"]["correct"] is True  # retrieval is judged whatever the answer call did
     assert len(llm.calls) == 1  # no judge call for an answer that does not exist
 
 
@@ -81,3 +87,45 @@ def test_category_5_is_a_seeded_choice_mapped_back_to_text():
     assert resolve_choice(letter, options) == NOT_MENTIONED
     assert resolve_choice(f"({letter})", options) == NOT_MENTIONED
     assert resolve_choice("a pug, I think", options) == "a pug, I think"
+
+
+def test_a_failed_judge_call_and_category_5_through_the_shared_step(replay_llm, monkeypatch):
+    monkeypatch.setattr(metrics, "_stem", lambda word: word)
+    adversarial = Question(3, "What dog did Ann adopt?", 5, None, "a pug", ())
+    _, options = answer_prompt(adversarial, "context", seed=0, sample_id="conv-x")
+    letter = next(k for k, v in options.items() if v == NOT_MENTIONED)
+    script = ["7 May 2023", LLMFailure("timeout", "slow"), letter]
+    llm = replay_llm({"other": script})
+    ctx = RunContext(k=5, answer_llm=llm, judges=("f1", "llm"))
+    _, verdicts, usage = answer_question(ctx, CASE, "context", sample_id="conv-x")
+    assert verdicts["f1"]["score"] == 1.0  # the answer stands; only the judge call failed
+    assert verdicts["llm"]["correct"] is None and verdicts["llm"]["failed_call"] == "judge"
+    assert verdicts["llm"]["failure"] == "timeout" and usage["judge_failures"] == 1
+    case = LocomoCase(adversarial, (), True, None)
+    answer, verdicts, usage = answer_question(ctx, case, "context", sample_id="conv-x")
+    assert answer == NOT_MENTIONED  # the letter read as its option's text
+    assert verdicts["llm"].get("skipped") and "failure" not in verdicts["llm"]  # mem0 skips category 5
+    assert len(llm.calls) == 3 and "judge_failures" not in usage
+
+
+def test_summaries_leave_failed_rows_out_and_count_them_per_cell():
+    from eval.benchmarks.locomo.scores import locomo_scores
+    from eval.protocol import Row
+
+    def row(i: int, category: int, llm: dict) -> Row:
+        return Row(
+            "bm25", "locomo", "conv-x", f"q{i}", "?", "gold", "ctx",
+            verdicts={"llm": llm}, metadata={"category": category, "k": 5},
+        )
+
+    rows = [
+        row(0, 1, {"correct": True}),
+        row(1, 1, {"correct": None, "failure": "timeout", "failed_call": "answer"}),
+        row(2, 2, {"correct": False}),
+        row(3, 5, {"correct": None, "skipped": "category 5"}),
+    ]
+    scores = locomo_scores(rows)["by_judge"]["llm"]
+    single = scores["categories"]["multi-hop"]
+    assert single == {"n": 1, "mean": 1.0, "n_failed": 1, "undefined": 0}
+    assert scores["overall"]["n_failed"] == 1 and scores["overall"]["mean"] == 0.5
+    assert scores["categories"]["adversarial"]["undefined"] == 1

@@ -12,6 +12,7 @@ from baselines.bm25 import BM25Memory
 from eval.benchmarks.locomo.protocol import LocomoBenchmark, default_data_path, to_session
 from eval.config import config_from_dict
 from eval.protocol import RunContext
+from eval.report import build_report, data_source, load_runs, report_markdown
 from eval.runner import run
 from memory_systems.errors import ConfigError
 from memory_systems.records import Session, Turn
@@ -115,6 +116,22 @@ def test_retrieval_only_run_through_the_runner(shared_data, tmp_path):
     assert len(rows) == 8 and all(set(r.verdicts) == {"evidence"} for r in rows)
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())["bm25"]["scores"]
     assert summary["evidence_repairs"]["repaired"] == 2 and summary["k"] == 3
+    assert summary["source"]["path"] == str(shared_data / DEV)
+    assert summary["by_judge"]["evidence"]["overall"]["n_failed"] == 0
+
+
+def test_the_report_names_the_data_file_the_benchmark_chose(shared_data, tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
+    options = {"conversations": ["conv-41"], "max_questions": 3}
+    config = config_from_dict(
+        {"benchmark": "locomo", "systems": ["bm25"], "judges": [], "k": 3, "benchmark_options": options}
+    )
+    run(config, out_dir=tmp_path / "run", show_progress=False)
+    (info,) = load_runs([tmp_path / "run"])
+    expected = f"official: data={shared_data / DEV}; conversations=[conv-41]; max_questions=3"
+    assert data_source(info) == expected
+    markdown = report_markdown(build_report([info]))
+    assert "LoCoMo -- judge: evidence" in markdown and "n_failed" in markdown
 
 
 def test_answer_judges_need_an_answer_llm_and_unknown_judges_fail(shared_data):
