@@ -8,6 +8,13 @@ separately; a memory scores as its best window. The MEME reference splits only a
 (text-embedding-3-small's limit); all-MiniLM-L6-v2 reads just 256 word pieces and silently truncates
 the rest, so the default window here is 200 cl100k tokens. Set ``window_tokens=8000`` for the
 reference's behaviour with a long-context embedder.
+
+Embedding is deferred: ``store`` keeps the new memories' texts pending and the first call that needs
+vectors (``search``, ``update``, ``delete``, ``finalize``, ``save``) embeds everything pending in one
+batched call. A benchmark feeds memories one session (~20 turns) at a time; embedding each session
+on its own padded every batch to that session's longest turn and ran at 70 % of one
+``SentenceTransformer.encode`` over the same texts (benchmarks/bench_locomo.py). Vectors equal the
+per-session ones up to float rounding of the padded batch.
 """
 
 from __future__ import annotations
@@ -67,6 +74,8 @@ class DenseMemory(MemorySystem):
         self.window_tokens, self.window_overlap = window_tokens, window_overlap
         self._records = RecordStore()
         self._indexes: dict[str, VectorIndex] = {}
+        # Namespace -> records stored but not embedded yet (see the module docstring).
+        self._pending: dict[str, list[MemoryRecord]] = {}
 
     def params(self) -> dict[str, Any]:
         return {
@@ -110,17 +119,25 @@ class DenseMemory(MemorySystem):
     ) -> list[str]:
         texts = check_texts(items)  # validate before anything changes
         check_namespace(namespace)
-        vectors, counts = self._embed_windows(texts)
         added = self._records.add(texts, namespace, metadata)
-        if not added:
-            return []
-        self._index(namespace).add([int(r.id) for r in added], vectors, counts)
+        self._pending.setdefault(namespace, []).extend(added)
         return [r.id for r in added]
+
+    def _flush(self, namespace: str) -> None:
+        """Embed and index every memory of ``namespace`` stored since the last flush, in one call."""
+        pending = self._pending.pop(namespace, None)
+        if pending:
+            vectors, counts = self._embed_windows([r.text for r in pending])
+            self._index(namespace).add([int(r.id) for r in pending], vectors, counts)
+
+    def finalize(self, *, namespace: str = "default") -> None:
+        self._flush(namespace)
 
     def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
         check_text(query, what="query")
         k = check_k(self.top_k if k is None else k)
         check_namespace(namespace)
+        self._flush(namespace)
         index = self._indexes.get(namespace)
         if index is None or index.index.ntotal == 0:
             return []
@@ -137,6 +154,7 @@ class DenseMemory(MemorySystem):
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         self._records.get(memory_id, namespace)
         check_text(text)
+        self._flush(namespace)
         vectors, counts = self._embed_windows([text])
         self._records.replace(memory_id, text, namespace)
         index = self._indexes[namespace]
@@ -144,6 +162,8 @@ class DenseMemory(MemorySystem):
         index.add([int(memory_id)], vectors, counts)
 
     def delete(self, memory_id: str, *, namespace: str = "default") -> None:
+        self._records.get(memory_id, namespace)  # an unknown id raises before anything changes
+        self._flush(namespace)
         record = self._records.remove(memory_id, namespace)
         self._indexes[namespace].remove(int(record.id))
 
@@ -153,11 +173,15 @@ class DenseMemory(MemorySystem):
     def reset(self, *, namespace: str | None = None) -> None:
         if namespace is None:
             self._indexes.clear()
+            self._pending.clear()
         else:
             self._indexes.pop(check_namespace(namespace), None)
+            self._pending.pop(namespace, None)
         self._records.clear(namespace)
 
     def _save_state(self, folder: Path) -> None:
+        for namespace in list(self._pending):
+            self._flush(namespace)
         self._records.dump(folder / "records.jsonl")
         save_indexes(folder, self._indexes)
 

@@ -13,6 +13,7 @@ from memory_systems.errors import InvalidInputError
 def test_delete_and_update_leave_the_faiss_index(embedder, index):
     memory = DenseMemory(embedder=embedder, index=index)
     ids = memory.store(["The ferry leaves at noon.", "My dentist is Dr. Quessa.", "The garden needs water."])
+    memory.finalize()  # embeds what store deferred
     faiss_index = memory._indexes["default"]
     assert faiss_index.index.ntotal == 3
     memory.delete(ids[0])
@@ -22,6 +23,21 @@ def test_delete_and_update_leave_the_faiss_index(embedder, index):
     hits = memory.search("who is my dentist", k=3)
     assert hits[0].text == "My dentist is now Dr. Torbek."
     assert {h.id for h in hits} == {ids[1], ids[2]}
+
+
+def test_store_defers_embedding_to_one_batched_call(embedder):
+    memory = DenseMemory(embedder=embedder)
+    memory.store(["The ferry leaves at noon.", "My dentist is Dr. Quessa."], namespace="a")
+    memory.store(["The garden needs water."], namespace="a")
+    memory.store(["Another user's note."], namespace="b")
+    assert memory.usage().embedded_texts == 0 and "a" not in memory._indexes
+    hits = memory.search("when does the ferry leave", k=3, namespace="a")
+    # One encode for the three pending memories of "a", one for the query; "b" is still pending.
+    assert (memory.usage().embedding_calls, memory.usage().embedded_texts) == (2, 4)
+    assert hits[0].text == "The ferry leaves at noon." and len(hits) == 3
+    assert "b" not in memory._indexes
+    memory.reset(namespace="b")
+    assert memory.search("note", namespace="b") == [] and memory.usage().embedded_texts == 4
 
 
 def test_scores_are_cosine(embedder):
@@ -40,8 +56,8 @@ def test_long_memory_is_found_by_its_last_window(embedder):
             "Bread recipe: flour, water, salt.",
         ]
     )
-    assert memory._indexes["default"].windows[int(ids[0])] > 3
     assert memory.search("who keeps the vault code", k=1)[0].id == ids[0]
+    assert memory._indexes["default"].windows[int(ids[0])] > 3
 
 
 def test_bad_window_settings_are_refused(embedder):
