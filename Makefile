@@ -41,7 +41,8 @@ bench: install
 # top-k ablation.
 # Raw runs go to runs/results/ (not committed); tables and plots to results/ (small, committed).
 results: install
-	rm -rf runs/results results/meme_quick results/wmb_sample results/dynamicmem_quick results/meme_topk
+	rm -rf runs/results results/meme_quick results/wmb_sample results/dynamicmem_quick results/meme_topk \
+		results/locomo_quick
 	$(BIN)/memsuite run configs/meme_quick.yaml --out runs/results/meme_quick --quiet
 	$(BIN)/memsuite run configs/wmb_sample.yaml --out runs/results/wmb_sample --quiet
 	$(BIN)/memsuite run configs/dynamicmem_quick.yaml --out runs/results/dynamicmem_quick --quiet
@@ -50,6 +51,10 @@ results: install
 	$(BIN)/memsuite report runs/results/meme_quick --out results/meme_quick
 	$(BIN)/memsuite report runs/results/wmb_sample --out results/wmb_sample
 	$(BIN)/memsuite report runs/results/dynamicmem_quick --out results/dynamicmem_quick
+	$(BIN)/memsuite run configs/locomo_quick.yaml --out runs/results/locomo_quick --quiet
+	$(BIN)/memsuite report runs/results/locomo_quick --out results/locomo_quick
+	$(BIN)/python benchmarks/locomo_recall_table.py runs/results/locomo_quick --ks 5 10 25 \
+		> results/locomo_quick/recall_at_k.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache
