@@ -48,6 +48,7 @@ from eval.benchmarks.wmb.loader import (
 )
 from eval.benchmarks.wmb.schema import CATEGORIES, Conversation, Question
 from eval.benchmarks.wmb.scoring import (
+    JudgeCallError,
     JudgeFn,
     judge_coverage,
     judge_false_memory,
@@ -110,7 +111,7 @@ def client_judge(client: Any) -> JudgeFn:
             [{"role": "user", "content": prompt}], phase="judge", temperature=0.0, max_tokens=50
         )
         if result.failure is not None:
-            raise RuntimeError(f"{result.failure.kind}: {result.failure.message}")
+            raise JudgeCallError(f"{result.failure.kind}: {result.failure.message}")
         return result.text
 
     return judge

@@ -57,6 +57,7 @@ from eval.benchmarks.wmb.schema import FALSE_MEMORY, HEADLINE_QTYPE, PART_A_MARK
 from eval.metrics import verdict_of
 from eval.protocol import Row
 from memory_systems.errors import ConfigError
+from memory_systems.llm.replies import ENDPOINT_ERRORS
 
 WMB_VERSION = "v2.1"
 #: The judge sees at most this many characters of the returned memories (scripts/score.py).
@@ -253,7 +254,7 @@ def judge_llm(
     for judge in judges[:needed]:
         try:
             votes.append(parse_judge_reply(judge(prompt)))
-        except Exception as exc:  # a judge is any endpoint wrapper: record the failure, never crash a run
+        except JUDGE_CALL_ERRORS as exc:  # endpoint trouble is a failed vote; a bug propagates
             votes.append(None)
             errors.append(f"{type(exc).__name__}: {exc}")
     yes, no = votes.count(True), votes.count(False)
@@ -265,6 +266,15 @@ def judge_llm(
         "votes": votes,
         "errors": errors,
     }
+
+
+class JudgeCallError(RuntimeError):
+    """A judge callable's endpoint failed (raised by :func:`eval.benchmarks.wmb.protocol.client_judge`)."""
+
+
+#: What a judge callable may raise when its endpoint fails: counted as a failed vote. Anything else
+#: (a TypeError in a wrapper, say) is a bug and propagates.
+JUDGE_CALL_ERRORS = (JudgeCallError, OSError, *ENDPOINT_ERRORS)
 
 
 # -- penalties, grades, latency --------------------------------------------------------------------

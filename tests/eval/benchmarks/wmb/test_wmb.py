@@ -26,6 +26,7 @@ from eval.benchmarks.wmb.loader import find_turn_file, gold_turns_loaded
 from eval.benchmarks.wmb.protocol import resolve_min_score
 from eval.benchmarks.wmb.schema import CATEGORIES, QTYPES, QUICK_CATEGORIES
 from eval.benchmarks.wmb.scoring import (
+    JudgeCallError,
     content_stems,
     grade,
     judge_llm,
@@ -292,9 +293,11 @@ def test_llm_judge_hook_quick_and_official() -> None:
     )
     assert majority["correct"] is True
     failed = judge_llm(
-        "q", ["r"], memories, [says("CORRECT"), says(RuntimeError("down")), says("WRONG")], official=True
+        "q", ["r"], memories, [says("CORRECT"), says(JudgeCallError("down")), says("WRONG")], official=True
     )
-    assert failed["correct"] is None and failed["errors"] == ["RuntimeError: down"]
+    assert failed["correct"] is None and failed["errors"] == ["JudgeCallError: down"]
+    with pytest.raises(TypeError):  # a bug in a judge wrapper is not a failed vote
+        judge_llm("q", ["r"], memories, [says(TypeError("bad wrapper"))])
     calls = len(prompts)
     assert judge_llm("q", ["r"], [], [says("CORRECT")])["correct"] is False and len(prompts) == calls
     with pytest.raises(ConfigError, match="three"):
