@@ -102,5 +102,6 @@ def test_the_installed_cli_runs_the_wheels_code_outside_the_checkout(installed):
         memsuite, "run", "meme_quick", "--systems", "bm25", "--set", "benchmark_options.episodes=1",
         "--out", "r", "--no-cache", "--quiet", cwd=outside, env=env,
     )  # fmt: skip
-    assert out.startswith("run complete: r (0 failed units, 0 failed answer calls, 0 failed judge calls)"), out
+    status = "run complete: r (0 failed units, 0 failed answer calls, 0 failed judge calls)"
+    assert out.startswith(status), out
     assert (outside / "r" / "rows.jsonl").stat().st_size > 0
