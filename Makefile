@@ -40,18 +40,20 @@ bench: install
 # ../shared/data/wmb100k), DynamicMem quick (2 generated users, C1..C5, retrieval-only) and the MEME
 # top-k ablation.
 # Raw runs go to runs/results/ (not committed); tables and plots to results/ (small, committed).
+# Every run comes before any report is written: reports change tracked files, and a run started on a
+# changed tree is labelled +dirty.
 results: install
 	rm -rf runs/results results/meme_quick results/wmb_sample results/dynamicmem_quick results/meme_topk \
 		results/locomo_quick
 	$(BIN)/memsuite run configs/meme_quick.yaml --out runs/results/meme_quick --quiet
 	$(BIN)/memsuite run configs/wmb_sample.yaml --out runs/results/wmb_sample --quiet
 	$(BIN)/memsuite run configs/dynamicmem_quick.yaml --out runs/results/dynamicmem_quick --quiet
+	$(BIN)/memsuite run configs/locomo_quick.yaml --out runs/results/locomo_quick --quiet
 	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
 		--report-dir results/meme_topk --quiet
 	$(BIN)/memsuite report runs/results/meme_quick --out results/meme_quick
 	$(BIN)/memsuite report runs/results/wmb_sample --out results/wmb_sample
 	$(BIN)/memsuite report runs/results/dynamicmem_quick --out results/dynamicmem_quick
-	$(BIN)/memsuite run configs/locomo_quick.yaml --out runs/results/locomo_quick --quiet
 	$(BIN)/memsuite report runs/results/locomo_quick --out results/locomo_quick
 	$(BIN)/python benchmarks/locomo_recall_table.py runs/results/locomo_quick --ks 5 10 25 \
 		> results/locomo_quick/recall_at_k.md
