@@ -16,6 +16,7 @@ import json
 
 from eval.benchmarks.meme.agreement import agreement
 from eval.benchmarks.meme.generator import generate_episodes
+from eval.benchmarks.meme.generator.dialogue import PHRASINGS
 
 
 def main() -> None:
@@ -23,14 +24,17 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--misses", type=int, default=10, help="disagreements to print per family")
+    parser.add_argument("--phrasing", nargs="+", default=list(PHRASINGS), help="families to measure")
     args = parser.parse_args()
-    print(f"{'phrasing':<9} {'questions':>9} {'evidence vs gold':>17} {'rule judge vs gold':>19}")
+    header = ("phrasing", "questions", "evidence vs gold", "says yes on gold", "says no on controls")
+    print(f"{header[0]:<9} {header[1]:>9} {header[2]:>17} {header[3]:>17} {header[4]:>20} {'rule judge vs gold':>19}")
     found = {}
-    for phrasing in ("dev", "heldout"):
+    for phrasing in args.phrasing:
         result = agreement(generate_episodes(args.episodes, seed=args.seed, phrasing=phrasing))
         found[phrasing] = result
         print(
-            f"{phrasing:<9} {result.questions:>9} {result.evidence_rate:>16.1%} {result.rule_rate:>19.1%}"
+            f"{phrasing:<9} {result.questions:>9} {result.evidence_rate:>16.1%} {result.positive_rate:>17.1%}"
+            f" {result.control_rate:>14.1%} of {result.controls:<4} {result.rule_rate:>18.1%}"
         )
     for phrasing, result in found.items():
         for miss in result.misses[: args.misses]:

@@ -21,7 +21,8 @@ Tr      every value
 Cas     the change event reached the context, and the new value (the applied fact or the rule that
         declares it)
 Abs     the change event reached the context, and a sentence about the entity (or holding its old
-        value) states its dependency or a doubt about it; the stated dependency alone is not enough
+        value) states its dependency (a dependency phrase, or it also names the upstream entity) or
+        a doubt about it; the stated dependency alone is not enough
 Del     the deletion request reached the context (even if the old value is also there), or there is
         no trace of the deleted value
 ======  ===========================================================================================
@@ -92,6 +93,11 @@ def _about(values: Sequence[str], names: Sequence[str]) -> list[str]:
     return [*names, *values[:1]]
 
 
+def _stated_link(text: str, keys: Sequence[str], related: Sequence[str]) -> str | None:
+    """A sentence stating the entity's dependency (or naming its upstream entity) or a doubt about it."""
+    return phrases.dependency_stated(text, keys, related) or phrases.uncertainty_stated(text, keys)
+
+
 def holds_state(
     text: str,
     *,
@@ -99,8 +105,13 @@ def holds_state(
     phase: str,
     values: Sequence[str],
     names: Sequence[str] = (),
+    root_names: Sequence[str] = (),
 ) -> tuple[bool, str]:
-    """Whether a memory ``text`` holds the state the question needs, with a reason (strict for Del)."""
+    """Whether a memory ``text`` holds the state the question needs, with a reason (strict for Del).
+
+    ``root_names``: names (and values) of the root and of what the entity depends on, for a
+    dependency stated by naming it.
+    """
     if phase == "after" and task == "Del":
         leaked = [v for v in values if value_present(text, v)]
         return not leaked, f"deleted value still there: {leaked}" if leaked else "deleted value gone"
@@ -108,9 +119,7 @@ def holds_state(
     if missing:
         return False, f"missing {missing}"
     if phase == "after" and task == "Abs":
-        keys = _about(values, names)
-        said = phrases.dependency_stated(text, keys) or phrases.uncertainty_stated(text, keys)
-        if said is None:
+        if _stated_link(text, _about(values, names), root_names) is None:
             return False, "old value without a stated dependency or uncertainty"
     return True, "holds the needed state"
 
@@ -124,6 +133,7 @@ def context_holds_evidence(
     names: Sequence[str] = (),
     change: str | UpstreamChange | None = None,
     root_names: Sequence[str] = (),
+    upstream: Sequence[str] = (),
 ) -> tuple[bool, str]:
     """Whether a retrieved context holds what the question needs (the module's table), with a reason.
 
@@ -135,6 +145,8 @@ def context_holds_evidence(
         names: Display names of the question's entities.
         change: The upstream change (its new value, or in full); None when unknown.
         root_names: Display names of the root entity (scope the change phrases).
+        upstream: Display names of what the entity depends on, directly or through others (a
+            sentence naming the entity and one of them, or the root, states the dependency).
     """
     if phase == "before" or task in ("ER", "Agg", "Tr"):
         missing = missing_values(context, values)
@@ -151,9 +163,9 @@ def context_holds_evidence(
         if missing:
             return False, f"missing {missing}"
     elif task == "Abs":
-        keys = _about(values, names)
-        said = phrases.dependency_stated(context, keys) or phrases.uncertainty_stated(context, keys)
-        if said is None:
+        new, root_keys = _change_parts(change, root_names)
+        related = [*root_keys, *([new] if new else []), *upstream]
+        if _stated_link(context, _about(values, names), related) is None:
             return False, "no stated dependency or uncertainty on the entity"
     else:
         raise ValueError(f"unknown MEME task {task!r}")

@@ -17,7 +17,8 @@ a backup", "oncall", "postgresql 14". :func:`value_present` says yes when any of
    -- or of its head, the part before a parenthetical gloss -- is found in one line of the text, all
    within a window of ``2 * n + 2`` tokens (``n`` = the value's token count). Content tokens are the
    value's tokens minus function words ("a", "the", "with", "and", ...), compared after light
-   stemming (plural "s", "-ing", "-ed", final "e": "rotating" == "rotate", "backups" == "backup");
+   stemming (plural "s", "-ing", "-ed", final "e", "-ly" of a time noun: "rotating" == "rotate",
+   "backups" == "backup", "nightly" == "night", "daily" == "day");
    two adjacent value tokens may also match one text token that joins them ("on call" / "oncall").
    Tokens holding a digit are never stemmed and must match exactly ("14" is not "15", nor "14.2").
 
@@ -51,6 +52,10 @@ def stem(token: str) -> str:
     """Light stemming for the token rule; tokens holding a digit are returned unchanged."""
     if any(c.isdigit() for c in token):
         return token
+    if len(token) > 4 and token.endswith("ily"):  # adverbs of time from nouns: daily, nightly, weekly
+        token = token[:-3] + "y"
+    elif len(token) > 5 and token.endswith("ly"):
+        token = token[:-2]
     if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
         token = token[:-1]
     for suffix in ("ing", "ed"):

@@ -23,13 +23,28 @@ list is matched case-insensitively on normalised text (:func:`eval.benchmarks.me
 
 Phrase syntax: words separated by single spaces; a word ending in ``*`` matches any word starting
 with it ("remov*": remove, removed, removal); ``...`` stands for up to six words ("drop ... from
-memory"). A phrase matches whole words only ("forget" is not in "forgetting").
+memory"). A phrase matches whole words only ("forget" is not in "forgetting"), but a content word
+(three letters or more, not a function word) also matches its inflections: the regular ones ("wipe":
+wipes, wiped, wiping; "scrap": scrapped; "bury": buried), or, for a verb in the file's
+``irregular_verbs`` table, exactly the forms listed there ("strike ... from" matches "struck from",
+"get rid of" "got rid of"; "forget" lists no "forgetting", which is rarely a request).
 
 Scope. A recogniser fires for a *sentence* (a line cut at ``.``, ``!``, ``?`` or ``;`` followed by a
 space) that also names the entity or holds the value -- one of ``keys``, matched by
-:func:`eval.benchmarks.meme.matching.line_holds` -- or, when the sentence refers back with "it",
-"that", "this", "those" or "them", whose previous sentence does ("My staging URL is X. Please drop
-that from memory.").
+:func:`eval.benchmarks.meme.matching.line_holds` -- or that leans on a sentence that does:
+
+- it refers back with "it", "that", "this", "those" or "them" to the sentence before ("My staging
+  URL is X. Please drop that from memory.");
+- it is elliptical (at most :data:`ELLIPSIS_WORDS` words) and stands next to such a sentence in the
+  same line, before or after it ("Purged. Nothing about the work schedule is left.").
+
+A longer sentence that names nothing never borrows its neighbour's scope, so "Our build cache is
+Stashly. Please forget the staging URL." is no deletion request on the build cache.
+
+Relations. :func:`dependency_stated` also takes ``related`` keys (the upstream entity's names and
+values): a sentence that names the entity *and* the upstream entity states a relation between them,
+however it is worded ("the monitoring agent and the orchestrator go hand in hand"), since MEME
+dialogue and memories name two entities in one sentence only to link them.
 """
 
 from __future__ import annotations
@@ -47,21 +62,46 @@ from eval.benchmarks.meme.matching import line_holds
 PHRASES_PATH = Path(__file__).with_name("data") / "phrases.json"
 #: The lists the file must hold (see the module docstring for what each means).
 KINDS = ("deletion", "change", "conditional", "dependency", "uncertainty")
+#: A sentence of at most this many words may lean on the sentence next to it for its scope.
+ELLIPSIS_WORDS = 4
+#: Words never inflected (function words: "is" must not grow into "iss").
+_UNINFLECTED = frozenset(
+    "a an the of and or with for to in on at by via per from is are was were be been it its not no "
+    "now any all off out up as so do does did don't doesn't didn't has have had can".split()
+)
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _ANAPHOR = re.compile(r"\b(it|that|this|those|them)\b")
 _GAP = r"\s+(?:\S+\s+){0,6}?"
 
 
-def _word(word: str) -> str:
+def inflections(word: str, irregular: dict[str, tuple[str, ...]] | None = None) -> list[str]:
+    """``word`` and its inflected forms: the forms ``irregular`` lists for it, else the regular
+    -s/-es/-ed/-ing (e dropped, final consonant doubled, y to i); function words and short words stay."""
+    if len(word) < 3 or word in _UNINFLECTED or not word.isalpha():
+        return [word]
+    if irregular and word in irregular:  # the table lists every form of its verbs
+        return [word, *irregular[word]]
+    forms = [word, word + "s", word + "es", word + "ed", word + "ing"]
+    if word.endswith("e"):
+        forms += [word + "d", word[:-1] + "ing"]
+    if word.endswith("y") and word[-2] not in "aeiou":
+        forms += [word[:-1] + "ies", word[:-1] + "ied"]
+    if word[-1] not in "aeiouwxy" and word[-2] in "aeiou" and word[-3] not in "aeiou":
+        forms += [word + word[-1] + "ed", word + word[-1] + "ing"]  # scrap: scrapped, scrapping
+    return list(dict.fromkeys(forms))
+
+
+def _word(word: str, irregular: dict[str, tuple[str, ...]]) -> str:
     if word.endswith("*"):
         return re.escape(word[:-1]) + r"[\w'-]*"
-    return re.escape(word)
+    forms = sorted(inflections(word, irregular), key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(f) for f in forms) + ")" if len(forms) > 1 else re.escape(word)
 
 
-def _compile(phrase: str) -> re.Pattern[str]:
+def _compile(phrase: str, irregular: dict[str, tuple[str, ...]]) -> re.Pattern[str]:
     text = normalize(phrase)
-    parts = [r"\s+".join(_word(w) for w in segment.split()) for segment in text.split(" ... ")]
+    parts = [r"\s+".join(_word(w, irregular) for w in segment.split()) for segment in text.split(" ... ")]
     body = _GAP.join(parts)
     left = r"(?<!\w)" if text[0].isalnum() else ""
     right = "" if text.endswith("*") or not text[-1].isalnum() else r"(?!\w)"
@@ -77,12 +117,18 @@ def phrase_lists(path: Path = PHRASES_PATH) -> dict[str, tuple[tuple[str, re.Pat
             (the message names the file and the list).
     """
     data = json.loads(path.read_text(encoding="utf-8"))
+    table = data.get("irregular_verbs", {}) if isinstance(data, dict) else None
+    if not isinstance(table, dict) or not all(
+        isinstance(forms, list) and all(isinstance(f, str) and f for f in forms) for forms in table.values()
+    ):
+        raise ValueError(f"{path}: 'irregular_verbs' must map a verb to a list of its irregular forms")
+    irregular = {normalize(verb): tuple(normalize(f) for f in forms) for verb, forms in table.items()}
     out = {}
     for kind in KINDS:
         phrases = data.get(kind) if isinstance(data, dict) else None
         if not isinstance(phrases, list) or not all(isinstance(p, str) and p.strip() for p in phrases):
             raise ValueError(f"{path}: '{kind}' must be a list of non-empty strings")
-        out[kind] = tuple((p, _compile(p)) for p in phrases)
+        out[kind] = tuple((p, _compile(p, irregular)) for p in phrases)
     return out
 
 
@@ -97,27 +143,56 @@ def phrase_in(kind: str, text: str) -> str | None:
     return next((phrase for phrase, pattern in lists[kind] if pattern.search(norm)), None)
 
 
+def _split(line: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(line.strip()) if s.strip()]
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of ``text``: each non-blank line cut after ``.``/``!``/``?``/``;`` and a space."""
-    return [s for line in text.splitlines() for s in _SENTENCE_END.split(line.strip()) if s.strip()]
+    return [s for line in text.splitlines() for s in _split(line)]
+
+
+def _names(sentence: str, keys: list[str]) -> bool:
+    return any(line_holds(sentence, k) for k in keys)
 
 
 def sentences_about(text: str, keys: Iterable[str]) -> list[str]:
-    """Sentences that name one of ``keys`` (or refer back, by a pronoun, to the sentence before that does)."""
+    """Sentences in the scope of ``keys``: naming one, or leaning on one that does (module docstring)."""
     keys = [k for k in keys if k and normalize(k)]
     out = []
     previous_in_scope = False
-    for sentence in sentences(text):
-        in_scope = any(line_holds(sentence, k) for k in keys)
-        if in_scope or (previous_in_scope and _ANAPHOR.search(normalize(sentence))):
-            out.append(sentence)
-        previous_in_scope = in_scope
+    for line in text.splitlines():
+        parts = _split(line)
+        named = [_names(s, keys) for s in parts]
+        for i, sentence in enumerate(parts):
+            short = len(sentence.split()) <= ELLIPSIS_WORDS
+            beside = (i > 0 and named[i - 1]) or (i + 1 < len(parts) and named[i + 1])
+            refers = previous_in_scope and _ANAPHOR.search(normalize(sentence))
+            if named[i] or refers or (short and beside):
+                out.append(sentence)
+            previous_in_scope = named[i]
     return out
 
 
 def stated(kind: str, text: str, keys: Iterable[str]) -> str | None:
     """The first sentence of ``text`` in the scope of ``keys`` that holds a ``kind`` phrase, or None."""
     return next((s for s in sentences_about(text, keys) if phrase_in(kind, s)), None)
+
+
+def linked(text: str, keys: Iterable[str], related: Iterable[str]) -> str | None:
+    """The first sentence of ``text`` that names one of ``keys`` and, elsewhere in it, one of ``related``,
+    or None ("car" inside "car insurer" is the entity, not its upstream car)."""
+    keys = sorted((k for k in keys if k and normalize(k)), key=len, reverse=True)
+    related = [r for r in related if r and normalize(r)]
+    for sentence in sentences(text):
+        if not any(line_holds(sentence, k) for k in keys):
+            continue
+        rest = normalize(sentence)
+        for k in keys:
+            rest = rest.replace(normalize(k), " ")
+        if any(line_holds(rest, r) for r in related):
+            return sentence
+    return None
 
 
 def deletion_requested(text: str, keys: Iterable[str]) -> str | None:
@@ -130,9 +205,9 @@ def change_stated(text: str, keys: Iterable[str]) -> str | None:
     return stated("change", text, keys)
 
 
-def dependency_stated(text: str, keys: Iterable[str]) -> str | None:
-    """The sentence stating a dependency of the entity, or None."""
-    return stated("dependency", text, keys)
+def dependency_stated(text: str, keys: Iterable[str], related: Iterable[str] = ()) -> str | None:
+    """The sentence stating a dependency of the entity (a dependency phrase, or naming ``related``), or None."""
+    return stated("dependency", text, keys) or linked(text, keys, related)
 
 
 def uncertainty_stated(text: str, keys: Iterable[str]) -> str | None:

@@ -101,6 +101,7 @@ def evidence_verdict(
     change: str | UpstreamChange | None = None,
     root_names: Sequence[str] = (),
     old_value: str | None = None,
+    upstream: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Whether the retrieved context holds what the question needs (:mod:`eval.benchmarks.meme.evidence`).
 
@@ -114,6 +115,7 @@ def evidence_verdict(
         root_names: Display names of the root entity (scope the stated change).
         old_value: The value before the change / the deleted value
             (:func:`eval.benchmarks.meme.release.old_value_of`); default :attr:`Question.old_value`.
+        upstream: Display names of what the question's entities depend on (:func:`upstream_names`).
     """
     old = old_value if old_value is not None else question.old_value
     values = needed_values(question.task, phase, question.gold, question.values, old)
@@ -125,6 +127,7 @@ def evidence_verdict(
         names=names,
         change=change,
         root_names=root_names,
+        upstream=upstream,
     )
     return {"correct": held, "reason": reason, "judge": "evidence"}
 
@@ -141,6 +144,22 @@ def entity_name(episode: Episode, eid: str) -> str:
     return eid.replace("_", " ")
 
 
+def upstream_names(episode: Episode, question: Question) -> list[str]:
+    """Display names of the entities the question's entities depend on, directly or through others
+    (``dependency_edges_used``; empty when the episode does not list its edges)."""
+    sources: dict[str, list[str]] = {}
+    for edge in episode.dependency_edges_used or ():
+        sources.setdefault(edge.target, []).append(edge.source)
+    seen: list[str] = []
+    todo = [s for eid in question.entities for s in sources.get(eid, ())]
+    while todo:
+        eid = todo.pop()
+        if eid not in seen and eid not in question.entities:
+            seen.append(eid)
+            todo += sources.get(eid, ())
+    return [entity_name(episode, eid) for eid in seen]
+
+
 def meme_case(episode: Episode, question: Question, phase: str) -> MemeCase:
     """What the judges need of ``question``, with the release semantics (change, root, old value)."""
     change = upstream_change(episode)
@@ -152,6 +171,7 @@ def meme_case(episode: Episode, question: Question, phase: str) -> MemeCase:
         change,
         (entity_name(episode, root),) if root else (),
         old_value_of(episode, question),
+        tuple(upstream_names(episode, question)),
     )
 
 
@@ -192,6 +212,8 @@ class MemeCase:
     root_names: tuple[str, ...] = ()
     old_value: str | None = None
     """:func:`eval.benchmarks.meme.release.old_value_of` (None: :attr:`Question.old_value`)."""
+    upstream_names: tuple[str, ...] = ()
+    """:func:`upstream_names`: what the question's entities depend on (a sentence naming one links them)."""
 
     @property
     def old(self) -> str | None:
@@ -199,6 +221,13 @@ class MemeCase:
 
     def rule_args(self) -> dict[str, Any]:
         return {"phase": self.phase, "values": self.question.values, "old_value": self.old}
+
+
+def _change_values(change: UpstreamChange | str | None) -> list[str]:
+    """The upstream change's values, old and new (they name the root as well as its display name)."""
+    if isinstance(change, UpstreamChange):
+        return [v for v in (change.old, change.new) if v]
+    return [change] if change else []
 
 
 def _evidence_judge(inp: JudgeInput) -> dict[str, Any]:
@@ -211,6 +240,7 @@ def _evidence_judge(inp: JudgeInput) -> dict[str, Any]:
         change=case.change,
         root_names=case.root_names,
         old_value=case.old,
+        upstream=case.upstream_names,
     )
 
 
@@ -401,6 +431,7 @@ class MemeBenchmark:
                 "snapshot_index": snapshot_index,
                 "value_sessions": value_sessions(episode, question),
                 "names": names,
+                "root_names": [*case.root_names, *_change_values(case.change), *case.upstream_names],
             },
         )
 

@@ -128,7 +128,62 @@ def test_dependency_and_uncertainty_scoped():
     assert dependency_stated(text, ["commute duration"])
     assert dependency_stated(text, ["gym"]) is None
     assert uncertainty_stated("Commute duration: unclear since the move.", ["commute duration"])
-    assert sentences_about("A. B about gym. C.", ["gym"]) == ["B about gym."]
+    long = "Some five unrelated words here. B about gym. More unrelated words follow it here."
+    assert sentences_about(long, ["gym"]) == ["B about gym."]
+
+
+def test_an_elliptical_sentence_leans_on_its_neighbour_in_the_same_line():
+    # "Purged." names nothing; beside a sentence that names the entity it is about that entity.
+    assert deletion_requested("Purged. Nothing about the locker code is kept.", ["locker code"]) == "Purged."
+    assert deletion_requested("The locker code? Gone, wiped.", ["locker code"]) == "Gone, wiped."
+    # ...but only in the same line, and a longer sentence never borrows its neighbour's scope.
+    assert deletion_requested("The locker code is 4471.\nPurged.", ["locker code"]) is None
+    text = "Our build cache is Stashly. Please forget the staging URL entirely."
+    assert deletion_requested(text, ["build cache"]) is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The landlord was struck from the records.",  # irregular past of "strike ... from"
+        "She got rid of that note.",  # "get rid of"
+        "The team scrapped the old entry.",  # doubled consonant
+        "User's locker code wiped on request.",
+    ],
+)
+def test_phrase_words_match_their_inflections(sentence):
+    assert phrase_in("deletion", sentence)
+
+
+def test_inflections_rule():
+    assert set(phrases.inflections("wipe")) >= {"wipes", "wiped", "wiping"}
+    assert "buried" in phrases.inflections("bury") and "scrapped" in phrases.inflections("scrap")
+    assert phrases.inflections("is") == ["is"]  # function words stay as they are
+    # A verb of the irregular table gets exactly its listed forms ("forgetting" is rarely a request).
+    assert phrases.inflections("forget", {"forget": ("forgot", "forgotten")}) == ["forget", "forgot", "forgotten"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Should the cloud provider be replaced at some point, we'd go with Hushvault.",
+        "The region could move to eu-west one day.",
+        "The backup plan is Stratavane, in case the provider is swapped out.",
+    ],
+)
+def test_modal_and_hypothetical_sentences_are_not_change_events(sentence):
+    assert phrase_in("change", sentence) is None
+
+
+def test_a_sentence_naming_the_entity_and_its_upstream_states_a_link():
+    # No dependency phrase: naming both is how MEME dialogue and memories state the link.
+    said = "Our monitoring agent and our container orchestrator go hand in hand."
+    assert dependency_stated(said, ["monitoring agent"], ["container orchestrator"]) == said
+    assert dependency_stated(said, ["monitoring agent"]) is None  # without the upstream names
+    # Two sentences, one entity each: no link. "car" inside "car insurer" is the entity itself.
+    apart = "Our monitoring agent is Vigilark. Our container orchestrator is Podmarshal."
+    assert dependency_stated(apart, ["monitoring agent"], ["container orchestrator"]) is None
+    assert dependency_stated("My car insurer is Safelane.", ["car insurer"], ["car"]) is None
 
 
 def test_phrase_file_is_checked(tmp_path):
@@ -138,4 +193,9 @@ def test_phrase_file_is_checked(tmp_path):
         phrases.phrase_lists(bad)
     with pytest.raises(ValueError, match="unknown phrase list"):
         phrase_in("nonsense", "x")
+    table = tmp_path / "irregular.json"
+    lists = {kind: ["x"] for kind in phrases.KINDS}
+    table.write_text(json.dumps({**lists, "irregular_verbs": {"strike": "struck"}}), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"irregular\.json.*'irregular_verbs'"):
+        phrases.phrase_lists(table)
     assert set(phrases.phrase_lists()) == set(phrases.KINDS)
