@@ -99,7 +99,8 @@ def generate_episodes(
         filler: ``none``, ``32k`` or ``128k``.
         domains: Domain names to alternate over; ids are numbered per domain (``pl_001``, ``sw_001``, ...).
         phrasing: ``dev`` (default), ``dev2`` or ``heldout``: the dialogue's phrasing family
-            (:data:`.dialogue.PHRASINGS`); the values, questions and gold are drawn from the same seed either way.
+            (:data:`.dialogue.PHRASINGS`); the values, questions and gold are drawn from the same seed
+            in every family.
 
     Returns:
         The episodes in order.
