@@ -6,12 +6,21 @@ on Y; if Y changes, X will be Z"), ``dependency`` (Absence: "X depends on Y", no
 ``change`` (the root changes) and ``delete`` (the user asks to forget a fact, without restating it,
 so the value is not planted again by the very request that removes it).
 
-Two phrasing families (:data:`PHRASINGS`): ``dev``, the templates below, which the evidence rules and
-the rule judge were written against; and ``heldout`` (``data/dialogue_heldout.json``), written after
-those rules were frozen and never used by a rule or a test fixture: other verbs, noun forms, passive
-voice, third person, and paraphrased mentions of descriptive values (``value_paraphrases``). The
-held-out family measures whether the verdicts hold on wording they were not written against
-(``benchmarks/bench_meme_phrasing.py``). Openings, closings and lead-ins are shared.
+Three phrasing families (:data:`PHRASINGS`), all read through :func:`templates`:
+
+- ``dev``: the templates below, which the evidence rules and the rule judge were written against.
+- ``dev2`` (``data/dialogue_dev2.json``): the first held-out family, written after those rules were
+  frozen (other verbs, noun forms, passive voice, third person, paraphrased mentions of descriptive
+  values). Its misses were read to improve the rules, so it is development data now; it is kept so its
+  figure stays reproducible (the same seed gives the episodes it gave under its former name ``heldout``).
+- ``heldout`` (``data/dialogue_heldout.json``): the second held-out family, written blind to the rules
+  by an author who did not read the verdict code or the phrase lists, and never used by a rule or a
+  test fixture. It is measured once, after the rules were frozen
+  (``benchmarks/bench_meme_phrasing.py``): whether the verdicts hold on wording they were not
+  written against.
+
+A non-dev family is a JSON table with the dev table's keys plus ``value_paraphrases`` (a descriptive
+value mentioned in other words; verbatim values never). Openings, closings and lead-ins are shared.
 
 In the dev family, every phrasing of a rule contains the clauses "depends on" and "if ... changes, ...
 will be" verbatim, and every dependency phrasing "depends on" with no new value, as the paper's generator
@@ -31,8 +40,9 @@ from eval.benchmarks.meme.generator.tables import load_table
 from memory_systems.errors import ConfigError
 
 FACT_KINDS = ("state", "update", "verbatim", "rule", "dependency", "change", "delete")
-#: Phrasing families: ``dev`` (the rules' own) and ``heldout`` (for measuring them).
-PHRASINGS = ("dev", "heldout")
+#: Phrasing families: ``dev`` (the rules' own), ``dev2`` (the retired first held-out family, development
+#: data now) and ``heldout`` (for measuring them). A non-dev family ``f`` is ``data/dialogue_<f>.json``.
+PHRASINGS = ("dev", "dev2", "heldout")
 
 
 @dataclass(frozen=True)
@@ -258,16 +268,16 @@ def templates(phrasing: str) -> dict[str, Any]:
     """The template lists of a phrasing family (keys of the dev table, plus ``value_paraphrases``).
 
     Raises:
-        ConfigError: Unknown family, or the held-out table lacks a list or holds an empty one.
+        ConfigError: Unknown family, or a non-dev family's table lacks a list or holds an empty one.
     """
     if phrasing == "dev":
         return {**_DEV, "value_paraphrases": {}}
-    if phrasing != "heldout":
+    if phrasing not in PHRASINGS:
         raise ConfigError(f"unknown MEME phrasing {phrasing!r}; expected one of {', '.join(PHRASINGS)}")
-    table = load_table("dialogue_heldout")
+    table = load_table(f"dialogue_{phrasing}")
     bad = [k for k in _DEV if not isinstance(table.get(k), tuple) or not table[k]]
     if bad:
-        raise ConfigError(f"generator/data/dialogue_heldout.json: missing or empty template lists {bad}")
+        raise ConfigError(f"generator/data/dialogue_{phrasing}.json: missing or empty template lists {bad}")
     return {**{k: table[k] for k in _DEV}, "value_paraphrases": dict(table.get("value_paraphrases", {}))}
 
 
@@ -277,7 +287,7 @@ def _exchange(
     """Turns (role, text) verbalising ``fact`` and the index among them of the turn that conveys it.
 
     ``follows``: another fact came before in this session, so a lead-in ("Next item.") may open it.
-    ``phrasing``: the family (:data:`PHRASINGS`); the held-out one mentions a descriptive value by
+    ``phrasing``: the family (:data:`PHRASINGS`); a non-dev one mentions a descriptive value by
     its paraphrase (verbatim values never).
     """
     t = templates(phrasing)
@@ -300,7 +310,7 @@ def _exchange(
         turns += [("user", text), ("assistant", rng.choice(ack))]
         conveyed = 0
     filled = [(role, _fill(text, s)) for role, text in turns]
-    if phrasing != "dev":  # a held-out template may open on a lower-case value
+    if phrasing != "dev":  # a non-dev template may open on a lower-case value
         filled = [(role, text[:1].upper() + text[1:]) for role, text in filled]
     return filled, conveyed
 
@@ -320,7 +330,7 @@ def evidence_dialogue(
         domain: Domain name (picks the opening lines).
         owner: The user's possessive ("my" / "our").
         phrasing: The phrasing family of the facts' turns (:data:`PHRASINGS`); gold facts' texts are
-            the same in both.
+            the same in every family.
 
     Returns:
         ``(conversation, gold_facts)``: turns as ``{"role", "content"}`` dicts, and one gold fact dict
