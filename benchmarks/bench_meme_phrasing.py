@@ -26,8 +26,8 @@ def main() -> None:
     parser.add_argument("--misses", type=int, default=10, help="disagreements to print per family")
     parser.add_argument("--phrasing", nargs="+", default=list(PHRASINGS), help="families to measure")
     args = parser.parse_args()
-    header = ("phrasing", "questions", "evidence vs gold", "says yes on gold", "says no on controls")
-    print(f"{header[0]:<9} {header[1]:>9} {header[2]:>17} {header[3]:>17} {header[4]:>20} {'rule judge vs gold':>19}")
+    head = ("phrasing", "questions", "evidence vs gold", "yes on gold", "no on controls", "rule judge")
+    print(f"{head[0]:<9} {head[1]:>9} {head[2]:>17} {head[3]:>17} {head[4]:>20} {head[5]:>18}")
     found = {}
     for phrasing in args.phrasing:
         result = agreement(generate_episodes(args.episodes, seed=args.seed, phrasing=phrasing))

@@ -118,9 +118,8 @@ def holds_state(
     missing = missing_values(text, values)
     if missing:
         return False, f"missing {missing}"
-    if phase == "after" and task == "Abs":
-        if _stated_link(text, _about(values, names), root_names) is None:
-            return False, "old value without a stated dependency or uncertainty"
+    if phase == "after" and task == "Abs" and _stated_link(text, _about(values, names), root_names) is None:
+        return False, "old value without a stated dependency or uncertainty"
     return True, "holds the needed state"
 
 

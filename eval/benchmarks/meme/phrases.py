@@ -65,10 +65,11 @@ KINDS = ("deletion", "change", "conditional", "dependency", "uncertainty")
 #: A sentence of at most this many words may lean on the sentence next to it for its scope.
 ELLIPSIS_WORDS = 4
 #: Words never inflected (function words: "is" must not grow into "iss").
-_UNINFLECTED = frozenset(
-    "a an the of and or with for to in on at by via per from is are was were be been it its not no "
-    "now any all off out up as so do does did don't doesn't didn't has have had can".split()
+_FUNCTION_WORDS = (
+    "a an the of and or with for to in on at by via per from is are was were be been it its not no now any "
+    "all off out up as so do does did don't doesn't didn't has have had can"
 )
+_UNINFLECTED = frozenset(_FUNCTION_WORDS.split())
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _ANAPHOR = re.compile(r"\b(it|that|this|those|them)\b")
@@ -206,7 +207,7 @@ def change_stated(text: str, keys: Iterable[str]) -> str | None:
 
 
 def dependency_stated(text: str, keys: Iterable[str], related: Iterable[str] = ()) -> str | None:
-    """The sentence stating a dependency of the entity (a dependency phrase, or naming ``related``), or None."""
+    """The sentence stating a dependency of the entity (a dependency phrase, or naming ``related``)."""
     return stated("dependency", text, keys) or linked(text, keys, related)
 
 

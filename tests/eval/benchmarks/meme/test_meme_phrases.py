@@ -160,7 +160,8 @@ def test_inflections_rule():
     assert "buried" in phrases.inflections("bury") and "scrapped" in phrases.inflections("scrap")
     assert phrases.inflections("is") == ["is"]  # function words stay as they are
     # A verb of the irregular table gets exactly its listed forms ("forgetting" is rarely a request).
-    assert phrases.inflections("forget", {"forget": ("forgot", "forgotten")}) == ["forget", "forgot", "forgotten"]
+    table = {"forget": ("forgot", "forgotten")}
+    assert phrases.inflections("forget", table) == ["forget", "forgot", "forgotten"]
 
 
 @pytest.mark.parametrize(
