@@ -370,6 +370,7 @@ def test_snapshot_state_on_release_wording(episode):
         # Gold answers as the release writes them.
         ("Cas", NEW_SHOP, True),
         ("Abs", f"Uncertain — previously '{STUDIO}', but living_area changed", True),
+        ("Abs", f"Uncertain — previously '{STUDIO}', but living area changed", True),
         ("Del", "No — explicitly removed", True),
         ("Tr", ", ".join(BIKES), True),
         ("Tr", " → ".join(BIKES), True),
