@@ -9,6 +9,26 @@ Released episodes differ from generated ones in ways that matter to the judges:
   so "the first value" is not the old one. The old value is the before-question's answer on the same
   entity, or the entity's earlier gold fact (:func:`old_value_of`).
 - Absence and Deletion ``entity_values`` hold the old / deleted value in both layouts.
+
+What the public release looks like (dataset card and viewer of
+https://huggingface.co/datasets/meme-benchmark/MEME, code at https://github.com/wagmi97/MEME):
+three JSON files, one flat array of episodes each -- ``filler32k`` (the default, 100 episodes),
+``filler128k`` (a 40-episode subset) and ``nofiller`` (evidence sessions only); 50 ``personal_life``
+and 50 ``software_project`` episodes with ids ``pl_NNN`` / ``sw_NNN``. Top level: ``root`` (an entity
+id), ``root_change`` ``{before, after}`` (present in the viewer's rows), ``chain_entities`` (root
+first), ``filler_entities``, ``entities`` (id -> ``{before, after, task}``, the task as one capital
+letter), ``has_2hop``, ``dependency_edges_used`` (``{source, target, hop, pattern}``, the pattern a named
+kind of link), ``tasks`` (``type`` as a short code, ``target_entities``,
+``entity_values`` keyed by entity id), six session and token counts, ``evidence_session_indices``,
+``sessions`` (filler ids are borrowed-corpus ids such as ``sharegpt_<n>``; ``type`` filler or
+evidence; ``conversation`` of role/content turns) and both question sets (``timestamp`` in the
+sessions' ``YYYY/MM/DD (Dow) HH:MM`` form, ``position_after_session``, questions with a short
+``task_type`` and ``entity``). ``entity_values`` mixes strings and lists by task, which is why the
+card loads the JSON directly rather than through ``datasets``. Rules are worded as conditional
+instructions on the entities' plain names ("if <source> changes, switch <target> to <value>"), not
+as "depends on ... will be"; values are invented names. Not visible on those pages, so never relied
+on here: the wording of gold facts' ``notes``, whether a deletion fact carries the deleted value,
+and whether the Abs gold names the source by id or by plain name.
 """
 
 from __future__ import annotations
