@@ -65,15 +65,15 @@ def _sessions_with(episode: Episode, kinds: tuple[str, ...] | None, entities: se
 
 def controls(episode: Episode, question: Question, phase: str) -> list[tuple[str, str]]:
     """``(label, context)`` pairs on which the evidence verdict must say False (module docstring)."""
-    about = set(question.entities)
+    ids = set(question.entities)
     if phase == "after" and question.task in _CONTROL_KINDS:
         plans = [
             # A change is on the root, not on the question's entity.
-            ("without " + "/".join(kinds), _sessions_with(episode, kinds, None if "change" in kinds else about))
+            ("without " + "/".join(kinds), _sessions_with(episode, kinds, None if "change" in kinds else ids))
             for kinds in _CONTROL_KINDS[question.task]
         ]
     else:
-        plans = [("without the values", _sessions_with(episode, None, about))]
+        plans = [("without the values", _sessions_with(episode, None, ids))]
     return [(label, gold_context(episode, phase, without=left)) for label, left in plans if left]
 
 

@@ -66,6 +66,14 @@ _NO_INFO = (
     "isn't any",
     "there is no",
     "no such",
+    "erased",
+    "wiped",
+    "purged",
+    "cleared",
+    "nothing on file",
+    "not on file",
+    "nothing stored",
+    "nothing saved",
 )
 _UNCERTAIN = (
     "uncertain",
@@ -88,6 +96,12 @@ _UNCERTAIN = (
     "cannot be sure",
     "can't confirm",
     "cannot confirm",
+    "can't say",
+    "cannot say",
+    "can't tell",
+    "cannot tell",
+    "no way to know",
+    "not confirmed",
     "not certain",
     "need to confirm",
     "needs to be confirmed",
@@ -122,7 +136,10 @@ _HEDGE = (
 
 
 #: Abs: words right before the old value that frame it as past ("previously 'Quellport'", "it was ...").
-_PAST = re.compile(r"\b(previously|formerly|originally|used to be|used to|was|had been|before)\b[\s'\":,]*$")
+_PAST = re.compile(
+    r"\b(previously|formerly|originally|used to be|used to|was|were|had been|were going to|was going to"
+    r"|before)\b[\s'\":,]*$"
+)
 #: Abs: a negated change is no uncertainty ("it has not changed").
 _NOT_CHANGED = re.compile(r"\b(not|never|n't|hasn't|haven't|wasn't)\s+(been\s+)?changed\b|\bunchanged\b")
 

@@ -128,7 +128,7 @@ def test_dependency_and_uncertainty_scoped():
     assert dependency_stated(text, ["commute duration"])
     assert dependency_stated(text, ["gym"]) is None
     assert uncertainty_stated("Commute duration: unclear since the move.", ["commute duration"])
-    long = "Some five unrelated words here. B about gym. More unrelated words follow it here."
+    long = "Some five unrelated words here. B about gym. More unrelated words follow right here."
     assert sentences_about(long, ["gym"]) == ["B about gym."]
 
 

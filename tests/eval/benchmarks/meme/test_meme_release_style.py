@@ -289,22 +289,9 @@ def _with_turn(session: int, index: int, text: str) -> Episode:
         "Can you remove the book club from what you keep about me?",
         "The book club thing -- wipe it, please.",
         "I'd like the book club erased from your notes.",
-        pytest.param(
-            "Please scrub the book club from your notes.",
-            marks=pytest.mark.xfail(strict=True, reason="'scrub' is not in phrases.json 'deletion'"),
-        ),
-        pytest.param(
-            "I'd rather you didn't hold on to anything about my book club.",
-            marks=pytest.mark.xfail(
-                strict=True, reason="'didn't hold on to' matches no 'deletion' phrase ('don't keep' does)"
-            ),
-        ),
-        pytest.param(
-            "Let's take the book club out of your records.",
-            marks=pytest.mark.xfail(
-                strict=True, reason="'take ... out of your records' matches no 'deletion' phrase"
-            ),
-        ),
+        "Please scrub the book club from your notes.",
+        "I'd rather you didn't hold on to anything about my book club.",
+        "Let's take the book club out of your records.",
     ],
 )
 def test_deletion_requests_worded_otherwise_are_evidence(request_text):
@@ -321,12 +308,7 @@ def test_deletion_requests_worded_otherwise_are_evidence(request_text):
         "If living area changes, I'll have to rethink the yoga studio.",
         "The yoga studio is tied to my living area.",
         "Where I do yoga depends on the living area, so the yoga studio may need revisiting.",
-        pytest.param(
-            "I chose the yoga studio for being close to my living area.",
-            marks=pytest.mark.xfail(
-                strict=True, reason="'chose ... for being close to' matches no 'dependency' phrase"
-            ),
-        ),
+        "I chose the yoga studio for being close to my living area.",
     ],
 )
 def test_dependencies_worded_otherwise_are_evidence(dependency_text):
@@ -393,24 +375,10 @@ def test_snapshot_state_on_release_wording(episode):
         ("Del", CLUB, False),
         ("Del", f"You asked me to forget it, but it was the {CLUB}.", False),
         ("Tr", ", ".join(reversed(BIKES)), False),
-        # Paraphrases the rule judge gets wrong (see each reason).
-        pytest.param(
-            "Abs", f"You were going to {STUDIO}, but after the move I can't say if that's still true.", True,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="'were going to <old>' is no past framing for _PAST (was/previously/used to are)",
-            ),
-        ),
-        pytest.param(
-            "Abs", "Since you relocated, I can't say for certain which studio you attend now.", True,
-            marks=pytest.mark.xfail(
-                strict=True, reason="'can't say for certain', 'relocated': in neither _UNCERTAIN nor _NO_INFO"
-            ),
-        ),
-        pytest.param(
-            "Del", "You had me erase that, so there's nothing on file.", True,
-            marks=pytest.mark.xfail(strict=True, reason="'erase' / 'nothing on file' are not in _NO_INFO"),
-        ),
+        # Paraphrases that once failed the rule judge (past framing, can't say, erase / nothing on file).
+        ("Abs", f"You were going to {STUDIO}, but after the move I can't say if that's still true.", True),
+        ("Abs", "Since you relocated, I can't say for certain which studio you attend now.", True),
+        ("Del", "You had me erase that, so there's nothing on file.", True),
     ],
 )
 def test_rule_judge_on_release_gold_and_paraphrases(episode, task, answer, expected):
