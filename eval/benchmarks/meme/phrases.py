@@ -42,9 +42,10 @@ A longer sentence that names nothing never borrows its neighbour's scope, so "Ou
 Stashly. Please forget the staging URL." is no deletion request on the build cache.
 
 Relations. :func:`dependency_stated` also takes ``related`` keys (the upstream entity's names and
-values): a sentence that names the entity *and* the upstream entity states a relation between them,
-however it is worded ("the monitoring agent and the orchestrator go hand in hand"), since MEME
-dialogue and memories name two entities in one sentence only to link them.
+values): a sentence that names the entity (or refers back to one of its line that does) *and* the upstream
+entity states a relation between them, however it is worded ("the monitoring agent and the
+orchestrator go hand in hand"), since MEME dialogue and memories name two entities in one sentence
+only to link them.
 """
 
 from __future__ import annotations
@@ -181,18 +182,22 @@ def stated(kind: str, text: str, keys: Iterable[str]) -> str | None:
 
 
 def linked(text: str, keys: Iterable[str], related: Iterable[str]) -> str | None:
-    """The first sentence of ``text`` that names one of ``keys`` and, elsewhere in it, one of ``related``,
-    or None ("car" inside "car insurer" is the entity, not its upstream car)."""
+    """The first sentence of ``text`` that names one of ``keys`` (or refers back to one that does, in
+    the same line) and, elsewhere in it, one of ``related``; or None ("car" inside "car insurer" is
+    the entity, not its upstream car)."""
     keys = sorted((k for k in keys if k and normalize(k)), key=len, reverse=True)
     related = [r for r in related if r and normalize(r)]
-    for sentence in sentences(text):
-        if not any(line_holds(sentence, k) for k in keys):
-            continue
-        rest = normalize(sentence)
-        for k in keys:
-            rest = rest.replace(normalize(k), " ")
-        if any(line_holds(rest, r) for r in related):
-            return sentence
+    for line in text.splitlines():
+        previous_named = False  # a pronoun reaches back within the line (turn) only
+        for sentence in _split(line):
+            named = any(line_holds(sentence, k) for k in keys)
+            if named or (previous_named and _ANAPHOR.search(normalize(sentence))):
+                rest = normalize(sentence)
+                for k in keys:
+                    rest = rest.replace(normalize(k), " ")
+                if any(line_holds(rest, r) for r in related):
+                    return sentence
+            previous_named = named
     return None
 
 

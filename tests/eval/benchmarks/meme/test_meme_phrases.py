@@ -170,10 +170,31 @@ def test_inflections_rule():
         "Should the cloud provider be replaced at some point, we'd go with Hushvault.",
         "The region could move to eu-west one day.",
         "The backup plan is Stratavane, in case the provider is swapped out.",
+        # Temporal conditionals and imperatives about a future change.
+        "Once the region is different, the CDN moves to Edgewick.",
+        "The day the office is different, move the commute over to the ferry.",
+        "Any time the runtime gets changed, the build tool ought to go to Forgewright.",
+        # "for now" is a hedge on the present value, not a change ("now at" is no change phrase).
+        "As for the neighbourhood, that's Marrowgate, for now at least.",
     ],
 )
 def test_modal_and_hypothetical_sentences_are_not_change_events(sentence):
     assert phrase_in("change", sentence) is None
+
+
+def test_passive_deletion_requests_and_consequence_links():
+    assert phrase_in("deletion", "User asked that their locker code no longer be stored.")
+    assert phrase_in("dependency", "That one's really a consequence of the build tool.")
+    assert phrase_in("dependency", "Guess what got picked for our issue tracker.") is None
+
+
+def test_a_pronoun_links_within_its_line_only():
+    # "That one" refers back to the entity named in the same turn, and names the upstream entity.
+    turn = "About our artifact format. That one just goes along with our build tool."
+    assert phrases.linked(turn, ["artifact format"], ["build tool"]) == "That one just goes along with our build tool."
+    # Across turns the pronoun is someone else's: no link.
+    turns = "Assistant: Your artifact format is Tarnpack.\nUser: Next: our build tool -- it's Brickle."
+    assert phrases.linked(turns, ["artifact format"], ["build tool"]) is None
 
 
 def test_a_sentence_naming_the_entity_and_its_upstream_states_a_link():
