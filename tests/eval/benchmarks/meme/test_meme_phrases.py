@@ -191,7 +191,8 @@ def test_passive_deletion_requests_and_consequence_links():
 def test_a_pronoun_links_within_its_line_only():
     # "That one" refers back to the entity named in the same turn, and names the upstream entity.
     turn = "About our artifact format. That one just goes along with our build tool."
-    assert phrases.linked(turn, ["artifact format"], ["build tool"]) == "That one just goes along with our build tool."
+    said = phrases.linked(turn, ["artifact format"], ["build tool"])
+    assert said == "That one just goes along with our build tool."
     # Across turns the pronoun is someone else's: no link.
     turns = "Assistant: Your artifact format is Tarnpack.\nUser: Next: our build tool -- it's Brickle."
     assert phrases.linked(turns, ["artifact format"], ["build tool"]) is None
