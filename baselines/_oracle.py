@@ -18,13 +18,13 @@ Two oracle modes (:func:`oracle_mode`; a system's ``oracle`` argument):
   organisation-and-retrieval ceiling.
 - ``facts``: gold facts only, worded by :func:`worded` in a family disjoint from the question
   templates ("User's car insurer: Safelane Insurance", not "My car insurer is ..."), enter the
-  system's own maintenance: the ingestion LLM gets them (:func:`fact_chunks`) where it would get the
-  dialogue or its own extraction, and its decisions are applied as in native ingestion. Supported by
-  every LLM paradigm: ``llm_extraction`` (its ADD/UPDATE/DELETE/NONE decision call gets the facts in
-  place of its extraction call's), ``md_flat`` and ``karpathy_wiki`` (their agent loops get the facts
-  as the session, and their edits are their own), ``temporal_kg`` (its extraction call turns the facts
-  into triples, dependencies and forget requests; whether a new value invalidates the old one depends
-  on the subject and relation it names, as natively).
+  system's own maintenance: its ingestion LLM gets them where it would get the dialogue or its own
+  extraction, and its decisions are applied as in native ingestion. Supported by every LLM paradigm:
+  ``llm_extraction`` (its ADD/UPDATE/DELETE/NONE decision call gets them as its fact list in place of
+  its extraction call's), ``md_flat`` and ``karpathy_wiki`` (their agent loops read them, as
+  :func:`fact_chunks`, in place of the dialogue; their edits are their own), ``temporal_kg`` (its
+  extraction call reads them likewise and returns triples, dependencies and forget requests; whether a
+  new value invalidates the old one depends on the subject and relation it names, as natively).
 """
 
 from __future__ import annotations
