@@ -18,8 +18,13 @@ Two oracle modes (:func:`oracle_mode`; a system's ``oracle`` argument):
   organisation-and-retrieval ceiling.
 - ``facts``: gold facts only, worded by :func:`worded` in a family disjoint from the question
   templates ("User's car insurer: Safelane Insurance", not "My car insurer is ..."), enter the
-  system's own maintenance: its decide/update step runs, with its LLM, on the extracted-fact list it
-  would have produced. Supported by ``llm_extraction``; the other paradigms refuse it for now.
+  system's own maintenance: its ingestion LLM gets them where it would get the dialogue or its own
+  extraction, and its decisions are applied as in native ingestion. Supported by every LLM paradigm:
+  ``llm_extraction`` (its ADD/UPDATE/DELETE/NONE decision call gets them as its fact list in place of
+  its extraction call's), ``md_flat`` and ``karpathy_wiki`` (their agent loops read them, as
+  :func:`fact_chunks`, in place of the dialogue; their edits are their own), ``temporal_kg`` (its
+  extraction call reads them likewise and returns triples, dependencies and forget requests; whether a
+  new value invalidates the old one depends on the subject and relation it names, as natively).
 """
 
 from __future__ import annotations
@@ -28,8 +33,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from baselines._llm_support import clip_tokens, session_chunks
+from memory_systems.chunking import session_header
 from memory_systems.errors import ConfigError, InvalidInputError
 from memory_systems.records import Session
+from memory_systems.tokens import count_tokens_batch
 
 #: Oracle modes: off, gold memory (gold facts and gold maintenance), gold facts through the system's
 #: own maintenance.
@@ -80,6 +88,12 @@ def oracle_mode(value: Any, system: str, *, supported: tuple[str, ...] = ("off",
     if mode not in supported:
         raise ConfigError(f"{system}: oracle: {mode} is not supported (supported: {', '.join(supported)})")
     return mode
+
+
+def oracle_param(mode: str) -> bool | str:
+    """A mode as ``params()["oracle"]`` records it: False, True (gold memory, as earlier runs' rows and
+    configs have it) or "facts"."""
+    return {"off": False, "memory": True}.get(mode, mode)
 
 
 #: ``facts`` wording: third person, a label and a colon, no "my"/"is" -- disjoint from the question
@@ -155,3 +169,42 @@ def oracle_facts(session: Session) -> list[OracleFact]:
             )
         )
     return out
+
+
+#: Heads the worded facts in the text a system's ingestion LLM gets (:func:`fact_chunks`).
+FACTS_HEADING = "Facts from this session:"
+
+
+def fact_chunks(session: Session, max_tokens: int) -> list[str]:
+    """The session's gold facts, worded, as the text an ingestion LLM gets in place of the dialogue.
+
+    Each chunk is the session header (:func:`memory_systems.chunking.session_header`),
+    :data:`FACTS_HEADING` and one ``- <worded fact>`` item per fact (a multi-line verbatim value goes on
+    indented lines), packed within ``max_tokens`` cl100k tokens as the dialogue's chunks are; a single
+    overlong fact is clipped, as an overlong turn is. Empty for a filler session.
+
+    Raises:
+        InvalidInputError: The session carries no gold facts (see :func:`oracle_facts`).
+    """
+    items = ["- " + worded(f).replace("\n", "\n  ") for f in oracle_facts(session)]
+    if not items:
+        return []
+    head = [session_header(session), FACTS_HEADING]
+    head_tokens = sum(count_tokens_batch(head))
+    chunks: list[str] = []
+    current: list[str] = []
+    used = head_tokens
+    for item, tokens in zip(items, count_tokens_batch(items), strict=True):
+        if current and used + tokens > max_tokens:
+            chunks.append("\n".join([*head, *current]))
+            current, used = [], head_tokens
+        current.append(item)
+        used += tokens
+    chunks.append("\n".join([*head, *current]))
+    return [clip_tokens(chunk, max_tokens) for chunk in chunks]
+
+
+def ingest_chunks(session: Session, max_tokens: int, mode: str) -> list[str]:
+    """What an ingestion LLM reads of a session: its dialogue's chunks, or (``facts`` mode) the chunks
+    of its worded gold facts (:func:`fact_chunks`)."""
+    return fact_chunks(session, max_tokens) if mode == "facts" else session_chunks(session, max_tokens)

@@ -11,6 +11,10 @@ follows their links, and returns the pages read (at most ``k``; relevance search
 The agent talks to the LLM in one of two transports (``protocol``): a forced call of one tool whose
 arguments are a list of operations ("tools"), or the same object as a JSON reply ("json", for
 endpoints without tool support; the default, as the offline llama.cpp server supports it best).
+
+Extraction oracle (``oracle``, baselines/_oracle.py): ``memory`` writes entity pages from the gold
+facts without an LLM (the organisation-and-retrieval ceiling); ``facts`` gives the agent the session's
+gold facts instead of the dialogue, so what is measured is its own upkeep of the pages on perfect input.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from baselines._llm_support import (
     system_usage,
     transport_note,
 )
-from baselines._oracle import oracle_facts, oracle_mode
+from baselines._oracle import MODES, fact_chunks, oracle_facts, oracle_mode, oracle_param
 from baselines._wiki_tools import norm, relevant_first, today, within_budget
 from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
@@ -168,6 +172,12 @@ class KarpathyWikiMemory(MemorySystem):
         index_tokens: Budget of index.md shown to the model (the most related lines when longer).
         pages_tokens: Budget of the existing pages shown with a session.
         reply_tokens: Completion budget per call.
+        oracle: ``memory`` (or True): no LLM call at ingestion; each gold fact of the session
+            (``Session.metadata["gold_facts"]``, see baselines/_oracle.py) updates its entity's page
+            (see ``_ingest_oracle``). ``facts``: the agent loop gets the session's gold facts, worded
+            apart from the question templates (``_oracle.fact_chunks``), in place of the dialogue;
+            every write, append and delete is still the LLM's, so the wiki's maintenance is measured.
+            The raw source is the session either way. False / "off": native.
     """
 
     name = "karpathy_wiki"
@@ -186,7 +196,8 @@ class KarpathyWikiMemory(MemorySystem):
         oracle: bool | str = False,
     ) -> None:
         super().__init__()
-        self.oracle = oracle_mode(oracle, self.name) == "memory"  # "facts": refused
+        self.oracle_mode = oracle_mode(oracle, self.name, supported=MODES)
+        self.oracle = oracle_param(self.oracle_mode)
         self.top_k = check_k(top_k)
         self.protocol = check_protocol(protocol)
         self.max_rounds = check_k(max_rounds)
@@ -422,12 +433,13 @@ class KarpathyWikiMemory(MemorySystem):
         Failed calls, malformed replies and invalid operations are counted in ``failures``.
 
         Raises:
-            InvalidInputError: ``session`` is not a Session, or a bad namespace.
+            InvalidInputError: ``session`` is not a Session, a bad namespace, or (an oracle mode) a
+                session without gold facts.
             ConfigError: The system has no LLM.
         """
         check_session(session)
         check_namespace(namespace)
-        if self.oracle:
+        if self.oracle_mode == "memory":
             return self._ingest_oracle(session, namespace)
         self._llm.require("ingest_session")
         report = IngestReport(session.session_id)
@@ -435,8 +447,10 @@ class KarpathyWikiMemory(MemorySystem):
         day = session_day(session.timestamp)
         system_prompt = f"{WIKI_INGEST_PROMPT}\n{transport_note(self.protocol, WIKI_TOOL.name)}"
         with self.timed("ingest"):
-            chunks = session_chunks(session, self.input_tokens)
-            source = self._keep_raw(session, namespace, chunks)
+            dialogue = session_chunks(session, self.input_tokens)
+            # oracle: facts -- the agent reads the worded gold facts; the raw source stays the session.
+            chunks = dialogue if self.oracle_mode == "off" else fact_chunks(session, self.input_tokens)
+            source = self._keep_raw(session, namespace, dialogue)
             touched: dict[str, str] = {}  # title -> what happened, for the log
             for chunk in chunks:
                 outcome = run_action_loop(
@@ -451,7 +465,8 @@ class KarpathyWikiMemory(MemorySystem):
                 )
                 report.failures += outcome.failures
             lines = [f"- source: {source}", *(f"- {what} [[{title}]]" for title, what in touched.items())]
-            self._log_entry(namespace, day, "ingest", f"session {session.session_id}", lines)
+            action = "ingest" if self.oracle_mode == "off" else "ingest (oracle: facts)"
+            self._log_entry(namespace, day, action, f"session {session.session_id}", lines)
         report.wall_s = time.perf_counter() - started
         return report
 

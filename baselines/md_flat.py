@@ -9,6 +9,10 @@ returns the ``k`` most relevant entries, as the memory contract's ``retrieve(k)`
 The agent talks to the LLM in one of two transports (``protocol``): a forced call of one tool whose
 arguments are a list of operations ("tools"), or the same object as a JSON reply ("json", for
 endpoints without tool support; the default, as the offline llama.cpp server supports it best).
+
+Extraction oracle (``oracle``, baselines/_oracle.py): ``memory`` makes the gold edits without an LLM
+(the organisation-and-retrieval ceiling); ``facts`` gives the agent the session's gold facts instead
+of the dialogue, so what is measured is its own upkeep of the file (replacing, deleting) on perfect input.
 """
 
 from __future__ import annotations
@@ -29,12 +33,11 @@ from baselines._llm_support import (
     op_int,
     op_text,
     run_action_loop,
-    session_chunks,
     session_day,
     system_usage,
     transport_note,
 )
-from baselines._oracle import oracle_facts, oracle_mode
+from baselines._oracle import MODES, ingest_chunks, oracle_facts, oracle_mode, oracle_param
 from baselines._wiki_tools import norm, relevant_first, within_budget
 from memory_systems.base import NO_MEMORY, MemorySystem
 from memory_systems.errors import UnknownMemoryError
@@ -111,10 +114,13 @@ class MdFlatMemory(MemorySystem):
         view_tokens: Budget of the file shown to the model (the lines most related to the session
             when the file is longer).
         reply_tokens: Completion budget per call.
-        oracle: Extraction oracle: no LLM call at ingestion; each gold fact of the session
+        oracle: ``memory`` (or True): no LLM call at ingestion; each gold fact of the session
             (``Session.metadata["gold_facts"]``, see baselines/_oracle.py) becomes the edit a perfect
             agent following the prompt would make: a value replaces the entity's value line (or is
             appended), a rule or dependency is appended, a deletion request deletes the entity's lines.
+            ``facts``: the agent loop gets the session's gold facts, worded apart from the question
+            templates (``_oracle.fact_chunks``), in place of the dialogue; every append, replace and
+            delete is still the LLM's, so the file's maintenance is measured. False / "off": native.
     """
 
     name = "md_flat"
@@ -134,7 +140,8 @@ class MdFlatMemory(MemorySystem):
         oracle: bool | str = False,
     ) -> None:
         super().__init__()
-        self.oracle = oracle_mode(oracle, self.name) == "memory"  # "facts": refused
+        self.oracle_mode = oracle_mode(oracle, self.name, supported=MODES)
+        self.oracle = oracle_param(self.oracle_mode)
         self.top_k = check_k(top_k)
         self.whole_file = bool(whole_file)
         self.context_tokens = check_k(context_tokens)
@@ -240,12 +247,13 @@ class MdFlatMemory(MemorySystem):
         Failed calls, malformed replies and invalid operations are counted in ``failures``.
 
         Raises:
-            InvalidInputError: ``session`` is not a Session, or a bad namespace.
+            InvalidInputError: ``session`` is not a Session, a bad namespace, or (an oracle mode) a
+                session without gold facts.
             ConfigError: The system has no LLM.
         """
         check_session(session)
         check_namespace(namespace)
-        if self.oracle:
+        if self.oracle_mode == "memory":
             return self._ingest_oracle(session, namespace)
         self._llm.require("ingest_session")
         report = IngestReport(session.session_id)
@@ -253,7 +261,7 @@ class MdFlatMemory(MemorySystem):
         day = session_day(session.timestamp)
         system_prompt = f"{MD_FLAT_PROMPT}\n{transport_note(self.protocol, MD_FLAT_TOOL.name)}"
         with self.timed("ingest"):
-            for chunk in session_chunks(session, self.input_tokens):
+            for chunk in ingest_chunks(session, self.input_tokens, self.oracle_mode):
                 outcome = run_action_loop(
                     self._llm,
                     tool=MD_FLAT_TOOL,

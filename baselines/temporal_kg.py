@@ -19,6 +19,12 @@ Retrieval fuses (reciprocal ranks) BM25 over the edge facts and relation names, 
 and the graph neighbourhood of the best hits. Current facts come first, then dependency rules;
 invalidated edges are excluded unless ``include_invalidated``, and then come last. The context shows
 a fact with its date, its earlier values and any uncertainty.
+
+Extraction oracle (``oracle``, baselines/_oracle.py): ``memory`` builds the extraction from the gold
+facts, one subject and relation per entity, so invalidation and forgetting follow the gold entities
+(the organisation-and-retrieval ceiling); ``facts`` gives the extraction call the session's gold facts
+instead of the dialogue, so what is measured is whether its triples, dependencies and forget requests
+name things consistently enough for the invalidation above to keep the graph current.
 """
 
 from __future__ import annotations
@@ -38,12 +44,11 @@ from baselines._llm_support import (
     LLMAccount,
     ask_structured,
     check_protocol,
-    session_chunks,
     session_day,
     session_iso,
     system_usage,
 )
-from baselines._oracle import oracle_facts, oracle_mode
+from baselines._oracle import MODES, ingest_chunks, oracle_facts, oracle_mode, oracle_param
 from baselines._temporal_extract import (
     EXTRACT_PROMPT,
     EXTRACT_TOOL,
@@ -106,9 +111,13 @@ class TemporalKGMemory(MemorySystem):
         reply_tokens: Completion budget per call.
         protocol: "json" (JSON replies) or "tools" (a forced tool call, whose arguments endpoints
             such as llama.cpp constrain to the schema).
-        oracle: Extraction oracle: build each session's facts, dependency rules and forget requests
+        oracle: ``memory`` (or True): build each session's facts, dependency rules and forget requests
             from its gold facts (``Session.metadata["gold_facts"]``, see baselines/_oracle.py) instead
-            of asking the LLM; invalidation and dependency propagation run as usual. No LLM needed.
+            of asking the LLM, keyed by entity name; invalidation and dependency propagation run as
+            usual. No LLM needed. ``facts``: the extraction call gets the session's gold facts, worded
+            apart from the question templates (``_oracle.fact_chunks``), in place of the dialogue; its
+            reply is applied as natively (invalidation by the subject and relation it names, its
+            forget requests, its dependencies), so maintenance is measured. False / "off": native.
     """
 
     name = "temporal_kg"
@@ -127,7 +136,8 @@ class TemporalKGMemory(MemorySystem):
     ) -> None:
         super().__init__()
         self.protocol = check_protocol(protocol)
-        self.oracle = oracle_mode(oracle, self.name) == "memory"  # "facts": refused
+        self.oracle_mode = oracle_mode(oracle, self.name, supported=MODES)
+        self.oracle = oracle_param(self.oracle_mode)
         self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self.top_k = check_k(top_k)
         self.include_invalidated = bool(include_invalidated)
@@ -406,19 +416,20 @@ class TemporalKGMemory(MemorySystem):
         Failed calls, malformed replies and unusable items are counted in ``failures``.
 
         Raises:
-            InvalidInputError: ``session`` is not a Session, or a bad namespace.
+            InvalidInputError: ``session`` is not a Session, a bad namespace, or (an oracle mode) a
+                session without gold facts.
             ConfigError: The system has no LLM.
         """
         check_session(session)
         check_namespace(namespace)
-        if self.oracle:
+        if self.oracle_mode == "memory":
             return self._ingest_oracle(session, namespace)
         self._llm.require("ingest_session")
         report = IngestReport(session.session_id)
         started = time.perf_counter()
         day = session_day(session.timestamp)
         with self.timed("ingest"):
-            for chunk in session_chunks(session, self.input_tokens):
+            for chunk in ingest_chunks(session, self.input_tokens, self.oracle_mode):
                 data, error = ask_structured(
                     self._llm,
                     EXTRACT_TOOL,

@@ -173,17 +173,19 @@ def test_oracle_flag_survives_save_and_load(tmp_path, embedder, episodes):
 # -- oracle modes (issue 18): memory = gold facts and gold maintenance, facts = gold facts only -------------
 
 
-def test_oracle_modes_are_named_and_refused_where_unsupported(embedder):
+def test_oracle_modes_are_named_and_checked(embedder):
     assert LLMExtractionMemory(oracle=True, embedder=embedder).params()["oracle"] is True
     assert LLMExtractionMemory(oracle="memory", embedder=embedder).params()["oracle"] is True
     assert LLMExtractionMemory(oracle="off", embedder=embedder).params()["oracle"] is False
     assert LLMExtractionMemory(oracle="facts", embedder=embedder).params()["oracle"] == "facts"
     with pytest.raises(ConfigError, match="oracle must be one of"):
         LLMExtractionMemory(oracle="gold", embedder=embedder)
-    for cls in (MdFlatMemory, TemporalKGMemory, KarpathyWikiMemory):
-        with pytest.raises(ConfigError, match="oracle: facts is not supported"):
-            cls(oracle="facts")
+    for cls in (MdFlatMemory, TemporalKGMemory, KarpathyWikiMemory):  # facts mode: test_oracle_facts.py
+        assert cls(oracle="facts").params()["oracle"] == "facts"
         assert cls(oracle="memory").params()["oracle"] is True
+        assert cls(oracle=False).params()["oracle"] is False
+        with pytest.raises(ConfigError, match="oracle must be one of"):
+            cls(oracle="gold")
 
 
 def test_facts_mode_runs_the_systems_own_decision_step_on_gold_facts(embedder, replay_llm, episodes):
