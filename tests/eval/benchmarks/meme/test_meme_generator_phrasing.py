@@ -1,7 +1,7 @@
-"""MEME generator phrasing families: dev, dev2 (the retired first held-out family) and heldout load; an
-unknown family is refused; each is deterministic; and the held-out family keeps the facts' structure
-(a rule states its value, a deletion never restates the deleted value). Structural checks only: no test
-here looks at the held-out family's wording."""
+"""MEME generator phrasing families: dev, dev2 and dev3 (the retired first and second held-out families) and
+heldout load; an unknown family is refused; each is deterministic; and the held-out family keeps the facts'
+structure (a rule states its value, a deletion never restates the deleted value). Structural checks only: no
+test here looks at the held-out family's wording."""
 
 from __future__ import annotations
 
@@ -43,16 +43,16 @@ def test_every_family_loads_with_every_dev_list(family):
     ]
 
 
-def test_families_are_dev_dev2_heldout_and_the_cli_offers_them_all():
-    assert PHRASINGS == ("dev", "dev2", "heldout")
-    args = build_parser().parse_args(["generate", "meme", "--phrasing", "dev2", "--out", "x.json"])
-    assert args.phrasing == "dev2"
+def test_families_are_dev_dev2_dev3_heldout_and_the_cli_offers_them_all():
+    assert PHRASINGS == ("dev", "dev2", "dev3", "heldout")
+    args = build_parser().parse_args(["generate", "meme", "--phrasing", "dev3", "--out", "x.json"])
+    assert args.phrasing == "dev3"
     for family in PHRASINGS:
         assert build_parser().parse_args(["generate", "meme", "--phrasing", family, "--out", "x"])
 
 
 def test_an_unknown_family_is_refused_naming_the_choices():
-    expected = r"unknown MEME phrasing 'heldout2'; expected one of dev, dev2, heldout"
+    expected = r"unknown MEME phrasing 'heldout2'; expected one of dev, dev2, dev3, heldout"
     with pytest.raises(ConfigError, match=expected):
         generate_episodes(1, seed=0, phrasing="heldout2")
     with pytest.raises(ConfigError, match="unknown MEME phrasing"):
@@ -81,6 +81,7 @@ def test_the_families_differ_in_wording_only():
         assert [e.tasks for e in episodes] == [e.tasks for e in runs["dev"]], family
         assert [e.after_questions for e in episodes] == [e.after_questions for e in runs["dev"]], family
     assert all(e.to_dict()["generator"]["phrasing"] == "dev2" for e in runs["dev2"])
+    assert all(e.to_dict()["generator"]["phrasing"] == "dev3" for e in runs["dev3"])
     assert "phrasing" not in runs["dev"][0].to_dict()["generator"]  # dev output stays byte-identical
 
 
@@ -88,6 +89,17 @@ def test_dev2_gives_the_episodes_the_first_held_out_family_gave():
     # Hash computed on main before the rename, from `generate_episodes(2, seed=3, phrasing="heldout")`:
     # the retired family's figure stays reproducible under its new name.
     assert _digest(generate_episodes(2, seed=3, phrasing="dev2")) == "c0dffbef6e3b564d"
+
+
+def test_dev3_gives_the_episodes_the_second_held_out_family_gave():
+    # Hash computed on main before the rename, from `generate_episodes(2, seed=3, phrasing="heldout")`:
+    # the second retired family's figure stays reproducible under its new name.
+    assert _digest(generate_episodes(2, seed=3, phrasing="dev3")) == "06e2296e05792538"
+
+
+def test_heldout_is_pinned_to_the_third_held_out_family():
+    # The family measured once must not drift: any edit to its table changes this hash.
+    assert _digest(generate_episodes(2, seed=3, phrasing="heldout")) == "6f5aa7766c461a37"
 
 
 def test_heldout_episodes_are_deterministic_and_seed_dependent(heldout_episodes):
@@ -147,3 +159,30 @@ def test_heldout_paraphrases_are_of_real_values_and_keep_their_numbers():
         assert value in values and paraphrase != value, value
         numbers = sorted(w for w in value.replace(":", " :").split() if any(c.isdigit() for c in w))
         assert all(n in paraphrase for n in numbers), (value, paraphrase)
+
+
+@pytest.mark.parametrize("family", [f for f in PHRASINGS if f != "dev"])
+def test_every_family_template_carries_the_slots_its_fact_kind_needs(family):
+    t = templates(family)
+    for text in t["rule"]:
+        assert all(s in text for s in ("{name}", "{src}", "{value}")), text
+    for text in t["dependency"]:
+        assert "{name}" in text and "{src}" in text and "{value}" not in text, text
+    for text in t["change"]:
+        assert "{value}" in text and "{src}" not in text, text  # a change never names a dependent
+    for text in t["update"]:
+        assert "{value}" in text and "{old}" in text, text
+    for text in t["verbatim"]:
+        assert text.endswith(":\n{value}") and text.count("{value}") == 1, text
+    for text in t["delete"] + t["delete_ack"]:
+        assert "{value}" not in text and "{old}" not in text, text
+    for kind in ("state", "update", "rule", "dependency", "change", "delete", "verbatim"):
+        assert len(t[kind]) >= 3, kind
+
+
+def test_the_heldout_family_offers_enough_forms_per_kind():
+    t = templates("heldout")
+    for kind in ("state", "update", "verbatim", "rule", "dependency", "change", "delete"):
+        assert len(set(t[kind])) >= 5, kind
+    for kind in _DEV:
+        assert len(set(t[kind])) >= 3, kind
