@@ -1,12 +1,13 @@
 """Agreement of MEME's evidence verdict and rule judge with gold, dev vs held-out phrasing.
 
 Generates ``--episodes`` episodes (no filler) in each phrasing family from the same seed and prints,
-per family, the share of questions where the evidence verdict says True on the gold evidence context
-and the share where the rule judge passes the gold answer and fails a stale one
-(:mod:`eval.benchmarks.meme.agreement`). The rules were written against ``dev``; ``heldout`` is wording
-they were not written against.
+per family, the share of questions where the evidence verdict agrees with gold both ways (True on the
+gold evidence context, False on every control without a key session), each half apart, and the share
+where the rule judge passes the gold answer and fails a stale one (:mod:`eval.benchmarks.meme.agreement`).
+The rules were written against ``dev`` and corrected on ``dev2`` and ``dev3`` (retired held-out
+families); ``heldout`` was written blind to them. ``--misses 0`` keeps the held-out misses unread.
 
-    python benchmarks/bench_meme_phrasing.py [--episodes 50] [--seed 0] [--misses 10]
+    python -m benchmarks.bench_meme_phrasing [--episodes 50] [--seed 0] [--misses 10] [--phrasing ...]
 """
 
 from __future__ import annotations

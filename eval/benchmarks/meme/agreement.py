@@ -11,8 +11,9 @@ For each question of an episode, both ways:
 - the ``rule`` judge must pass the gold answer and fail a stale or wrong one (:func:`stale_answer`).
 
 A question agrees when every check of its kind holds. Run on the generator's phrasing families --
-``dev`` and ``dev2`` (wording the rules were written or corrected against) and ``heldout`` (wording
-they were not) -- the rates say whether the verdicts hold beyond wording of their own making.
+``dev``, ``dev2`` and ``dev3`` (wording the rules were written or corrected against) and ``heldout``
+(wording written blind to them) -- the rates say whether the verdicts hold beyond wording of their own
+making.
 ``benchmarks/bench_meme_phrasing.py`` prints them; ``tests/eval/benchmarks/meme/
 test_meme_phrasing_agreement.py`` requires them. Controls need the generator's fact ``kind`` on the
 gold facts; a released episode lacks it and gets none.
