@@ -83,7 +83,7 @@ def _holds_state(text: str, row: Row, values: Sequence[str]) -> tuple[bool, str]
         phase=str(meta.get("phase")),
         values=values,
         names=meta.get("names") or [],
-        root_names=meta.get("root_names") or [],
+        upstream=meta.get("upstream") or [],
     )
 
 

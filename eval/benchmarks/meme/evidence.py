@@ -105,12 +105,12 @@ def holds_state(
     phase: str,
     values: Sequence[str],
     names: Sequence[str] = (),
-    root_names: Sequence[str] = (),
+    upstream: Sequence[str] = (),
 ) -> tuple[bool, str]:
     """Whether a memory ``text`` holds the state the question needs, with a reason (strict for Del).
 
-    ``root_names``: names (and values) of the root and of what the entity depends on, for a
-    dependency stated by naming it.
+    ``upstream``: names (and values) of the root and of what the entity depends on, for a dependency
+    stated by naming it.
     """
     if phase == "after" and task == "Del":
         leaked = [v for v in values if value_present(text, v)]
@@ -118,7 +118,7 @@ def holds_state(
     missing = missing_values(text, values)
     if missing:
         return False, f"missing {missing}"
-    if phase == "after" and task == "Abs" and _stated_link(text, _about(values, names), root_names) is None:
+    if phase == "after" and task == "Abs" and _stated_link(text, _about(values, names), upstream) is None:
         return False, "old value without a stated dependency or uncertainty"
     return True, "holds the needed state"
 

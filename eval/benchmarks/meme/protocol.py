@@ -432,7 +432,8 @@ class MemeBenchmark:
                 "snapshot_index": snapshot_index,
                 "value_sessions": value_sessions(episode, question),
                 "names": names,
-                "root_names": [*case.root_names, *_change_values(case.change), *case.upstream_names],
+                # What the entities depend on, with the root and its values (a link stated by naming it).
+                "upstream": [*case.root_names, *_change_values(case.change), *case.upstream_names],
             },
         )
 

@@ -123,3 +123,11 @@ def test_agrees_with_the_current_rules_on_generator_wording(context, task, value
     old = evidence.context_holds_evidence(context, task=task, phase="after", values=values, names=names,
                                           change=change)[0]
     assert new == old
+
+
+def test_a_memory_line_naming_the_entity_and_its_upstream_keeps_the_abs_state():
+    # The link is stated by naming both (row metadata "upstream" carries the names), not by a phrase.
+    line = "Car insurer Safelane sits alongside the car."
+    args = {"task": "Abs", "phase": "after", "values": ["Safelane"], "names": ["car insurer"]}
+    assert holds_state(line, **args, upstream=["car", "Dunmore Glide"])[0]
+    assert not holds_state(line, **args)[0]
