@@ -12,9 +12,10 @@ list is matched case-insensitively on normalised text (:func:`eval.benchmarks.me
     A change event, verb or noun: "changed to", "switched to", "moved to", "is now", "replaced ...
     with", "migrated", "now uses", "updated to", "Lead changed to Dana Park", "X was swapped for Y".
 ``conditional``
-    Markers of a hypothetical or a stated rule ("if", "whenever", "depends on", ...): a sentence that
-    holds one is never a change event, so "if the car changes, the mechanic will be X" (a Cascade
-    rule) does not count as the car having changed.
+    Markers of a hypothetical, a future or a stated rule ("if", "whenever", "once", "the day",
+    "should", "would"/"'d", "will", "ought to", "depends on", ...): a sentence that holds one is never
+    a change event, so "if the car changes, the mechanic will be X" or "once the car is different,
+    move the mechanic to X" (Cascade rules) do not count as the car having changed.
 ``dependency``
     A dependency statement: "depends on", "relies on", "is tied to", "derived from", "built on",
     "follows", "if ... changes".
