@@ -12,13 +12,14 @@ a backup", "oncall", "postgresql 14". :func:`value_present` says yes when any of
    of the text. Tokens are runs of letters and digits (a digit run keeps an inner ``.`` or ``:``, so
    "14.2" and "08:20" stay one token); ``+`` and ``&`` read as "and". Joining folds hyphens, spaces
    and punctuation: "on-call" == "oncall" == "on call", "Kestrel-Compact 4" == "kestrel compact 4".
-3. **Token rule** (only for descriptive values, i.e. values with a lower-case content word; names
-   such as "Dana Park" or "PostgreSQL 14" must match as a phrase): every content token of the value
+3. **Token rule** (only for descriptive values, i.e. values with a lower-case content word or whose
+   only capitals are days and months, "Fridays at 13:35"; names such as "Dana Park" or "PostgreSQL 14"
+   must match as a phrase): every content token of the value
    -- or of its head, the part before a parenthetical gloss -- is found in one line of the text, all
    within a window of ``2 * n + 2`` tokens (``n`` = the value's token count). Content tokens are the
    value's tokens minus function words ("a", "the", "with", "and", ...), compared after light
-   stemming (plural "s", "-ing", "-ed", final "e", "-ly" of a time noun: "rotating" == "rotate",
-   "backups" == "backup", "nightly" == "night", "daily" == "day");
+   stemming (plural "s"/"ies", "-ing", "-ed", final "e", "-ly" of a time noun: "rotating" == "rotate",
+   "backups" == "backup", "ferries" == "ferry", "nightly" == "night", "daily" == "day");
    two adjacent value tokens may also match one text token that joins them ("on call" / "oncall").
    Tokens holding a digit are never stemmed and must match exactly ("14" is not "15", nor "14.2").
 
@@ -56,7 +57,9 @@ def stem(token: str) -> str:
         token = token[:-3] + "y"
     elif len(token) > 5 and token.endswith("ly"):
         token = token[:-2]
-    if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
+    if len(token) > 4 and token.endswith("ies"):  # ferries, companies
+        token = token[:-3] + "y"
+    elif len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
         token = token[:-1]
     for suffix in ("ing", "ed"):
         if len(token) > len(suffix) + 3 and token.endswith(suffix):
@@ -72,9 +75,20 @@ def head(value: str) -> str:
     return " ".join(_PAREN.sub(" ", value).split())
 
 
+#: Capitalised by English spelling, not because they name something: a schedule such as "Fridays at
+#: 13:35" is a description ("13:35 on Fridays"), not a name.
+_CALENDAR = frozenset(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+)
+
+
 def is_name(value: str) -> bool:
-    """Whether ``value`` reads as a name: every content word starts with a capital or a digit."""
+    """Whether ``value`` reads as a name: every content word starts with a capital or a digit, and
+    not every capitalised one is a day or month."""
     words = [w for w in re.findall(r"[^\W_]+", head(value) or value) if w.lower() not in STOPWORDS]
+    capitals = [w for w in words if w[0].isupper()]
+    if capitals and all(stem(w.lower()) in _CALENDAR for w in capitals):
+        return False
     return bool(words) and all(w[0].isupper() or w[0].isdigit() for w in words)
 
 

@@ -20,7 +20,12 @@ list is matched case-insensitively on normalised text (:func:`eval.benchmarks.me
     A dependency statement: "depends on", "relies on", "is tied to", "derived from", "built on",
     "follows", "if ... changes".
 ``uncertainty``
-    A stated doubt about a value: "uncertain", "not sure", "may have changed", "to be confirmed".
+    A stated doubt about a value: "uncertain", "not sure", "may have changed", "to be confirmed"; not
+    when the words before it settle it ("no longer undecided", "was up in the air").
+``negation`` and ``retention``
+    A negation ("don't", "no longer", "no need to", ...) followed within three words by a retention
+    verb ("keep", "retain", "store", "hold on to", ...) is a deletion request too, whatever its verb
+    of removal: "no need to keep it on file", "I no longer retain your work schedule".
 
 Phrase syntax: words separated by single spaces; a word ending in ``*`` matches any word starting
 with it ("remov*": remove, removed, removal); ``...`` stands for up to six words ("drop ... from
@@ -63,7 +68,7 @@ from eval.benchmarks.meme.matching import line_holds
 #: The phrase lists' file.
 PHRASES_PATH = Path(__file__).with_name("data") / "phrases.json"
 #: The lists the file must hold (see the module docstring for what each means).
-KINDS = ("deletion", "change", "conditional", "dependency", "uncertainty")
+KINDS = ("deletion", "change", "conditional", "dependency", "uncertainty", "negation", "retention")
 #: A sentence of at most this many words may lean on the sentence next to it for its scope.
 ELLIPSIS_WORDS = 4
 #: Words never inflected (function words: "is" must not grow into "iss").
@@ -135,15 +140,52 @@ def phrase_lists(path: Path = PHRASES_PATH) -> dict[str, tuple[tuple[str, re.Pat
     return out
 
 
+#: Words right before a doubt marker that settle it: "no longer undecided", "was up in the air".
+_SETTLED = re.compile(r"(?:\bno longer|\bnot|n't|\bnever|\bno more|\bwas|\bwere)\s+(?:\S+\s+)?$")
+_NEAR = r"\s+(?:\S+\s+){0,3}?"
+
+
+@cache
+def _negated_retention() -> re.Pattern[str]:
+    """A negation followed, within three words, by a retention verb: "no need to keep", "I no longer
+    retain", "don't hold on to" (lists ``negation`` and ``retention``)."""
+    lists = phrase_lists()
+    negation = "|".join(p.pattern for _, p in lists["negation"])
+    retention = "|".join(p.pattern for _, p in lists["retention"])
+    return re.compile(f"(?:{negation}){_NEAR}(?:{retention})")
+
+
+def _doubts(norm: str) -> list[tuple[str, bool]]:
+    """Every doubt phrase in ``norm``, with whether the words before it settle it."""
+    out = []
+    for phrase, pattern in phrase_lists()["uncertainty"]:
+        for match in pattern.finditer(norm):
+            out.append((phrase, _SETTLED.search(norm[: match.start()]) is not None))
+    return out
+
+
 def phrase_in(kind: str, text: str) -> str | None:
-    """The first phrase of list ``kind`` found in ``text`` (a ``change`` never in a conditional), or None."""
+    """The first phrase of list ``kind`` found in ``text``, or None.
+
+    Beyond the list: a ``change`` is never in a conditional, nor in a settled doubt ("is no longer
+    undecided" reports a decision, not a change); an ``uncertainty`` phrase does not count when the
+    words before it settle it ("no longer undecided", "was up in the air"); a ``deletion`` is also a
+    negated retention verb (:func:`_negated_retention`).
+    """
     norm = normalize(text)
     lists = phrase_lists()
     if kind not in lists:
         raise ValueError(f"unknown phrase list {kind!r}; expected one of {KINDS}")
-    if kind == "change" and any(p.search(norm) for _, p in lists["conditional"]):
+    if kind == "change" and (
+        any(p.search(norm) for _, p in lists["conditional"]) or any(settled for _, settled in _doubts(norm))
+    ):
         return None
-    return next((phrase for phrase, pattern in lists[kind] if pattern.search(norm)), None)
+    if kind == "uncertainty":
+        return next((phrase for phrase, settled in _doubts(norm) if not settled), None)
+    found = next((phrase for phrase, pattern in lists[kind] if pattern.search(norm)), None)
+    if found is None and kind == "deletion" and _negated_retention().search(norm):
+        return "(negated retention)"
+    return found
 
 
 def _split(line: str) -> list[str]:

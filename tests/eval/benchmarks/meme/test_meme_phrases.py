@@ -222,3 +222,24 @@ def test_phrase_file_is_checked(tmp_path):
     with pytest.raises(ValueError, match=r"irregular\.json.*'irregular_verbs'"):
         phrases.phrase_lists(table)
     assert set(phrases.phrase_lists()) == set(phrases.KINDS)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "No need to keep it on file.",
+        "I no longer retain your work schedule.",
+        "Please don't hang onto my locker code.",
+        "The user withdrew consent for the locker code to be kept.",
+        "Redact the locker code from your records.",
+    ],
+)
+def test_a_negated_retention_verb_is_a_deletion_request(sentence):
+    assert phrase_in("deletion", sentence)
+
+
+def test_a_settled_doubt_is_neither_doubt_nor_change():
+    assert phrase_in("uncertainty", "Right, my phone is no longer undecided.") is None
+    assert phrase_in("change", "Right, my phone is no longer undecided.") is None
+    assert phrase_in("uncertainty", "You know how the piano teacher was up in the air?") is None
+    assert phrase_in("uncertainty", "The piano teacher is up in the air again.") == "up in the air"

@@ -23,6 +23,10 @@ from eval.benchmarks.meme.matching import head, is_name, lines_holding, missing_
         ("Lead changed to Dana Park.", "Dana Park"),
         ("Condition noted: high blood-pressure, diagnosed in March", "high blood pressure"),
         ("She moved to Orinthal park last spring", "Orinthal Park"),
+        # Days are capitalised by spelling, not because the schedule is a name: word order may change.
+        ("The standup is at 13:35 on Fridays.", "Fridays at 13:35"),
+        ("we take the ferries from Pike Steps", "the ferry from Pike Steps"),
+        ("backups run every night at 02:40", "nightly at 02:40"),
     ],
 )
 def test_paraphrases_and_spacing_variants_match(text, value):
@@ -40,6 +44,8 @@ def test_paraphrases_and_spacing_variants_match(text, value):
         ("The reporting job listens on port 66421.", "6642"),
         ("we rotate monthly with a lead", "rotating weekly (lead + backup)"),
         ("high scores, a blood test next week, and pressure at work", "high blood pressure"),
+        ("The standup is at 13:35 on Thursdays.", "Fridays at 13:35"),
+        ("The standup is at 13:36 on Fridays.", "Fridays at 13:35"),
     ],
 )
 def test_different_values_sharing_a_word_do_not_match(text, value):
