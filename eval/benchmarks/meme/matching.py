@@ -78,7 +78,11 @@ def head(value: str) -> str:
 #: Capitalised by English spelling, not because they name something: a schedule such as "Fridays at
 #: 13:35" is a description ("13:35 on Fridays"), not a name.
 _CALENDAR = frozenset(
-    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    (
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december", "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+    )
 )
 
 
