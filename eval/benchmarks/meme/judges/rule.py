@@ -14,6 +14,9 @@ evidence verdict uses. ``old_value`` is the value before the change (Cas, Abs) o
 (Del): :func:`eval.benchmarks.meme.release.old_value_of`, which is right on released Cascade
 questions too, whose ``entity_values`` hold only the new value.
 
+The marker lists (declines, doubt, hedge) are data, ``eval/benchmarks/meme/data/answer_markers.json``,
+matched as substrings of the normalised answer.
+
 Rules:
     ER    the gold value is present.
     Agg   every target value is present.
@@ -31,108 +34,21 @@ Rules:
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 TASKS = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")
 
+#: The judge's marker lists (data: ``eval/benchmarks/meme/data/answer_markers.json``).
+MARKERS_PATH = Path(__file__).parent.parent / "data" / "answer_markers.json"
+MARKER_LISTS = ("declines", "doubt", "hedge")
+
 _FOLD = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "`": "'"})
-_NO_INFO = (
-    "don't have",
-    "do not have",
-    "no information",
-    "not have that information",
-    "no record",
-    "not available",
-    "not in the context",
-    "not mentioned",
-    "no memory",
-    "no mention",
-    "not provided",
-    "cannot find",
-    "can't find",
-    "couldn't find",
-    "don't know",
-    "do not know",
-    "unknown",
-    "removed",
-    "deleted",
-    "forgot",
-    "forgotten",
-    "no longer have",
-    "not stored",
-    "isn't any",
-    "there is no",
-    "no such",
-    "erased",
-    "wiped",
-    "purged",
-    "cleared",
-    "nothing on file",
-    "not on file",
-    "nothing stored",
-    "nothing saved",
-)
-_UNCERTAIN = (
-    "uncertain",
-    "not sure",
-    "unsure",
-    "unclear",
-    "may have changed",
-    "might have changed",
-    "may no longer",
-    "might no longer",
-    "no longer",
-    "has changed",
-    "have changed",
-    "was changed",
-    "changed",
-    "could be different",
-    "might be different",
-    "may be different",
-    "can't be sure",
-    "cannot be sure",
-    "can't confirm",
-    "cannot confirm",
-    "can't say",
-    "cannot say",
-    "can't tell",
-    "cannot tell",
-    "no way to know",
-    "not confirmed",
-    "not certain",
-    "need to confirm",
-    "needs to be confirmed",
-    "re-check",
-    "recheck",
-    "verify",
-    "outdated",
-    "may need",
-    "might need",
-    "previously",
-    "used to",
-)
-_HEDGE = (
-    "will be",
-    "would be",
-    "not sure",
-    "unsure",
-    "uncertain",
-    "don't know",
-    "do not know",
-    "either",
-    "might",
-    "may be",
-    "maybe",
-    "possibly",
-    "probably",
-    "unclear",
-    "no information",
-    "don't have",
-    "do not have",
-)
 
 
 #: Abs: words right before the old value that frame it as past ("previously 'Quellport'", "it was ...").
@@ -170,9 +86,27 @@ def contains(answer: str, value: str) -> bool:
     return bool(needle) and needle in normalize(answer)
 
 
+@cache
+def markers(path: Path = MARKERS_PATH) -> dict[str, tuple[str, ...]]:
+    """The judge's marker lists of ``path`` (normalised), read once per path.
+
+    Raises:
+        ValueError: A list of :data:`MARKER_LISTS` is missing or not a list of non-empty strings (the
+            message names the file and the list).
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    out = {}
+    for name in MARKER_LISTS:
+        found = data.get(name) if isinstance(data, dict) else None
+        if not isinstance(found, list) or not all(isinstance(m, str) and m.strip() for m in found):
+            raise ValueError(f"{path}: '{name}' must be a list of non-empty strings")
+        out[name] = tuple(normalize(m) for m in found)
+    return out
+
+
 def uncertainty_marker(text: str) -> str | None:
     """The first phrase of the Abs rule's uncertainty list found in ``text`` (normalised), or None."""
-    return _any(text, _UNCERTAIN)
+    return _any(text, markers()["doubt"])
 
 
 def _stated_as_current(answer: str, value: str) -> bool:
@@ -237,7 +171,7 @@ def judge_rule(
             return Verdict(False, "new value missing")
         if old_value and value_present(answer, old_value) and not value_present(gold, old_value):
             return Verdict(False, "old value also stated")
-        hedge = _any(answer, _HEDGE)
+        hedge = _any(answer, markers()["hedge"])
         return Verdict(
             hedge is None, "new value stated definitively" if hedge is None else f"hedged ({hedge!r})"
         )
@@ -247,15 +181,15 @@ def judge_rule(
         # the gold says it) may stand beside an uncertainty marker.
         if old_value and _stated_as_current(answer, old_value):
             return Verdict(False, "old value stated as current")
-        marker = _any(_NOT_CHANGED.sub(" ", normalize(answer)), _UNCERTAIN)
+        marker = _any(_NOT_CHANGED.sub(" ", normalize(answer)), markers()["doubt"])
         if marker:
             return Verdict(True, f"uncertainty acknowledged ({marker!r})")
-        no_info = _any(answer, _NO_INFO)
+        no_info = _any(answer, markers()["declines"])
         return Verdict(
             no_info is not None, "declines without the stale value" if no_info else "no uncertainty expressed"
         )
     # Del
     if old_value and value_present(answer, old_value):
         return Verdict(False, "deleted value revealed")
-    no_info = _any(answer, _NO_INFO)
+    no_info = _any(answer, markers()["declines"])
     return Verdict(no_info is not None, "says it has no such information" if no_info else "does not decline")

@@ -94,3 +94,13 @@ def test_before_phase_is_value_match_and_unknown_task_fails_loudly():
     assert not judge_rule("Del", "I don't know", "4471", phase="before").correct
     with pytest.raises(ValueError, match="unknown MEME task"):
         judge_rule("Exact", "x", "x")
+
+
+def test_marker_lists_are_data_and_checked(tmp_path):
+    from eval.benchmarks.meme.judges import rule
+
+    assert "may have changed" in rule.markers()["doubt"] and "don't have" in rule.markers()["declines"]
+    bad = tmp_path / "answer_markers.json"
+    bad.write_text('{"declines": ["no record"], "doubt": []}', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"answer_markers\.json.*'doubt'"):
+        rule.markers(bad)
