@@ -91,15 +91,15 @@ def markers(path: Path = MARKERS_PATH) -> dict[str, tuple[str, ...]]:
     """The judge's marker lists of ``path`` (normalised), read once per path.
 
     Raises:
-        ValueError: A list of :data:`MARKER_LISTS` is missing or not a list of non-empty strings (the
-            message names the file and the list).
+        ValueError: A list of :data:`MARKER_LISTS` is missing, empty or holds a blank (the message
+            names the file and the list).
     """
     data = json.loads(path.read_text(encoding="utf-8"))
     out = {}
     for name in MARKER_LISTS:
         found = data.get(name) if isinstance(data, dict) else None
-        if not isinstance(found, list) or not all(isinstance(m, str) and m.strip() for m in found):
-            raise ValueError(f"{path}: '{name}' must be a list of non-empty strings")
+        if not isinstance(found, list) or not found or not all(isinstance(m, str) and m.strip() for m in found):
+            raise ValueError(f"{path}: '{name}' must be a non-empty list of non-empty strings")
         out[name] = tuple(normalize(m) for m in found)
     return out
 
