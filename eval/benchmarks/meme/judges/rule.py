@@ -98,7 +98,8 @@ def markers(path: Path = MARKERS_PATH) -> dict[str, tuple[str, ...]]:
     out = {}
     for name in MARKER_LISTS:
         found = data.get(name) if isinstance(data, dict) else None
-        if not isinstance(found, list) or not found or not all(isinstance(m, str) and m.strip() for m in found):
+        blank = not isinstance(found, list) or not all(isinstance(m, str) and m.strip() for m in found)
+        if blank or not found:
             raise ValueError(f"{path}: '{name}' must be a non-empty list of non-empty strings")
         out[name] = tuple(normalize(m) for m in found)
     return out
