@@ -361,11 +361,11 @@ def build_parser() -> argparse.ArgumentParser:
     # generator.dialogue.PHRASINGS, spelt out so that parsing the command line imports no benchmark.
     p.add_argument(
         "--phrasing",
-        choices=("dev", "dev2", "dev3", "heldout"),
+        choices=("dev", "dev2", "dev3", "dev4", "heldout"),
         default="dev",
-        help="dialogue phrasing family: dev (the judges' own, default), dev2 and dev3 (the retired first and"
-        " second held-out families, development data now) or heldout (written blind to the judges, to"
-        " measure them)",
+        help="dialogue phrasing family: dev (the judges' own, default), dev2, dev3 and dev4 (the retired"
+        " first, second and third held-out families, development data now) or heldout (written blind to"
+        " the judges, to measure them)",
     )
     p.add_argument(
         "--domains", help="comma-separated domains to alternate over (default personal_life,software_project)"

@@ -286,8 +286,8 @@ class MemeBenchmark:
         answer_max_tokens: Answer budget (the paper's 500; a small local model rambles to the cap,
             so the demo sets less).
         phrasing: Generated dialogue's phrasing family: ``dev`` (default; the judges were written
-            against it), ``dev2`` / ``dev3`` (the retired first and second held-out families) or
-            ``heldout`` (wording they were not written against).
+            against it), ``dev2`` / ``dev3`` / ``dev4`` (the retired first, second and third held-out
+            families) or ``heldout`` (wording they were not written against).
     """
 
     name = "meme"

@@ -6,7 +6,7 @@ on Y; if Y changes, X will be Z"), ``dependency`` (Absence: "X depends on Y", no
 ``change`` (the root changes) and ``delete`` (the user asks to forget a fact, without restating it,
 so the value is not planted again by the very request that removes it).
 
-Four phrasing families (:data:`PHRASINGS`), all read through :func:`templates`:
+Five phrasing families (:data:`PHRASINGS`), all read through :func:`templates`:
 
 - ``dev``: the templates below, which the evidence rules and the rule judge were written against.
 - ``dev2`` (``data/dialogue_dev2.json``): the first held-out family, written after those rules were
@@ -16,7 +16,10 @@ Four phrasing families (:data:`PHRASINGS`), all read through :func:`templates`:
 - ``dev3`` (``data/dialogue_dev3.json``): the second held-out family, written blind to the rules and
   measured once; its misses were then read to correct the rules, so it is development data too, kept
   reproducible (the same seed gives the episodes it gave under its former name ``heldout``).
-- ``heldout`` (``data/dialogue_heldout.json``): the third held-out family, written blind to the rules
+- ``dev4`` (``data/dialogue_dev4.json``): the third held-out family, written blind to the rules and
+  measured once; its misses were then read to correct the rules, so it is development data as well, kept
+  reproducible (the same seed gives the episodes it gave under its former name ``heldout``).
+- ``heldout`` (``data/dialogue_heldout.json``): the fourth held-out family, written blind to the rules
   by an author who did not read the verdict code or the phrase lists, and never used by a rule or a
   test fixture. It is measured once, after the rules were frozen
   (``benchmarks/bench_meme_phrasing.py``): whether the verdicts hold on wording they were not
@@ -43,10 +46,10 @@ from eval.benchmarks.meme.generator.tables import load_table
 from memory_systems.errors import ConfigError
 
 FACT_KINDS = ("state", "update", "verbatim", "rule", "dependency", "change", "delete")
-#: Phrasing families: ``dev`` (the rules' own), ``dev2`` and ``dev3`` (the retired first and second held-out
-#: families, development data now) and ``heldout`` (for measuring them). A non-dev family ``f`` is
-#: ``data/dialogue_<f>.json``.
-PHRASINGS = ("dev", "dev2", "dev3", "heldout")
+#: Phrasing families: ``dev`` (the rules' own), ``dev2``, ``dev3`` and ``dev4`` (the retired first, second and
+#: third held-out families, development data now) and ``heldout`` (for measuring them). A non-dev family ``f``
+#: is ``data/dialogue_<f>.json``.
+PHRASINGS = ("dev", "dev2", "dev3", "dev4", "heldout")
 
 
 @dataclass(frozen=True)

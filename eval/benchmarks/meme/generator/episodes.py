@@ -98,8 +98,8 @@ def generate_episodes(
             evidence).
         filler: ``none``, ``32k`` or ``128k``.
         domains: Domain names to alternate over; ids are numbered per domain (``pl_001``, ``sw_001``, ...).
-        phrasing: ``dev`` (default), ``dev2``, ``dev3`` or ``heldout``: the dialogue's phrasing family
-            (:data:`.dialogue.PHRASINGS`); the values, questions and gold are drawn from the same seed
+        phrasing: ``dev`` (default), ``dev2``, ``dev3``, ``dev4`` or ``heldout``: the dialogue's phrasing
+            family (:data:`.dialogue.PHRASINGS`); the values, questions and gold are drawn from the same seed
             in every family.
 
     Returns:
@@ -142,7 +142,7 @@ def generate_episode(
         episode_id: Id to give it (``pl_NNN`` / ``sw_NNN``).
         domain: ``personal_life`` or ``software_project``.
         filler: ``none``, ``32k`` or ``128k``.
-        phrasing: ``dev``, ``dev2``, ``dev3`` or ``heldout`` (see :func:`generate_episodes`).
+        phrasing: ``dev``, ``dev2``, ``dev3``, ``dev4`` or ``heldout`` (see :func:`generate_episodes`).
 
     Returns:
         The episode, in the released schema.

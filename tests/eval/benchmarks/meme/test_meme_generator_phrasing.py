@@ -1,7 +1,7 @@
-"""MEME generator phrasing families: dev, dev2 and dev3 (the retired first and second held-out families) and
-heldout load; an unknown family is refused; each is deterministic; and the held-out family keeps the facts'
-structure (a rule states its value, a deletion never restates the deleted value). Structural checks only: no
-test here looks at the held-out family's wording."""
+"""MEME generator phrasing families: dev, dev2, dev3 and dev4 (the retired first, second and third held-out
+families) and heldout load; an unknown family is refused; each is deterministic; and every non-dev family
+keeps the facts' structure (a rule states its value, a deletion never restates the deleted value). Structural
+checks only: no test here looks at the held-out family's wording."""
 
 from __future__ import annotations
 
@@ -17,11 +17,20 @@ from eval.benchmarks.meme.generator.tables import load_table
 from eval.cli import build_parser
 from memory_systems.errors import ConfigError
 
+#: Families written blind to the rules: the retired third held-out family and the current one.
+BLIND = ("dev4", "heldout")
+
 
 @pytest.fixture(scope="module")
 def heldout_episodes():
     """Twelve held-out episodes, six per domain."""
     return generate_episodes(12, seed=31, filler="none", phrasing="heldout")
+
+
+@pytest.fixture(scope="module", params=BLIND)
+def blind_episodes(request):
+    """(family, twelve of its episodes, six per domain) for each family written blind to the rules."""
+    return request.param, generate_episodes(12, seed=31, filler="none", phrasing=request.param)
 
 
 def _digest(episodes) -> str:
@@ -43,16 +52,16 @@ def test_every_family_loads_with_every_dev_list(family):
     ]
 
 
-def test_families_are_dev_dev2_dev3_heldout_and_the_cli_offers_them_all():
-    assert PHRASINGS == ("dev", "dev2", "dev3", "heldout")
-    args = build_parser().parse_args(["generate", "meme", "--phrasing", "dev3", "--out", "x.json"])
-    assert args.phrasing == "dev3"
+def test_families_are_dev_dev2_dev3_dev4_heldout_and_the_cli_offers_them_all():
+    assert PHRASINGS == ("dev", "dev2", "dev3", "dev4", "heldout")
+    args = build_parser().parse_args(["generate", "meme", "--phrasing", "dev4", "--out", "x.json"])
+    assert args.phrasing == "dev4"
     for family in PHRASINGS:
         assert build_parser().parse_args(["generate", "meme", "--phrasing", family, "--out", "x"])
 
 
 def test_an_unknown_family_is_refused_naming_the_choices():
-    expected = r"unknown MEME phrasing 'heldout2'; expected one of dev, dev2, dev3, heldout"
+    expected = r"unknown MEME phrasing 'heldout2'; expected one of dev, dev2, dev3, dev4, heldout"
     with pytest.raises(ConfigError, match=expected):
         generate_episodes(1, seed=0, phrasing="heldout2")
     with pytest.raises(ConfigError, match="unknown MEME phrasing"):
@@ -82,6 +91,7 @@ def test_the_families_differ_in_wording_only():
         assert [e.after_questions for e in episodes] == [e.after_questions for e in runs["dev"]], family
     assert all(e.to_dict()["generator"]["phrasing"] == "dev2" for e in runs["dev2"])
     assert all(e.to_dict()["generator"]["phrasing"] == "dev3" for e in runs["dev3"])
+    assert all(e.to_dict()["generator"]["phrasing"] == "dev4" for e in runs["dev4"])
     assert "phrasing" not in runs["dev"][0].to_dict()["generator"]  # dev output stays byte-identical
 
 
@@ -97,9 +107,15 @@ def test_dev3_gives_the_episodes_the_second_held_out_family_gave():
     assert _digest(generate_episodes(2, seed=3, phrasing="dev3")) == "06e2296e05792538"
 
 
-def test_heldout_is_pinned_to_the_third_held_out_family():
+def test_dev4_gives_the_episodes_the_third_held_out_family_gave():
+    # Hash pinned on main before the rename, from `generate_episodes(2, seed=3, phrasing="heldout")`:
+    # the third retired family's figure stays reproducible under its new name.
+    assert _digest(generate_episodes(2, seed=3, phrasing="dev4")) == "6f5aa7766c461a37"
+
+
+def test_heldout_is_pinned_to_the_fourth_held_out_family():
     # The family measured once must not drift: any edit to its table changes this hash.
-    assert _digest(generate_episodes(2, seed=3, phrasing="heldout")) == "6f5aa7766c461a37"
+    assert _digest(generate_episodes(2, seed=3, phrasing="heldout")) == "6d1a5653d17143c7"
 
 
 def test_heldout_episodes_are_deterministic_and_seed_dependent(heldout_episodes):
@@ -122,18 +138,20 @@ def _conveying_turns(episodes, kind):
                     yield fact, turn.content, episode
 
 
-def test_every_heldout_rule_turn_states_the_rule_value(heldout_episodes):
-    para = templates("heldout")["value_paraphrases"]
-    rules = list(_conveying_turns(heldout_episodes, "rule"))
+def test_every_blind_family_rule_turn_states_the_rule_value(blind_episodes):
+    family, episodes = blind_episodes
+    para = templates(family)["value_paraphrases"]
+    rules = list(_conveying_turns(episodes, "rule"))
     assert len(rules) >= 12
     for fact, text, _ in rules:
         assert fact.value and (fact.value in text or para.get(fact.value, fact.value) in text), (fact, text)
 
 
-def test_no_heldout_delete_turn_restates_the_deleted_value(heldout_episodes):
-    para = templates("heldout")["value_paraphrases"]
-    deletes = list(_conveying_turns(heldout_episodes, "delete"))
-    assert len(deletes) == len(heldout_episodes)
+def test_no_blind_family_delete_turn_restates_the_deleted_value(blind_episodes):
+    family, episodes = blind_episodes
+    para = templates(family)["value_paraphrases"]
+    deletes = list(_conveying_turns(episodes, "delete"))
+    assert len(deletes) == len(episodes)
     for fact, text, episode in deletes:
         stated = {
             f.value
@@ -149,11 +167,12 @@ def test_no_heldout_delete_turn_restates_the_deleted_value(heldout_episodes):
             assert value not in exchange and para.get(value, value) not in exchange, (value, exchange)
 
 
-def test_heldout_paraphrases_are_of_real_values_and_keep_their_numbers():
+@pytest.mark.parametrize("family", BLIND)
+def test_blind_family_paraphrases_are_of_real_values_and_keep_their_numbers(family):
     from eval.benchmarks.meme.generator.domains import DOMAINS
 
     values = {v for d in DOMAINS.values() for e in d.entities for v in e.pool}
-    para = load_table("dialogue_heldout")["value_paraphrases"]
+    para = load_table(f"dialogue_{family}")["value_paraphrases"]
     assert len(para) >= 40
     for value, paraphrase in para.items():
         assert value in values and paraphrase != value, value
@@ -180,9 +199,26 @@ def test_every_family_template_carries_the_slots_its_fact_kind_needs(family):
         assert len(t[kind]) >= 3, kind
 
 
-def test_the_heldout_family_offers_enough_forms_per_kind():
-    t = templates("heldout")
+@pytest.mark.parametrize("family", BLIND)
+def test_a_blind_family_offers_enough_forms_per_kind(family):
+    t = templates(family)
     for kind in ("state", "update", "verbatim", "rule", "dependency", "change", "delete"):
         assert len(set(t[kind])) >= 5, kind
     for kind in _DEV:
         assert len(set(t[kind])) >= 3, kind
+
+
+def test_the_heldout_family_offers_at_least_six_user_forms_and_four_replies_per_kind():
+    t = templates("heldout")
+    for kind in ("state", "update", "verbatim", "rule", "dependency", "change", "delete"):
+        assert len(set(t[kind])) >= 6, kind
+    for kind in set(_DEV) - {"state", "update", "verbatim", "rule", "dependency", "change", "delete"}:
+        assert len(set(t[kind])) >= 4, kind
+
+
+def test_the_heldout_family_repeats_no_form_of_an_earlier_family():
+    heldout = templates("heldout")
+    for family in PHRASINGS[:-1]:
+        earlier = templates(family)
+        for kind in _DEV:
+            assert not set(heldout[kind]) & set(earlier[kind]), (family, kind)
