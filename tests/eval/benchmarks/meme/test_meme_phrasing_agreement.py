@@ -3,9 +3,9 @@
 Per question the evidence verdict must say True on the gold evidence context and False on every
 control context (the key session left out), and the rule judge must pass the gold answer and fail a
 stale one (eval/benchmarks/meme/agreement.py; benchmarks/bench_meme_phrasing.py prints the figures).
-``dev`` is the rules' own wording; ``dev2`` and ``dev3`` were held-out families, measured once each and
-then read to correct the rules; ``heldout`` (50 episodes, as issue 18 asks) was written blind to the
-rules and measured once with them frozen. No fixture here is written against its wording.
+``dev`` is the rules' own wording; ``dev2``, ``dev3`` and ``dev4`` were held-out families, measured once
+each and then read to correct the rules; ``heldout`` (50 episodes, as issue 18 asks) was written blind
+to the rules and measured once with them frozen. No fixture here is written against its wording.
 """
 
 from __future__ import annotations
@@ -30,33 +30,22 @@ def test_dev_family_agrees_with_gold():
     assert result.evidence_rate >= 0.95 and result.rule_rate >= 0.95, result.misses[:5]
 
 
-@pytest.mark.parametrize("phrasing", ["dev2", "dev3"])
+@pytest.mark.parametrize("phrasing", ["dev2", "dev3", "dev4"])
 def test_retired_heldout_families_agree_with_gold_both_ways(phrasing):
-    # dev2 scored 83.1 % (on gold contexts only) with the first frozen rules, dev3 85.8 % both ways
-    # (97.3 % on gold contexts) with the second; their misses were then read and the rules corrected.
+    # Each scored below the bar when measured blind (dev2 83.1 % on gold contexts only; dev3 85.8 % and
+    # dev4 91.7 % both ways); their misses were then read and the rules corrected.
     result = _agreement(phrasing)
     assert result.rule_rate >= 0.95, result.misses[:5]
     assert result.evidence_rate >= 0.95 and result.control_rate >= 0.99, result.misses[:5]
 
 
-def test_blind_heldout_family_rule_judge_meets_the_bar():
-    assert _agreement("heldout").rule_rate >= 0.95, _agreement("heldout").misses[:5]
-
-
-def test_blind_heldout_family_evidence_does_not_regress():
-    # Measured once, rules frozen (commit 'rules frozen again'): 91.7 % both ways, 94.7 % on gold
-    # contexts, 97.2 % of 642 controls rejected (seed 0, 50 episodes).
+def test_blind_heldout_family_meets_the_bar():
+    # Issue 18's bar, on the fourth family, written blind and measured once with the rules frozen:
+    # 97.3 % both ways (97.3 % on gold contexts, 100 % of 642 controls rejected), rule judge 100 %.
     result = _agreement("heldout")
-    assert result.evidence_rate >= 0.91 and result.positive_rate >= 0.94 and result.control_rate >= 0.97
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 18's bar on the blind third family: evidence agreement 91.7 % both ways (94.7 % on gold "
-    "contexts); lexical phrase rules corrected on two seen families still miss unseen wording",
-)
-def test_blind_heldout_family_evidence_meets_the_bar():
-    assert _agreement("heldout").evidence_rate >= 0.95
+    assert result.questions >= 500
+    assert result.evidence_rate >= 0.95 and result.rule_rate >= 0.95
+    assert result.control_rate >= 0.97
 
 
 def test_controls_catch_a_verdict_that_says_yes_to_everything(monkeypatch):
