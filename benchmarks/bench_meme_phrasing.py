@@ -4,7 +4,7 @@ Generates ``--episodes`` episodes (no filler) in each phrasing family from the s
 per family, the share of questions where the evidence verdict agrees with gold both ways (True on the
 gold evidence context, False on every control without a key session), each half apart, and the share
 where the rule judge passes the gold answer and fails a stale one (:mod:`eval.benchmarks.meme.agreement`).
-The rules were written against ``dev`` and corrected on ``dev2`` and ``dev3`` (retired held-out
+The rules were written against ``dev`` and corrected on ``dev2`` to ``dev4`` (retired held-out
 families); ``heldout`` was written blind to them. ``--misses 0`` keeps the held-out misses unread.
 
     python -m benchmarks.bench_meme_phrasing [--episodes 50] [--seed 0] [--misses 10] [--phrasing ...]

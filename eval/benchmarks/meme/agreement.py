@@ -11,7 +11,7 @@ For each question of an episode, both ways:
 - the ``rule`` judge must pass the gold answer and fail a stale or wrong one (:func:`stale_answer`).
 
 A question agrees when every check of its kind holds. Run on the generator's phrasing families --
-``dev``, ``dev2`` and ``dev3`` (wording the rules were written or corrected against) and ``heldout``
+``dev`` to ``dev4`` (wording the rules were written or corrected against) and ``heldout``
 (wording written blind to them) -- the rates say whether the verdicts hold beyond wording of their own
 making.
 ``benchmarks/bench_meme_phrasing.py`` prints them; ``tests/eval/benchmarks/meme/
