@@ -43,14 +43,19 @@ bench: install
 # Every run comes before any report is written: reports change tracked files, and a run started on a
 # changed tree is labelled +dirty.
 results: install
-	rm -rf runs/results results/meme_quick results/wmb_sample results/dynamicmem_quick results/meme_topk \
-		results/locomo_quick
+	# Every run before any report: deleting or writing a tracked report first would label the runs
+	# "+dirty" (the run header records the tree's git state).
+	rm -rf runs/results
 	$(BIN)/memsuite run configs/meme_quick.yaml --out runs/results/meme_quick --quiet
 	$(BIN)/memsuite run configs/wmb_sample.yaml --out runs/results/wmb_sample --quiet
 	$(BIN)/memsuite run configs/dynamicmem_quick.yaml --out runs/results/dynamicmem_quick --quiet
 	$(BIN)/memsuite run configs/locomo_quick.yaml --out runs/results/locomo_quick --quiet
 	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
-		--report-dir results/meme_topk --quiet
+		--report-dir runs/results/meme_topk/report --quiet
+	rm -rf results/meme_quick results/wmb_sample results/dynamicmem_quick results/meme_topk \
+		results/locomo_quick
+	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
+		--report-dir results/meme_topk --report-only --quiet
 	$(BIN)/memsuite report runs/results/meme_quick --out results/meme_quick
 	$(BIN)/memsuite report runs/results/wmb_sample --out results/wmb_sample
 	$(BIN)/memsuite report runs/results/dynamicmem_quick --out results/dynamicmem_quick
