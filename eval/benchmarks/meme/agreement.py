@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from eval.benchmarks.meme.judges.rule import judge_rule, normalize
-from eval.benchmarks.meme.protocol import MemeCase, evidence_verdict, meme_case
+from eval.benchmarks.meme.protocol import meme_case
 from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 
 
@@ -133,19 +133,6 @@ class Agreement:
         return self.rule_agree / self.questions if self.questions else 0.0
 
 
-def _evidence(case: MemeCase, context: str) -> dict:
-    return evidence_verdict(
-        case.question,
-        case.phase,
-        context,
-        names=case.names,
-        change=case.change,
-        root_names=case.root_names,
-        old_value=case.old,
-        upstream=case.upstream_names,
-    )
-
-
 def agreement(episodes: Iterable[Episode]) -> Agreement:
     """Evidence verdict (gold context and controls) and rule judge against gold on every question."""
     out = Agreement()
@@ -154,9 +141,9 @@ def agreement(episodes: Iterable[Episode]) -> Agreement:
             context = gold_context(episode, phase)
             for question in episode.question_set(phase).questions:
                 case = meme_case(episode, question, phase)
-                held = _evidence(case, context)
+                held = case.evidence(context)
                 checks = controls(episode, question, phase)
-                accepted = [label for label, text in checks if _evidence(case, text)["correct"]]
+                accepted = [label for label, text in checks if case.evidence(text)["correct"]]
                 args = case.rule_args()
                 gold = judge_rule(question.task, question.gold, question.gold, **args)
                 wrong = stale_answer(episode, question, phase, case.old)

@@ -222,6 +222,19 @@ class MemeCase:
     def rule_args(self) -> dict[str, Any]:
         return {"phase": self.phase, "values": self.question.values, "old_value": self.old}
 
+    def evidence(self, context: str) -> dict[str, Any]:
+        """The evidence verdict on ``context`` (:func:`evidence_verdict` with this case's facts)."""
+        return evidence_verdict(
+            self.question,
+            self.phase,
+            context,
+            names=self.names,
+            change=self.change,
+            root_names=self.root_names,
+            old_value=self.old,
+            upstream=self.upstream_names,
+        )
+
 
 def _change_values(change: UpstreamChange | str | None) -> list[str]:
     """The upstream change's values, old and new (they name the root as well as its display name)."""
@@ -232,16 +245,7 @@ def _change_values(change: UpstreamChange | str | None) -> list[str]:
 
 def _evidence_judge(inp: JudgeInput) -> dict[str, Any]:
     case: MemeCase = inp.case
-    return evidence_verdict(
-        case.question,
-        case.phase,
-        inp.context,
-        names=case.names,
-        change=case.change,
-        root_names=case.root_names,
-        old_value=case.old,
-        upstream=case.upstream_names,
-    )
+    return case.evidence(inp.context)
 
 
 def _rule_judge(inp: JudgeInput) -> dict[str, Any]:

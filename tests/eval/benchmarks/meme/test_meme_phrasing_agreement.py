@@ -49,9 +49,9 @@ def test_blind_heldout_family_meets_the_bar():
 
 
 def test_controls_catch_a_verdict_that_says_yes_to_everything(monkeypatch):
-    from eval.benchmarks.meme import agreement as module
+    from eval.benchmarks.meme.protocol import MemeCase
 
-    monkeypatch.setattr(module, "_evidence", lambda case, context: {"correct": True, "reason": "always"})
+    monkeypatch.setattr(MemeCase, "evidence", lambda case, context: {"correct": True, "reason": "always"})
     result = agreement(generate_episodes(2, seed=0))
     assert result.positive_rate == 1.0 and result.control_rate == 0.0 and result.evidence_rate == 0.0
     assert result.controls >= result.questions
