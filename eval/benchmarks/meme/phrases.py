@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -197,26 +197,28 @@ def sentences(text: str) -> list[str]:
     return [s for line in text.splitlines() for s in _split(line)]
 
 
-def _names(sentence: str, keys: list[str]) -> bool:
-    return any(line_holds(sentence, k) for k in keys)
+def _scoped(text: str, keys: list[str], *, lean: bool) -> Iterator[str]:
+    """The sentences of ``text`` in the scope of ``keys``: naming one, or referring back by a pronoun
+    to the sentence before that does. ``lean``: the pronoun may reach into the previous line, and an
+    elliptical sentence may lean on its neighbour in the line; otherwise a pronoun stays in its line."""
+    previous_in_scope = False
+    for line in text.splitlines():
+        parts = _split(line)
+        named = [any(line_holds(s, k) for k in keys) for s in parts]
+        if not lean:
+            previous_in_scope = False
+        for i, sentence in enumerate(parts):
+            refers = previous_in_scope and _ANAPHOR.search(normalize(sentence)) is not None
+            beside = (i > 0 and named[i - 1]) or (i + 1 < len(parts) and named[i + 1])
+            elliptical = lean and beside and len(sentence.split()) <= ELLIPSIS_WORDS
+            if named[i] or refers or elliptical:
+                yield sentence
+            previous_in_scope = named[i]
 
 
 def sentences_about(text: str, keys: Iterable[str]) -> list[str]:
     """Sentences in the scope of ``keys``: naming one, or leaning on one that does (module docstring)."""
-    keys = [k for k in keys if k and normalize(k)]
-    out = []
-    previous_in_scope = False
-    for line in text.splitlines():
-        parts = _split(line)
-        named = [_names(s, keys) for s in parts]
-        for i, sentence in enumerate(parts):
-            short = len(sentence.split()) <= ELLIPSIS_WORDS
-            beside = (i > 0 and named[i - 1]) or (i + 1 < len(parts) and named[i + 1])
-            refers = previous_in_scope and _ANAPHOR.search(normalize(sentence))
-            if named[i] or refers or (short and beside):
-                out.append(sentence)
-            previous_in_scope = named[i]
-    return out
+    return list(_scoped(text, [k for k in keys if k and normalize(k)], lean=True))
 
 
 def stated(kind: str, text: str, keys: Iterable[str]) -> str | None:
@@ -230,17 +232,12 @@ def linked(text: str, keys: Iterable[str], related: Iterable[str]) -> str | None
     the entity, not its upstream car)."""
     keys = sorted((k for k in keys if k and normalize(k)), key=len, reverse=True)
     related = [r for r in related if r and normalize(r)]
-    for line in text.splitlines():
-        previous_named = False  # a pronoun reaches back within the line (turn) only
-        for sentence in _split(line):
-            named = any(line_holds(sentence, k) for k in keys)
-            if named or (previous_named and _ANAPHOR.search(normalize(sentence))):
-                rest = normalize(sentence)
-                for k in keys:
-                    rest = rest.replace(normalize(k), " ")
-                if any(line_holds(rest, r) for r in related):
-                    return sentence
-            previous_named = named
+    for sentence in _scoped(text, keys, lean=False):
+        rest = normalize(sentence)
+        for k in keys:
+            rest = rest.replace(normalize(k), " ")
+        if any(line_holds(rest, r) for r in related):
+            return sentence
     return None
 
 
