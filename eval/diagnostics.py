@@ -20,7 +20,7 @@ The first stage that is False is the question's ``first_failure``; ``none`` when
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +79,26 @@ def answer_verdict(row: Row) -> tuple[bool | None, str | None]:
         if isinstance(verdict, Mapping) and verdict.get("correct") is not None:
             return bool(verdict["correct"]), judge
     return None, None
+
+
+def attribute_units(
+    rows: Iterable[Row],
+    keep: Callable[[Row], bool],
+    load: Callable[[str, str], Any] | None,
+    attribute: Callable[[Row, Any], Attribution],
+) -> list[Attribution]:
+    """``attribute(row, artefacts)`` for every row ``keep`` accepts, in row order, where the unit's
+    artefacts (snapshots, probes) are loaded once per (system, unit) by ``load`` (None: without them)."""
+    cache: dict[tuple[str, str], Any] = {}
+    out = []
+    for row in rows:
+        if not keep(row):
+            continue
+        key = (row.system, row.unit_id)
+        if key not in cache:
+            cache[key] = load(*key) if load is not None else None
+        out.append(attribute(row, cache[key]))
+    return out
 
 
 # -- run folders ---------------------------------------------------------------------------------------

@@ -43,12 +43,13 @@ import gzip
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from eval.benchmarks.dynamicmem import scoring
 from eval.benchmarks.dynamicmem.schema import CATEGORIES
-from eval.diagnostics import Attribution, StageCell, answer_verdict, snapshots_path
+from eval.diagnostics import Attribution, StageCell, answer_verdict, attribute_units, snapshots_path
 from eval.diagnostics import stage_table as _stage_table
 from eval.protocol import Row
 
@@ -153,16 +154,11 @@ def attribute(row: Row, probes: Mapping[str, Probe] | None) -> Attribution:
 
 def attribute_rows(rows: Iterable[Row], run_path: Path | None) -> list[Attribution]:
     """Attribute a run's State Completion rows (other rows are skipped), loading each unit's probes once."""
-    cache: dict[tuple[str, str], dict[str, Probe] | None] = {}
-    out = []
-    for row in rows:
-        if row.benchmark != "dynamicmem" or row.metadata.get("task") != scoring.STATE_COMPLETION:
-            continue
-        key = (row.system, row.unit_id)
-        if key not in cache:
-            cache[key] = load_probes(run_path, *key) if run_path is not None else None
-        out.append(attribute(row, cache[key]))
-    return out
+    def keep(row: Row) -> bool:
+        return row.benchmark == "dynamicmem" and row.metadata.get("task") == scoring.STATE_COMPLETION
+
+    load = partial(load_probes, run_path) if run_path is not None else None
+    return attribute_units(rows, keep, load, attribute)
 
 
 def stage_table(attributions: Iterable[Attribution]) -> list[StageCell]:

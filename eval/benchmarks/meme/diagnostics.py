@@ -52,11 +52,12 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 
 from eval.benchmarks.meme.evidence import holds_state, needed_values
 from eval.benchmarks.meme.matching import value_present
-from eval.diagnostics import Attribution, StageCell, answer_verdict, snapshots_path
+from eval.diagnostics import Attribution, StageCell, answer_verdict, attribute_units, snapshots_path
 from eval.diagnostics import stage_table as _stage_table
 from eval.protocol import Row
 
@@ -178,16 +179,8 @@ def attribute_rows(rows: Iterable[Row], run_path: Path | None) -> list[Attributi
     Returns:
         One attribution per MEME row, in row order.
     """
-    cache: dict[tuple[str, str], list[str] | None] = {}
-    out = []
-    for row in rows:
-        if row.benchmark != "meme":
-            continue
-        key = (row.system, row.unit_id)
-        if key not in cache:
-            cache[key] = load_snapshots(run_path, *key) if run_path is not None else None
-        out.append(attribute(row, cache[key]))
-    return out
+    load = partial(load_snapshots, run_path) if run_path is not None else None
+    return attribute_units(rows, lambda row: row.benchmark == "meme", load, attribute)
 
 
 # -- aggregation ---------------------------------------------------------------------------------------
