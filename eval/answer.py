@@ -194,6 +194,16 @@ def answer_and_judge(
     return answer, judge(ctx, benchmark, case, answer, context, usage, always=always)
 
 
+def context_budget(ctx: RunContext, reserve_tokens: int, override: int | None = None) -> int | None:
+    """Tokens of retrieved context the answer model's window leaves: ``override`` when set, else the
+    window the endpoint reports less ``reserve_tokens`` (prompt and answer), with a 20 % margin since
+    the answer model's tokenizer is not cl100k; None when the window is unknown."""
+    if override is not None:
+        return override
+    window = ctx.answer_llm.identity().get("n_ctx") if ctx.answer_llm is not None else None
+    return int((window - reserve_tokens) * 0.8) if window else None
+
+
 def failed_verdict(kind: str, call: str, message: str = "") -> dict[str, Any]:
     """The verdict of a judge whose input (``call`` = "answer") or own call ("judge") failed."""
     reason = f"{call} call failed: {kind}" + (f": {message}" if message else "")

@@ -46,7 +46,7 @@ from typing import Any
 
 import baselines.full_context
 import baselines.gold_evidence  # noqa: F401
-from eval.answer import Judge, JudgeInput, answer_and_judge
+from eval.answer import Judge, JudgeInput, answer_and_judge, context_budget
 from eval.benchmarks.locomo import report as _report  # noqa: F401 -- registers the report renderer
 from eval.benchmarks.locomo.judges import (
     ANSWER_MAX_TOKENS,
@@ -336,13 +336,6 @@ class LocomoBenchmark:
         questions = self.conversations[sample_id].questions
         return questions[: self.max_questions] if self.max_questions else questions
 
-    def _context_budget(self, ctx: RunContext) -> int | None:
-        if self.max_context_tokens is not None:
-            return self.max_context_tokens
-        window = ctx.answer_llm.identity().get("n_ctx") if ctx.answer_llm is not None else None
-        # The answer model's tokenizer is not cl100k: keep a 20% margin.
-        return int((window - _PROMPT_RESERVE_TOKENS) * 0.8) if window else None
-
     def run_unit(self, system: MemorySystem, unit_id: str, ctx: RunContext) -> Iterator[Row]:
         """Ingest one conversation, then ask each of its questions (module docstring).
 
@@ -364,7 +357,7 @@ class LocomoBenchmark:
             failures += system.ingest_session(to_session(conversation, session), namespace=namespace).failures
         system.finalize(namespace=namespace)
         turns = _stores_turns(system, namespace)
-        budget = self._context_budget(ctx)
+        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
         for question in self.questions_of(unit_id):
             yield self._ask(
                 system, conversation, question, ctx, turns=turns, budget=budget, failures=failures

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eval.answer import Judge, JudgeInput, answer_and_judge, memory_flags
+from eval.answer import Judge, JudgeInput, answer_and_judge, context_budget, memory_flags
 from eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
 from eval.benchmarks.meme.judges.llm import judge_llm
 from eval.benchmarks.meme.judges.rule import contains, judge_rule, normalize
@@ -332,13 +332,6 @@ class MemeBenchmark:
     def units(self) -> list[str]:
         return list(self.episodes)
 
-    def _context_budget(self, ctx: RunContext) -> int | None:
-        if self.max_context_tokens is not None:
-            return self.max_context_tokens
-        window = ctx.answer_llm.identity().get("n_ctx") if ctx.answer_llm is not None else None
-        # The answer model's tokenizer is not cl100k: keep a 20% margin.
-        return int((window - _PROMPT_RESERVE_TOKENS) * 0.8) if window else None
-
     def run_unit(self, system: MemorySystem, unit_id: str, ctx: RunContext) -> Iterator[Row]:
         episode = self.episodes[unit_id]
         namespace = unit_id
@@ -387,7 +380,8 @@ class MemeBenchmark:
         retrieved = system.retrieve(question.question, k=ctx.k, namespace=episode.episode_id)
         retrieve_ms = (time.perf_counter() - started) * 1000
         # The evidence verdict judges what the memory returned; the answer model may see less.
-        cut, truncated, cut_tokens = cut_context(retrieved, self._context_budget(ctx))
+        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
+        cut, truncated, cut_tokens = cut_context(retrieved, budget)
         case = meme_case(episode, question, phase)
         names = list(case.names)
         usage: dict[str, Any] = {"retrieve_ms": retrieve_ms}
