@@ -40,7 +40,7 @@ from baselines._llm_support import (
     session_day,
     system_usage,
 )
-from baselines._oracle import MODES, oracle_facts, oracle_mode, worded
+from baselines._oracle import MODES, oracle_facts, oracle_mode, oracle_param, worded
 from memory_systems.base import MemorySystem
 from memory_systems.embedder import Embedder
 from memory_systems.errors import InvalidInputError, UnknownMemoryError
@@ -240,8 +240,7 @@ class LLMExtractionMemory(MemorySystem):
         super().__init__()
         self.protocol = check_protocol(protocol)
         self.oracle_mode = oracle_mode(oracle, self.name, supported=MODES)
-        # params() keeps True for the gold-memory mode, so earlier runs' rows and configs match.
-        self.oracle: bool | str = {"off": False, "memory": True}.get(self.oracle_mode, self.oracle_mode)
+        self.oracle = oracle_param(self.oracle_mode)
         self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self.top_k = check_k(top_k)
         self.similar_k = check_k(similar_k)
