@@ -18,10 +18,14 @@ $(BIN)/python:
 	$(BIN)/pip install --quiet --upgrade pip
 
 # Reinstalls only when the project's packaging files change; a second `make test` installs nothing.
-$(STAMP): pyproject.toml Makefile | $(BIN)/python
+$(STAMP): pyproject.toml setup.py Makefile | $(BIN)/python
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/python -c "import llama_cpp" 2>/dev/null || \
 		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet --no-cache-dir "llama-cpp-python[server]==0.3.36"
+	# A venv or checkout that still holds this project under its former distribution name, memsuite (a
+	# different project on the package index), would keep its stale entry points: remove them first.
+	$(BIN)/pip uninstall --quiet --yes memsuite 2>/dev/null || true
+	rm -rf memsuite.egg-info
 	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo]"
 	touch $(STAMP)
 
@@ -29,11 +33,11 @@ demo: install
 	$(BIN)/memsuite demo
 
 test: install
-	$(BIN)/ruff check memory_systems baselines eval tests benchmarks
+	$(BIN)/ruff check memsuite memory_systems baselines eval tests perf setup.py
 	$(BIN)/python -m pytest -q
 
 bench: install
-	$(BIN)/python benchmarks/bench_retrieval.py
+	$(BIN)/python perf/bench_retrieval.py
 
 # The committed outputs of the offline quick configs: MEME quick (bm25 + dense, retrieval-only, 2
 # generated episodes with 32k filler, so k is a real choice), the WMB-100K sample (reads
@@ -60,7 +64,7 @@ results: install
 	$(BIN)/memsuite report runs/results/wmb_sample --out results/wmb_sample
 	$(BIN)/memsuite report runs/results/dynamicmem_quick --out results/dynamicmem_quick
 	$(BIN)/memsuite report runs/results/locomo_quick --out results/locomo_quick
-	$(BIN)/python benchmarks/locomo_recall_table.py runs/results/locomo_quick --ks 5 10 25 \
+	$(BIN)/python perf/locomo_recall_table.py runs/results/locomo_quick --ks 5 10 25 \
 		> results/locomo_quick/recall_at_k.md
 
 clean:

@@ -28,11 +28,11 @@ from typing import Any
 import bm25s
 import numpy as np
 
-from memory_systems.chunking import chunk_session
-from memory_systems.errors import ConfigError
-from memory_systems.llm import parse_json
-from memory_systems.records import Session, Usage
-from memory_systems.tokens import fits_in_tokens, split_by_tokens
+from memsuite.memory_systems.chunking import chunk_session
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm import parse_json
+from memsuite.memory_systems.records import Session, Usage
+from memsuite.memory_systems.tokens import fits_in_tokens, split_by_tokens
 
 logger = logging.getLogger(__name__)
 
@@ -62,10 +62,10 @@ class LLMAccount:
     """The LLM client as one system instance uses it.
 
     Args:
-        llm: An :class:`~memory_systems.llm.LLMClient` (or anything with its ``chat`` / ``chat_json`` /
-            ``usage`` methods), or None for a system used without ingestion.
+        llm: An :class:`~memsuite.memory_systems.llm.LLMClient` (or anything with its ``chat`` /
+            ``chat_json`` / ``usage`` methods), or None for a system used without ingestion.
         system_name: Name every call is accounted to, unless ``llm`` is a view that names its own
-            account (:meth:`~memory_systems.llm.LLMClient.for_system`).
+            account (:meth:`~memsuite.memory_systems.llm.LLMClient.for_system`).
     """
 
     def __init__(self, llm: Any, system_name: str) -> None:

@@ -6,7 +6,7 @@ operations its own extraction would have produced, so that its organisation, mai
 retrieval are measured apart from the extractor LLM (eval/benchmarks/meme/diagnostics.py compares the two).
 
 Gold facts come from ``Session.metadata["gold_facts"]`` as the MEME protocol passes them
-(:meth:`eval.benchmarks.meme.schema.EpisodeSession.to_session`). memsuite's generator writes each
+(:meth:`memsuite.eval.benchmarks.meme.schema.EpisodeSession.to_session`). memsuite's generator writes each
 fact's ``kind`` (state, update, verbatim, rule, dependency, change, delete), ``name`` and, for rules and
 dependencies, ``source`` / ``source_name``; for episodes without them (released files) the kind is
 read from ``notes`` and ``fact_text`` and the upstream entity from the "depends on ..." clause.
@@ -33,11 +33,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from baselines._llm_support import clip_tokens, session_chunks
-from memory_systems.chunking import session_header
-from memory_systems.errors import ConfigError, InvalidInputError
-from memory_systems.records import Session
-from memory_systems.tokens import count_tokens_batch
+from memsuite.baselines._llm_support import clip_tokens, session_chunks
+from memsuite.memory_systems.chunking import session_header
+from memsuite.memory_systems.errors import ConfigError, InvalidInputError
+from memsuite.memory_systems.records import Session
+from memsuite.memory_systems.tokens import count_tokens_batch
 
 #: Oracle modes: off, gold memory (gold facts and gold maintenance), gold facts through the system's
 #: own maintenance.
@@ -178,7 +178,7 @@ FACTS_HEADING = "Facts from this session:"
 def fact_chunks(session: Session, max_tokens: int) -> list[str]:
     """The session's gold facts, worded, as the text an ingestion LLM gets in place of the dialogue.
 
-    Each chunk is the session header (:func:`memory_systems.chunking.session_header`),
+    Each chunk is the session header (:func:`memsuite.memory_systems.chunking.session_header`),
     :data:`FACTS_HEADING` and one ``- <worded fact>`` item per fact (a multi-line verbatim value goes on
     indented lines), packed within ``max_tokens`` cl100k tokens as the dialogue's chunks are; a single
     overlong fact is clipped, as an overlong turn is. Empty for a filler session.

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from baselines._llm_support import (
+from memsuite.baselines._llm_support import (
     function_tool,
 )
-from baselines._oracle import OracleFact
-from baselines._temporal_graph import relation_key
+from memsuite.baselines._oracle import OracleFact
+from memsuite.baselines._temporal_graph import relation_key
 
 EXTRACT_PROMPT = """\
 You turn a conversation session into knowledge-graph facts. Reply with JSON only:

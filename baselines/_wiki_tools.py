@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 
-from baselines._llm_support import LexicalIndex
+from memsuite.baselines._llm_support import LexicalIndex
 
 
 def norm(text: str) -> str:

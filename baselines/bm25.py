@@ -16,10 +16,10 @@ from typing import Any
 import bm25s
 import numpy as np
 
-from memory_systems.base import MemorySystem
-from memory_systems.records import Hit, MemoryRecord
-from memory_systems.registry import register
-from memory_systems.store import RecordStore, check_k, check_namespace, check_text
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.records import Hit, MemoryRecord, RetrievalResult
+from memsuite.memory_systems.registry import register
+from memsuite.memory_systems.store import RecordStore, check_k, check_namespace, check_text
 
 # bm25s sets its own logger to DEBUG at import and logs every index build; keep it to warnings.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -135,7 +135,7 @@ class BM25Memory(MemorySystem):
             index = self._indexes[namespace] = _Index(records)
         return index.search(query, k)
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
         return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:

@@ -13,7 +13,7 @@ Embedding is deferred: ``store`` keeps the new memories' texts pending and the f
 vectors (``search``, ``update``, ``delete``, ``finalize``, ``save``) embeds everything pending in one
 batched call. A benchmark feeds memories one session (~20 turns) at a time; embedding each session
 on its own padded every batch to that session's longest turn and ran at 70 % of one
-``SentenceTransformer.encode`` over the same texts (benchmarks/bench_locomo.py). Vectors equal the
+``SentenceTransformer.encode`` over the same texts (perf/bench_locomo.py). Vectors equal the
 per-session ones up to float rounding of the padded batch.
 """
 
@@ -26,14 +26,14 @@ from typing import Any
 import faiss
 import numpy as np
 
-from memory_systems.base import MemorySystem
-from memory_systems.embedder import Embedder
-from memory_systems.errors import InvalidInputError
-from memory_systems.records import Hit, MemoryRecord, Usage
-from memory_systems.registry import register
-from memory_systems.store import RecordStore, check_k, check_namespace, check_text, check_texts
-from memory_systems.tokens import fits_in_tokens, split_by_tokens
-from memory_systems.vector_index import INDEX_KINDS, VectorIndex, load_indexes, save_indexes
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.errors import InvalidInputError
+from memsuite.memory_systems.records import Hit, MemoryRecord, RetrievalResult, Usage
+from memsuite.memory_systems.registry import register
+from memsuite.memory_systems.store import RecordStore, check_k, check_namespace, check_text, check_texts
+from memsuite.memory_systems.tokens import fits_in_tokens, split_by_tokens
+from memsuite.memory_systems.vector_index import INDEX_KINDS, VectorIndex, load_indexes, save_indexes
 
 
 @register("dense")
@@ -148,7 +148,7 @@ class DenseMemory(MemorySystem):
             hits.append(Hit(record.id, record.text, score, record.metadata))
         return hits
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
         return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:

@@ -28,7 +28,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from baselines._llm_support import (
+from memsuite.baselines._llm_support import (
     ActionTool,
     LexicalIndex,
     LLMAccount,
@@ -43,14 +43,14 @@ from baselines._llm_support import (
     system_usage,
     transport_note,
 )
-from baselines._oracle import MODES, fact_chunks, oracle_facts, oracle_mode, oracle_param
-from baselines._wiki_tools import norm, relevant_first, today, within_budget
-from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
-from memory_systems.errors import InvalidInputError, UnknownMemoryError
-from memory_systems.persist import read_jsonl, write_jsonl
-from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
-from memory_systems.registry import register
-from memory_systems.store import (
+from memsuite.baselines._oracle import MODES, fact_chunks, oracle_facts, oracle_mode, oracle_param
+from memsuite.baselines._wiki_tools import norm, relevant_first, today, within_budget
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
+from memsuite.memory_systems.persist import read_jsonl, write_jsonl
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.registry import register
+from memsuite.memory_systems.store import (
     check_k,
     check_memory_id,
     check_namespace,
@@ -58,7 +58,7 @@ from memory_systems.store import (
     check_text,
     check_texts,
 )
-from memory_systems.tokens import count_tokens, fits_in_tokens
+from memsuite.memory_systems.tokens import count_tokens, fits_in_tokens
 
 # --------------------------------------------------------------------------------------------------
 # Prompts and tools
@@ -365,7 +365,7 @@ class KarpathyWikiMemory(MemorySystem):
 
     # -- retrieval ---------------------------------------------------------------------------------
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
         """Read index.md, open the pages the LLM names, follow their links; return the pages read.
 
         At most ``k`` pages; when the model names fewer (or fails, or there is no LLM) the best search
@@ -375,7 +375,7 @@ class KarpathyWikiMemory(MemorySystem):
         k = check_k(self.top_k if k is None else k)
         with self.timed("retrieve"):
             if not self._bucket(namespace):
-                return NO_MEMORY
+                return RetrievalResult(NO_MEMORY)
             read: dict[str, Page] = {}
             if self._llm.client is not None:
                 for title in self._ask_pages(question, k, namespace):
@@ -391,7 +391,9 @@ class KarpathyWikiMemory(MemorySystem):
             for hit in self.search(question, k=k, namespace=namespace) if len(pages) < k else []:
                 if hit.id not in read and len(pages) < k:
                     pages.append(self._bucket(namespace)[hit.id])
-            return CONTEXT_SEPARATOR.join(p.text for p in pages) if pages else NO_MEMORY
+            hits = tuple(Hit(p.id, p.text, 1.0 / (rank + 1)) for rank, p in enumerate(pages))
+            context = CONTEXT_SEPARATOR.join(p.text for p in pages) if pages else NO_MEMORY
+            return RetrievalResult(context, hits)
 
     def _index_view(self, namespace: str, query: str) -> str:
         """index.md within ``index_tokens``: whole, or the lines most related to ``query``."""

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from baselines._llm_support import (
+from memsuite.baselines._llm_support import (
     LLMAccount,
     ask_structured,
     check_protocol,
@@ -40,15 +40,22 @@ from baselines._llm_support import (
     session_day,
     system_usage,
 )
-from baselines._oracle import MODES, oracle_facts, oracle_mode, oracle_param, worded
-from memory_systems.base import MemorySystem
-from memory_systems.embedder import Embedder
-from memory_systems.errors import InvalidInputError, UnknownMemoryError
-from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
-from memory_systems.registry import register
-from memory_systems.store import RecordStore, check_k, check_namespace, check_session, check_text, check_texts
-from memory_systems.tokens import count_tokens
-from memory_systems.vector_index import VectorIndex, load_indexes, save_indexes
+from memsuite.baselines._oracle import MODES, oracle_facts, oracle_mode, oracle_param, worded
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.registry import register
+from memsuite.memory_systems.store import (
+    RecordStore,
+    check_k,
+    check_namespace,
+    check_session,
+    check_text,
+    check_texts,
+)
+from memsuite.memory_systems.tokens import count_tokens
+from memsuite.memory_systems.vector_index import VectorIndex, load_indexes, save_indexes
 
 logger = logging.getLogger(__name__)
 
@@ -295,7 +302,7 @@ class LLMExtractionMemory(MemorySystem):
             hits.append(Hit(record.id, record.text, score, record.metadata))
         return hits
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
         return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:

@@ -25,7 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from baselines._llm_support import (
+from memsuite.baselines._llm_support import (
     ActionTool,
     LexicalIndex,
     LLMAccount,
@@ -37,21 +37,21 @@ from baselines._llm_support import (
     system_usage,
     transport_note,
 )
-from baselines._oracle import MODES, ingest_chunks, oracle_facts, oracle_mode, oracle_param
-from baselines._wiki_tools import norm, relevant_first, within_budget
-from memory_systems.base import NO_MEMORY, MemorySystem
-from memory_systems.errors import UnknownMemoryError
-from memory_systems.persist import write_jsonl
-from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
-from memory_systems.registry import register
-from memory_systems.store import (
+from memsuite.baselines._oracle import MODES, ingest_chunks, oracle_facts, oracle_mode, oracle_param
+from memsuite.baselines._wiki_tools import norm, relevant_first, within_budget
+from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
+from memsuite.memory_systems.errors import UnknownMemoryError
+from memsuite.memory_systems.persist import write_jsonl
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.registry import register
+from memsuite.memory_systems.store import (
     RecordStore,
     check_k,
     check_namespace,
     check_session,
     check_text,
 )
-from memory_systems.tokens import count_tokens, fits_in_tokens
+from memsuite.memory_systems.tokens import count_tokens, fits_in_tokens
 
 # --------------------------------------------------------------------------------------------------
 # Prompt and tool
@@ -196,21 +196,21 @@ class MdFlatMemory(MemorySystem):
             for i, score in self._index(namespace, records).top(query, k)
         ]
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
         if not self.whole_file:
             return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
         check_text(question, what="question")
         with self.timed("retrieve"):
             records = self._entries.list(check_namespace(namespace))
             if not records:
-                return NO_MEMORY
+                return RetrievalResult(NO_MEMORY)
             text = self.memory_md(namespace=namespace)
             if fits_in_tokens(text, self.context_tokens):
-                return text
+                return RetrievalResult(text)
             # Too long: the most relevant lines that fit, shown in file order.
             order = relevant_first(self._index(namespace, records), question)
             chosen = within_budget(order, [count_tokens(r.text) for r in records], self.context_tokens)
-            return "\n".join(_file_line(records[i].text) for i in sorted(chosen))
+            return RetrievalResult("\n".join(_file_line(records[i].text) for i in sorted(chosen)))
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         self._entries.replace(memory_id, text, namespace)

@@ -39,7 +39,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from baselines._llm_support import (
+from memsuite.baselines._llm_support import (
     LexicalIndex,
     LLMAccount,
     ask_structured,
@@ -48,15 +48,15 @@ from baselines._llm_support import (
     session_iso,
     system_usage,
 )
-from baselines._oracle import MODES, ingest_chunks, oracle_facts, oracle_mode, oracle_param
-from baselines._temporal_extract import (
+from memsuite.baselines._oracle import MODES, ingest_chunks, oracle_facts, oracle_mode, oracle_param
+from memsuite.baselines._temporal_extract import (
     EXTRACT_PROMPT,
     EXTRACT_TOOL,
     Extraction,
     oracle_extraction,
     parse_extraction,
 )
-from baselines._temporal_graph import (
+from memsuite.baselines._temporal_graph import (
     EDGE_KINDS,
     Edge,
     Graph,
@@ -67,13 +67,13 @@ from baselines._temporal_graph import (
     same_entity,
     tier,
 )
-from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
-from memory_systems.embedder import Embedder
-from memory_systems.errors import InvalidInputError, UnknownMemoryError
-from memory_systems.persist import read_jsonl, write_jsonl
-from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
-from memory_systems.registry import register
-from memory_systems.store import (
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
+from memsuite.memory_systems.persist import read_jsonl, write_jsonl
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.registry import register
+from memsuite.memory_systems.store import (
     check_k,
     check_memory_id,
     check_namespace,
@@ -81,7 +81,7 @@ from memory_systems.store import (
     check_text,
     check_texts,
 )
-from memory_systems.vector_index import VectorIndex, load_indexes, save_indexes
+from memsuite.memory_systems.vector_index import VectorIndex, load_indexes, save_indexes
 
 logger = logging.getLogger(__name__)
 
@@ -344,14 +344,16 @@ class TemporalKGMemory(MemorySystem):
         ranked = sorted(scores, key=lambda i: (tier(graph.edges[i]), -scores[i], position[i]))
         return [(graph.edges[i], scores[i]) for i in ranked[:k]]
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
         """One hybrid search; each fact rendered with its date, earlier values and any uncertainty."""
         check_text(question, what="question")
         k = check_k(self.top_k if k is None else k)
         with self.timed("retrieve"):
             ranked = self._rank(question, k, check_namespace(namespace))
             graph = self._graph(namespace)
-            return CONTEXT_SEPARATOR.join(self._render(graph, e) for e, _ in ranked) if ranked else NO_MEMORY
+            hits = tuple(Hit(edge.id, self._render(graph, edge), score) for edge, score in ranked)
+            context = CONTEXT_SEPARATOR.join(hit.text for hit in hits) if hits else NO_MEMORY
+            return RetrievalResult(context, hits)
 
     def _render(self, graph: Graph, edge: Edge) -> str:
         text = edge.fact

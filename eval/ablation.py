@@ -12,7 +12,7 @@ An ablation file (``configs/ablations/*.yaml``)::
 
 Each variant is the base config plus the fixed overrides, then ``--set`` overrides from the command
 line, then the swept value (which always wins). Every variant is an ordinary run of
-:func:`eval.runner.run` in its own folder, so an interrupted ablation resumes variant by variant and
+:func:`memsuite.eval.runner.run` in its own folder, so an interrupted ablation resumes variant by variant and
 unit by unit; this module adds no loop over systems or units of its own. Paths inside the base
 config (data folders) keep their meaning: relative to the directory memsuite is started in.
 """
@@ -28,10 +28,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from eval.config import RunConfig, config_from_dict, parse_override, read_yaml, schema_error
-from eval.report import Sweep, build_report, load_runs, write_report
-from memory_systems.errors import ConfigError
-from memory_systems.llm import PriceTable
+from memsuite.eval.config import RunConfig, config_from_dict, parse_override, read_yaml, schema_error
+from memsuite.eval.report.document import build_report, write_report
+from memsuite.eval.report.model import Sweep
+from memsuite.eval.report.runs import load_runs
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm import PriceTable
 
 logger = logging.getLogger(__name__)
 
@@ -222,7 +224,9 @@ def run_ablation(
         ConfigError: An invalid variant, a folder holding a run of another config, or (with
             ``report_only``) a variant that has not run.
     """
-    from eval.runner import run  # the runner loads models and systems; a report-only call needs neither
+    from memsuite.eval.runner import (
+        run,  # the runner loads models and systems; a report-only call needs neither
+    )
 
     out_dir = Path(out_dir) if out_dir is not None else Path("runs") / ablation.name
     report_dir = Path(report_dir) if report_dir is not None else out_dir / "report"

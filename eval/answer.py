@@ -3,7 +3,7 @@
 A protocol says what to ingest, what to ask (the answer messages and budget) and what its judges
 need (the ``case``); this module makes the answer call, records its usage in the row, applies the
 failed-call rule and runs the judges the run asked for from the benchmark's judge registry
-(:func:`eval.registry.register_judge`). No protocol calls the answer LLM or a judge itself.
+(:func:`memsuite.eval.registry.register_judge`). No protocol calls the answer LLM or a judge itself.
 
 The failed-call rule (a failed LLM call is never a wrong answer):
 
@@ -28,9 +28,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eval.protocol import Row, RunContext
-from eval.registry import get_judge
-from memory_systems.base import MemorySystem
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.registry import get_judge
+from memsuite.memory_systems.base import MemorySystem
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class Answer:
     data: Any = None
     """Parsed JSON reply (JSON calls), else None."""
     failure: str | None = None
-    """Failure kind (memory_systems.llm FAILURE_KINDS) when the call failed."""
+    """Failure kind (memsuite.memory_systems.llm FAILURE_KINDS) when the call failed."""
     message: str = ""
     """Failure detail."""
 

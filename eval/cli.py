@@ -1,7 +1,7 @@
 """``memsuite`` command line: a thin layer over the public functions.
 
 Each subcommand is one ``_cmd_*`` function plus its arguments in :func:`build_parser`. User mistakes
-(:class:`~memory_systems.errors.MemsuiteError`) are printed in one line with exit code 2; a config is
+(:class:`~memsuite.memory_systems.errors.MemsuiteError`) are printed in one line with exit code 2; a config is
 checked whole (schema, registries, LLM specs) before anything is loaded or started.
 
 Exit codes: 0 clean; 1 the run finished with failed units or failed LLM calls (answer or judge), or
@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from memory_systems.errors import MemsuiteError
+from memsuite.memory_systems.errors import MemsuiteError
 
 EXIT_CODES = "exit codes: 0 clean, 1 failed units or failed LLM calls (or stopped early), 2 bad config/input"
 
@@ -27,7 +27,7 @@ def default_cache_dir() -> Path:
 
 
 def _cmd_systems(args: argparse.Namespace) -> int:
-    from memory_systems.registry import system_names
+    from memsuite.memory_systems.registry import system_names
 
     for name in system_names():
         print(name)
@@ -35,8 +35,8 @@ def _cmd_systems(args: argparse.Namespace) -> int:
 
 
 def _cmd_benchmarks(args: argparse.Namespace) -> int:
-    from eval.registry import benchmark_names
-    from eval.validate import known_judges
+    from memsuite.eval.registry import benchmark_names
+    from memsuite.eval.validate import known_judges
 
     for name in benchmark_names():
         judges = known_judges(name)
@@ -45,14 +45,11 @@ def _cmd_benchmarks(args: argparse.Namespace) -> int:
 
 
 def _version() -> str:
-    """``memsuite X from <folder of the eval package>``: which install answers, as ``pip --version`` does."""
-    from importlib.metadata import PackageNotFoundError, version
+    """``memsuite-bench X from <folder of the memsuite package>``: which install answers, as
+    ``pip --version`` does."""
+    import memsuite
 
-    try:
-        number = version("memsuite")
-    except PackageNotFoundError:
-        number = "(not installed)"
-    return f"memsuite {number} from {Path(__file__).resolve().parent}"
+    return f"{memsuite.DISTRIBUTION} {memsuite.__version__} from {Path(memsuite.__file__).resolve().parent}"
 
 
 class _VersionAction(argparse.Action):
@@ -67,15 +64,15 @@ class _VersionAction(argparse.Action):
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from eval.demo import run_demo
+    from memsuite.eval.demo import run_demo
 
     run_demo(out_dir=args.out, cache_dir=None if args.no_cache else args.cache_dir)
     return 0
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from eval.config import find_config, load_config, with_systems
-    from eval.runner import run
+    from memsuite.eval.config import find_config, load_config, with_systems
+    from memsuite.eval.runner import run
 
     config = load_config(find_config(args.config), args.set)
     if args.systems:
@@ -114,7 +111,7 @@ def _cmd_llm_serve(args: argparse.Namespace) -> int:
     import signal
     import time
 
-    from memory_systems.llm_server import serve_local
+    from memsuite.memory_systems.llm_server import serve_local
 
     def _stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt  # SIGTERM stops the server as cleanly as Ctrl-C does
@@ -141,7 +138,7 @@ def _num(value: float | None) -> str:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from eval.benchmarks.wmb.calibration import calibrate_run, format_calibration
+    from memsuite.eval.benchmarks.wmb.calibration import calibrate_run, format_calibration
 
     results, out = calibrate_run(
         args.run_dir, tune_fraction=args.tune_fraction, headline_only=not args.all_qtypes
@@ -155,8 +152,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 def _cmd_generate_meme(args: argparse.Namespace) -> int:
     import time
 
-    from eval.benchmarks.meme.generator import generate_episodes
-    from eval.benchmarks.meme.loader import save_episodes
+    from memsuite.eval.benchmarks.meme.generator import generate_episodes
+    from memsuite.eval.benchmarks.meme.loader import save_episodes
 
     start = time.perf_counter()
     domains = {"domains": args.domains.split(",")} if args.domains else {}
@@ -176,8 +173,8 @@ def _cmd_generate_meme(args: argparse.Namespace) -> int:
 def _cmd_generate_dynamicmem(args: argparse.Namespace) -> int:
     import time
 
-    from eval.benchmarks.dynamicmem.generator import generate_users, write_users
-    from memory_systems.errors import ConfigError
+    from memsuite.eval.benchmarks.dynamicmem.generator import generate_users, write_users
+    from memsuite.memory_systems.errors import ConfigError
 
     if args.users < 1 or args.months < 1 or not args.activity > 0:
         raise ConfigError("--users and --months must be positive integers and --activity a positive number")
@@ -193,13 +190,14 @@ def _cmd_generate_dynamicmem(args: argparse.Namespace) -> int:
 
 
 def _prices(path: Path | None):
-    from memory_systems.llm import PriceTable
+    from memsuite.memory_systems.llm import PriceTable
 
     return PriceTable.load(path) if path is not None else PriceTable()
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from eval.report import build_report, load_runs, write_report
+    from memsuite.eval.report.document import build_report, write_report
+    from memsuite.eval.report.runs import load_runs
 
     if args.out is None and len(args.run_dirs) > 1:
         print("memsuite: error: a report over several runs needs --out DIR", file=sys.stderr)
@@ -216,8 +214,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_ablate(args: argparse.Namespace) -> int:
-    from eval.ablation import load_ablation, run_ablation
-    from eval.config import find_config
+    from memsuite.eval.ablation import load_ablation, run_ablation
+    from memsuite.eval.config import find_config
 
     ablation = load_ablation(find_config(args.config, "ablations"))
     result = run_ablation(
@@ -241,23 +239,44 @@ def _cmd_ablate(args: argparse.Namespace) -> int:
     return 1 if result.incomplete else 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="memsuite", description=__doc__.splitlines()[0], epilog=EXIT_CODES)
-    parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
-    parser.add_argument("--version", action=_VersionAction)
-    sub = parser.add_subparsers(dest="command", required=True)
+def _add_cache_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
+    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
 
+
+def _add_run_options(p: argparse.ArgumentParser, *, set_help: str, restart_help: str) -> None:
+    """The options ``run`` and ``ablate`` share: overrides, restart, and how units execute (workers,
+    executor, caches, progress)."""
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=set_help)
+    p.add_argument("--restart", action="store_true", help=restart_help)
+    p.add_argument("--workers", type=int, default=1, help="units run concurrently (default 1)")
+    p.add_argument(
+        "--executor",
+        choices=["threads", "ray"],
+        default="threads",
+        help="run units as threads here (default) or as Ray tasks (extra memsuite-bench[ray])",
+    )
+    p.add_argument(
+        "--ray-address", help="an existing Ray cluster ('auto' = the local one started by ray start)"
+    )
+    _add_cache_options(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def _add_listing_commands(sub: argparse._SubParsersAction) -> None:
+    """``systems`` and ``benchmarks``: what is registered."""
     p = sub.add_parser("systems", help="list registered memory systems")
     p.set_defaults(func=_cmd_systems)
 
     p = sub.add_parser("benchmarks", help="list registered benchmarks and their judges")
     p.set_defaults(func=_cmd_benchmarks)
 
+
+def _add_run_commands(sub: argparse._SubParsersAction) -> None:
+    """``demo``, ``run`` and ``ablate``: commands that run systems over a benchmark."""
     p = sub.add_parser("demo", help="MEME end to end on the embedded defaults (configs/demo.yaml)")
     p.add_argument("--out", type=Path, default=Path("runs") / "demo", help="run folder (default runs/demo)")
-    p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
-    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
+    _add_cache_options(p)
     p.set_defaults(func=_cmd_demo)
 
     p = sub.add_parser(
@@ -272,33 +291,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="run folder (default runs/<config name>)")
     p.add_argument("--systems", help="comma-separated systems, replacing the config's list")
     p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a config value, e.g. --set k=10 --set benchmark_options.episodes=3 (beats the file)",
-    )
-    p.add_argument("--restart", action="store_true", help="discard finished units in the run folder")
-    p.add_argument(
         "--allow-config-change",
         action="store_true",
         help="resume a run folder made with a different config (run.json records the changed keys)",
     )
-    p.add_argument("--workers", type=int, default=1, help="units run concurrently (default 1)")
-    p.add_argument(
-        "--executor",
-        choices=["threads", "ray"],
-        default="threads",
-        help="run units as threads here (default) or as Ray tasks (extra memsuite[ray])",
+    _add_run_options(
+        p,
+        set_help="override a config value, e.g. --set k=10 --set benchmark_options.episodes=3"
+        " (beats the file)",
+        restart_help="discard finished units in the run folder",
     )
-    p.add_argument(
-        "--ray-address", help="an existing Ray cluster ('auto' = the local one started by ray start)"
-    )
-    p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
-    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_run)
 
+    p = sub.add_parser("ablate", help="run every variant of an ablation config, then one combined report")
+    p.add_argument(
+        "config", type=Path, help="ablation YAML, or the name of a shipped one (configs/ablations/)"
+    )
+    p.add_argument("--out", type=Path, help="root of the variants' run folders (default runs/<name>)")
+    p.add_argument("--report-dir", type=Path, help="report folder (default <out>/report)")
+    p.add_argument("--report-only", action="store_true", help="run nothing; report on the existing runs")
+    _add_run_options(
+        p,
+        set_help="override a value of every variant (the swept key keeps its values)",
+        restart_help="discard finished units of every variant",
+    )
+    p.add_argument("--prices", type=Path, help="YAML/JSON price file laid over the built-in prices")
+    p.add_argument("--no-plots", action="store_true", help="tables only")
+    p.set_defaults(func=_cmd_ablate)
+
+
+def _add_report_commands(sub: argparse._SubParsersAction) -> None:
+    """``calibrate`` and ``report``: commands that read finished run folders."""
     p = sub.add_parser("calibrate", help="choose WMB-100K abstention cutoffs on a held-out split of a run")
     p.add_argument("run_dir", type=Path, help="a WMB run folder (run without min_score)")
     p.add_argument(
@@ -318,38 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="tables only")
     p.set_defaults(func=_cmd_report)
 
-    p = sub.add_parser("ablate", help="run every variant of an ablation config, then one combined report")
-    p.add_argument(
-        "config", type=Path, help="ablation YAML, or the name of a shipped one (configs/ablations/)"
-    )
-    p.add_argument("--out", type=Path, help="root of the variants' run folders (default runs/<name>)")
-    p.add_argument("--report-dir", type=Path, help="report folder (default <out>/report)")
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a value of every variant (the swept key keeps its values)",
-    )
-    p.add_argument("--report-only", action="store_true", help="run nothing; report on the existing runs")
-    p.add_argument("--restart", action="store_true", help="discard finished units of every variant")
-    p.add_argument("--workers", type=int, default=1, help="units run concurrently (default 1)")
-    p.add_argument(
-        "--executor",
-        choices=["threads", "ray"],
-        default="threads",
-        help="run units as threads here (default) or as Ray tasks (extra memsuite[ray])",
-    )
-    p.add_argument(
-        "--ray-address", help="an existing Ray cluster ('auto' = the local one started by ray start)"
-    )
-    p.add_argument("--cache-dir", type=Path, default=default_cache_dir(), help="embedding/LLM cache root")
-    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk caches")
-    p.add_argument("--prices", type=Path, help="YAML/JSON price file laid over the built-in prices")
-    p.add_argument("--no-plots", action="store_true", help="tables only")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
-    p.set_defaults(func=_cmd_ablate)
 
+def _add_generate_commands(sub: argparse._SubParsersAction) -> None:
+    """``generate meme`` and ``generate dynamicmem``: synthetic benchmark data."""
     generate = sub.add_parser("generate", help="generate synthetic benchmark data, deterministic by seed")
     generate_sub = generate.add_subparsers(dest="generate_command", required=True)
     p = generate_sub.add_parser("meme", help="MEME episodes in the released JSON schema")
@@ -363,9 +357,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--phrasing",
         choices=("dev", "dev2", "dev3", "dev4", "heldout"),
         default="dev",
-        help="dialogue phrasing family: dev (the judges' own, default), dev2, dev3 and dev4 (the retired"
-        " first, second and third held-out families, development data now) or heldout (written blind to"
-        " the judges, to measure them)",
+        help="dialogue phrasing family: dev (default) to dev4 are the families the LLM-free verdict rules"
+        " were written against; heldout was written blind to those rules and measures them",
     )
     p.add_argument(
         "--domains", help="comma-separated domains to alternate over (default personal_life,software_project)"
@@ -386,6 +379,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, help="folder to write one folder per user into")
     p.set_defaults(func=_cmd_generate_dynamicmem)
 
+
+def _add_llm_commands(sub: argparse._SubParsersAction) -> None:
+    """``llm serve``: the embedded offline model."""
     llm = sub.add_parser("llm", help="the LLM layer (embedded offline model)")
     llm_sub = llm.add_subparsers(dest="llm_command", required=True)
     p = llm_sub.add_parser("serve", help="serve the embedded SmolLM2-135M model until Ctrl-C")
@@ -393,6 +389,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-ctx", type=int, default=2048, help="context window in tokens, <= 8192 (default 2048)")
     p.add_argument("--n-threads", type=int, default=2, help="CPU threads (default 2)")
     p.set_defaults(func=_cmd_llm_serve)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(prog="memsuite", description=__doc__.splitlines()[0], epilog=EXIT_CODES)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    parser.add_argument("--version", action=_VersionAction)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in (
+        _add_listing_commands,
+        _add_run_commands,
+        _add_report_commands,
+        _add_generate_commands,
+        _add_llm_commands,
+    ):
+        add(sub)
     return parser
 
 

@@ -1,9 +1,9 @@
 """Run configuration: YAML -> one validated, typed, immutable :class:`RunConfig`.
 
 Precedence: defaults < YAML file < CLI flags. The schema is a set of pydantic models: a mistake is a
-:class:`~memory_systems.errors.ConfigError` naming the file, the key path (``systems[1].args.top_k``)
+:class:`~memsuite.memory_systems.errors.ConfigError` naming the file, the key path (``systems[1].args.top_k``)
 and, for an unknown key, the closest valid ones. :func:`config_from_dict` then checks the resolved
-config against the registries (:mod:`eval.validate`): benchmark, its options, systems, their
+config against the registries (:mod:`memsuite.eval.validate`): benchmark, its options, systems, their
 arguments, judges and LLM specs, so a run refuses a mistake before any server starts or unit runs.
 """
 
@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from memory_systems.errors import ConfigError
+from memsuite.memory_systems.errors import ConfigError
 
 _SCHEMA = ConfigDict(frozen=True, extra="forbid", coerce_numbers_to_str=True)
 
@@ -57,7 +57,7 @@ class RunConfig(BaseModel):
     model_config = _SCHEMA
 
     benchmark: str
-    """Benchmark registry name: meme, dynamicmem, wmb."""
+    """A registered benchmark's name (``memsuite benchmarks`` lists them)."""
     systems: tuple[SystemSpec, ...]
     """Systems to run, in order."""
     name: str = "run"
@@ -208,7 +208,7 @@ def config_from_dict(data: dict[str, Any], *, source: str = "<config>", check: b
     Args:
         data: The mapping.
         source: Where it came from (named in every message).
-        check: Also check it against the registries (:func:`eval.validate.validate_config`).
+        check: Also check it against the registries (:func:`memsuite.eval.validate.validate_config`).
 
     Raises:
         ConfigError: Unknown or missing keys, values of the wrong type, unknown benchmark, option,
@@ -228,7 +228,7 @@ def config_from_dict(data: dict[str, Any], *, source: str = "<config>", check: b
     except ValidationError as exc:
         raise schema_error(exc.errors(), RunConfig, source=source) from None
     if check:
-        from eval.validate import validate_config  # the registries import the benchmarks and systems
+        from memsuite.eval.validate import validate_config  # the registries import the benchmarks and systems
 
         validate_config(config, source=source)
     return config
@@ -276,9 +276,9 @@ def with_systems(config: RunConfig, names: list[str], *, source: str = "--system
 
 def configs_dir() -> Path:
     """The shipped configs folder: the checkout's ``configs/``, or the installed package's copy."""
-    import configs
+    import memsuite.configs
 
-    return Path(configs.__file__).resolve().parent
+    return Path(memsuite.configs.__file__).resolve().parent
 
 
 def find_config(path: Path | str, folder: str = "") -> Path:

@@ -10,7 +10,7 @@ Two runs, both resumable (a second demo is served from the finished runs):
    judged by the rule judge. Printed below the headline and labelled: a 135M model proves the
    wiring, not answer quality.
 
-Both go into one report (tables and plots, :func:`eval.report.build_report`), whose path is printed.
+Both go into one report (tables and plots, :func:`memsuite.eval.report.build_report`), whose path is printed.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from eval.benchmarks.meme.diagnostics import attribute_rows, load_snapshots
-from eval.benchmarks.meme.scoring import TASKS
-from eval.config import configs_dir, load_config
-from eval.diagnostics import OUTCOMES, stage_table
-from eval.report import build_report, load_runs, write_report
-from eval.runlog import RunFolder
-from eval.runner import run
+from memsuite.eval.benchmarks.meme.diagnostics import attribute_rows, load_snapshots
+from memsuite.eval.benchmarks.meme.scoring import TASKS
+from memsuite.eval.config import configs_dir, load_config
+from memsuite.eval.diagnostics import OUTCOMES, stage_table
+from memsuite.eval.report.document import build_report, write_report
+from memsuite.eval.report.runs import load_runs
+from memsuite.eval.runlog import RunFolder
+from memsuite.eval.runner import run
 
 #: configs/demo.yaml and demo_wiring.yaml, shipped as package data: the demo runs the same from a wheel.
 DEMO_CONFIG = configs_dir() / "demo.yaml"

@@ -2,9 +2,10 @@
 retrieve -> answer a question fails, and the per-(system, task) table of first failures.
 
 A benchmark decides the four verdicts of its rows from its own artefacts (MEME:
-:mod:`eval.benchmarks.meme.diagnostics`; DynamicMem: :mod:`eval.benchmarks.dynamicmem.diagnostics`)
-and returns :class:`Attribution` records; this module holds the stages, the first-failure rule, the
-answer-verdict choice, where protocols write memory snapshots, and the aggregation.
+:mod:`memsuite.eval.benchmarks.meme.diagnostics`; DynamicMem:
+:mod:`memsuite.eval.benchmarks.dynamicmem.diagnostics`) and returns :class:`Attribution` records; this module
+holds the stages, the first-failure rule, the answer-verdict choice, where protocols write memory snapshots,
+and the aggregation.
 
 Stages (each True, False, or None when the artefact it needs is missing):
 
@@ -25,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from eval.protocol import Row
+from memsuite.eval.protocol import Row
 
 #: Stages in pipeline order.
 STAGES = ("encoded", "maintained", "retrieved", "answered")

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from eval.protocol import Row
+from memsuite.eval.protocol import Row
 
 
 def verdict_of(row: Row, judge: str) -> bool | None:

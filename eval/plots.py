@@ -2,7 +2,7 @@
 
 Figures are drawn on matplotlib's object API (``Figure`` + the Agg canvas) rather than ``pyplot``:
 no global backend is switched and no display is needed, so plotting is headless and safe to call
-from a notebook or a thread. The data come from :mod:`eval.report`, which reads run folders; nothing
+from a notebook or a thread. The data come from :mod:`memsuite.eval.report`, which reads run folders; nothing
 here knows about benchmarks, systems or files other than the PNG it writes.
 
 Missing values (None) are skipped: a bar is left out, a curve has a gap.

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from memory_systems.base import MemorySystem
+from memsuite.memory_systems.base import MemorySystem
 
 #: Version of the row layout in rows.jsonl.
 ROW_SCHEMA_VERSION = 1
@@ -26,7 +26,7 @@ class Row:
     system: str
     """Registry name (plus variant suffix) of the memory system."""
     benchmark: str
-    """Benchmark name (meme, dynamicmem, wmb)."""
+    """Registry name of the benchmark."""
     unit_id: str
     """Work unit: MEME episode id, DynamicMem user/checkpoint, WMB category."""
     question_id: str
@@ -64,7 +64,7 @@ class RunContext:
     answer_llm: Any = None
     """An ``LLMClient`` for answers, or None (retrieval-only scoring)."""
     judges: tuple[str, ...] = ("rule",)
-    """Judge names to apply to every row (registered by the benchmark: eval.registry.judge_names)."""
+    """Judge names to apply to every row (registered by the benchmark: memsuite.eval.registry.judge_names)."""
     judge_llm: Any = None
     """An ``LLMClient`` for LLM judges (the run's judge_llm, else its answer_llm), or None."""
     seed: int = 0

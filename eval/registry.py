@@ -1,4 +1,4 @@
-"""Registries of benchmarks and of each benchmark's judges (one mechanism: memory_systems.registry).
+"""Registries of benchmarks and of each benchmark's judges (one mechanism: memsuite.memory_systems.registry).
 
 Benchmarks: name -> factory(**options) -> Benchmark (see eval/protocol.py). Built-in benchmarks are
 imported on first use, so a benchmark with a missing optional dependency never blocks the others;
@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from eval.protocol import Benchmark
-from memory_systems.errors import ConfigError
-from memory_systems.registry import Registry
+from memsuite.eval.protocol import Benchmark
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.registry import Registry
 
 BenchmarkFactory = Callable[..., Benchmark]
 F = TypeVar("F", bound=BenchmarkFactory)
@@ -27,10 +27,10 @@ ENTRY_POINT_GROUP = "memsuite.benchmarks"
 
 #: Built-in benchmark name -> module that registers it (and its judges) when imported.
 _BUILTIN_MODULES = {
-    "meme": "eval.benchmarks.meme.protocol",
-    "dynamicmem": "eval.benchmarks.dynamicmem.protocol",
-    "wmb": "eval.benchmarks.wmb.protocol",
-    "locomo": "eval.benchmarks.locomo.protocol",
+    "meme": "memsuite.eval.benchmarks.meme.protocol",
+    "dynamicmem": "memsuite.eval.benchmarks.dynamicmem.protocol",
+    "wmb": "memsuite.eval.benchmarks.wmb.protocol",
+    "locomo": "memsuite.eval.benchmarks.locomo.protocol",
 }
 BENCHMARKS: Registry[BenchmarkFactory] = Registry(
     "benchmark", group=ENTRY_POINT_GROUP, builtins=_BUILTIN_MODULES
@@ -57,11 +57,6 @@ def benchmark_factory(name: str) -> BenchmarkFactory:
     return BENCHMARKS.get(name)
 
 
-def get_benchmark_factory(name: str) -> BenchmarkFactory:
-    """The factory registered as ``name`` (a built-in is imported first), without building anything."""
-    return benchmark_factory(name)
-
-
 def get_benchmark(name: str, **options: Any) -> Benchmark:
     """Build the benchmark ``name`` with its options.
 
@@ -84,7 +79,7 @@ def judge_registry(benchmark: str) -> Registry[Any]:
 
 
 def register_judge(benchmark: str, name: str) -> Callable[[J], J]:
-    """Decorator: register a judge (an :class:`eval.answer.Judge`) of ``benchmark`` as ``name``."""
+    """Decorator: register a judge (an :class:`memsuite.eval.answer.Judge`) of ``benchmark`` as ``name``."""
     return judge_registry(benchmark).register(name)  # type: ignore[return-value]
 
 

@@ -45,9 +45,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
-from eval.protocol import Row
-from memory_systems.errors import ConfigError
-from memory_systems.persist import atomic_write_text
+from memsuite import DISTRIBUTION
+from memsuite.eval.protocol import Row
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.persist import atomic_write_text
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ RUN_FORMAT_VERSION = 2
 WRITE_DELAY_ENV = "MEMSUITE_TEST_WRITE_DELAY"
 #: Packages whose versions change results; recorded in every header.
 TRACKED_PACKAGES = (
-    "memsuite",
+    DISTRIBUTION,
     "bm25s",
     "faiss-cpu",
     "sentence-transformers",
@@ -371,7 +372,7 @@ def base_header(config_dict: dict[str, Any], code_root: Path) -> dict[str, Any]:
         "status": "started",
         "started_at": now_iso(),
         "config": header_config(config_dict),
-        "memsuite_version": package_versions().get("memsuite"),
+        "memsuite_version": package_versions().get(DISTRIBUTION),
         "git_revision": git_revision(code_root),
         "python": platform.python_version(),
         "packages": package_versions(),

@@ -10,22 +10,23 @@ import logging
 import time
 import traceback
 from collections import defaultdict
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from eval.answer import failed_calls
-from eval.config import RunConfig, SystemSpec
-from eval.protocol import Row, RunContext
-from eval.registry import check_judges, get_benchmark
-from eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
-from memory_systems.embedder import Embedder
-from memory_systems.errors import ConfigError, require
-from memory_systems.progress import progress_bar
-from memory_systems.records import Usage
-from memory_systems.registry import get_system
+from memsuite.eval.answer import failed_calls
+from memsuite.eval.config import RunConfig, SystemSpec
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.registry import check_judges, get_benchmark
+from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.errors import ConfigError, require
+from memsuite.memory_systems.progress import progress_bar
+from memsuite.memory_systems.records import Usage
+from memsuite.memory_systems.registry import get_system
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ def _llm(spec: Any, cache_dir: Path | None):
     if spec in (None, "none"):
         yield None
         return
-    from memory_systems.llm import open_llm  # the LLM layer is only needed when a config asks for it
+    from memsuite.memory_systems.llm import open_llm  # the LLM layer is only needed when a config asks for it
 
     with open_llm(spec, cache_dir=cache_dir) as client:
         yield client
@@ -102,39 +103,16 @@ def run(
     folder.prepare()
     done = folder.done_units()
     todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
-    header = base_header(config.to_dict(), CODE_ROOT)
     embedder = Embedder(config.embedder, cache_dir=cache_dir / "embeddings" if cache_dir else None)
-    errors = 0
-    stop_reason = None
     with ExitStack() as stack:
-        answer_llm = stack.enter_context(_llm(config.answer_llm, cache_dir))
-        internal_llm = (
-            answer_llm
-            if config.internal_llm in (None, config.answer_llm)
-            else stack.enter_context(_llm(config.internal_llm, cache_dir))
-        )
-        judge_llm = (
-            answer_llm
-            if config.judge_llm in (None, config.answer_llm)
-            else stack.enter_context(_llm(config.judge_llm, cache_dir))
-        )
-        if llm_judges and config.judge_llm is None and answer_llm is not None:
+        clients = _open_clients(stack, config, cache_dir)
+        if llm_judges and config.judge_llm is None and clients["answer"] is not None:
             # An LLM grading its own answers is a weaker judge: allowed, but said and recorded.
             logger.warning(
                 "judges %s use the answer LLM (no judge_llm in the config): a separate judge is better",
                 ", ".join(llm_judges),
             )
-        header["embedder"] = embedder.identity()
-        header["answer_llm"] = answer_llm.identity() if answer_llm is not None else None
-        header["internal_llm"] = internal_llm.identity() if internal_llm is not None else None
-        header["judge_llm"] = judge_llm.identity() if judge_llm is not None and llm_judges else None
-        header["judge_llm_is_answer_llm"] = bool(llm_judges) and answer_llm is not None and (
-            judge_llm is answer_llm
-        )
-        header["wiring_only"] = any(
-            llm is not None and llm.identity().get("wiring_only")
-            for llm in (answer_llm, internal_llm, judge_llm if llm_judges else None)
-        )
+        header = run_header(config, embedder, clients, uses_llm_judges=bool(llm_judges))
         header["units"] = {"total": len(units) * len(config.systems), "already_done": len(done)}
         if previous is not None:
             header = resumed_header(previous, header, changes)
@@ -143,59 +121,99 @@ def run(
         def compute(spec: SystemSpec, unit: str) -> tuple[UnitRecord, list[Row]]:
             # Per-unit views of the shared clients: one endpoint and cache, usage kept per unit, so
             # concurrent units of one system never mix their accounting.
-            account = f"{spec.key}@{unit}"
-            views = {
-                "answer": _view(answer_llm, account),
-                "internal": _view(internal_llm, account),
-                "judge": _view(judge_llm, account),
-            }
+            views = {role: _view(client, f"{spec.key}@{unit}") for role, client in clients.items()}
             resources = {"embedder": embedder, "llm": views["internal"]}
             return _compute_unit(benchmark, spec, unit, config, folder, resources, views)
 
-        written = 0
+        if executor == "ray":
+            finished = _run_on_ray(todo, config, folder, cache_dir, clients, workers, ray_address)
+        else:
+            finished = _run_on_threads(todo, compute, workers)
+        label = "ray" if executor == "ray" else f"{workers} workers" if workers > 1 else ""
+        errors, stop_reason = _write_units(
+            folder, finished, len(todo), clients["answer"], label=label, desc=config.benchmark,
+            show_progress=show_progress,
+        )
+    return _close_run(folder, benchmark, header, errors, stop_reason)
 
-        def finish(record: UnitRecord, rows: list[Row]) -> str | None:
-            """Write a unit; the reason to stop when it is the first finished one, no answer call of it
-            worked and units are left to run."""
-            nonlocal errors, written
+
+def _open_clients(stack: ExitStack, config: RunConfig, cache_dir: Path | None) -> dict[str, Any]:
+    """The run's LLM clients by role (answer, internal, judge); a role configured like the answer LLM,
+    or not at all, shares the answer client (one endpoint, one cache and one ledger)."""
+    answer = stack.enter_context(_llm(config.answer_llm, cache_dir))
+    clients = {"answer": answer}
+    for role, spec in (("internal", config.internal_llm), ("judge", config.judge_llm)):
+        shared = spec in (None, config.answer_llm)
+        clients[role] = answer if shared else stack.enter_context(_llm(spec, cache_dir))
+    return clients
+
+
+def run_header(
+    config: RunConfig, embedder: Embedder, clients: dict[str, Any], *, uses_llm_judges: bool
+) -> dict[str, Any]:
+    """What a run's ``run.json`` records before any unit: config, code, packages, the embedder and the
+    identity of each LLM, and whether any output is from the offline wiring-only model."""
+    answer_llm, internal_llm, judge_llm = clients["answer"], clients["internal"], clients["judge"]
+    header = base_header(config.to_dict(), CODE_ROOT)
+    header["embedder"] = embedder.identity()
+    header["answer_llm"] = answer_llm.identity() if answer_llm is not None else None
+    header["internal_llm"] = internal_llm.identity() if internal_llm is not None else None
+    header["judge_llm"] = judge_llm.identity() if judge_llm is not None and uses_llm_judges else None
+    header["judge_llm_is_answer_llm"] = uses_llm_judges and answer_llm is not None and judge_llm is answer_llm
+    header["wiring_only"] = any(
+        llm is not None and llm.identity().get("wiring_only")
+        for llm in (answer_llm, internal_llm, judge_llm if uses_llm_judges else None)
+    )
+    return header
+
+
+def _run_on_threads(todo, compute, workers: int) -> Iterator[tuple[UnitRecord, list[Row]]]:
+    """Each unit computed here, in order (one worker) or by a pool of threads, yielded as it finishes.
+
+    Threads, not processes: units mostly wait on LLM endpoints, and they share the loaded embedder and
+    the LLM clients. Closing the generator early cancels the units not started; units already running
+    finish unwritten, and a rerun redoes them.
+    """
+    if workers <= 1:
+        for spec, unit in todo:
+            yield compute(spec, unit)
+        return
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="memsuite-unit") as pool:
+        pending = [pool.submit(compute, spec, unit) for spec, unit in todo]
+        try:
+            for future in as_completed(pending):
+                yield future.result()
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _write_units(
+    folder: RunFolder, finished, total: int, answer_llm: Any, *, label: str, desc: str, show_progress: bool
+) -> tuple[int, str | None]:
+    """Write each finished unit (only this thread writes the run folder), with a progress bar.
+
+    Returns:
+        ``(failed units, stop reason)``: the run stops after the first finished unit when no answer
+        call of it worked and units are left to run.
+    """
+    errors, written, stop_reason = 0, 0, None
+    with progress_bar(total=total, desc=desc, enabled=show_progress) as bar:
+        for record, rows in finished:
             errors += _write(folder, record, rows)
             written += 1
-            if written > 1 or written == len(todo) or record.status != "done":
-                return None
-            return _dead_answer_endpoint(record, rows, answer_llm)
+            bar.update(1)
+            bar.set_postfix_str(", ".join(filter(None, [label, f"last {record.system} {record.unit_id}"])))
+            if written == 1 and written < total and record.status == "done":
+                stop_reason = _dead_answer_endpoint(record, rows, answer_llm)
+                if stop_reason:
+                    break
+    if hasattr(finished, "close"):
+        finished.close()
+    return errors, stop_reason
 
-        with progress_bar(total=len(todo), desc=f"{config.benchmark}", enabled=show_progress) as bar:
-            if executor == "ray":
-                clients = {"answer": answer_llm, "internal": internal_llm, "judge": judge_llm}
-                for record, rows in _run_on_ray(
-                    todo, config, folder, cache_dir, clients, workers, ray_address
-                ):
-                    stop_reason = finish(record, rows)
-                    bar.update(1)
-                    bar.set_postfix_str(f"ray, last {record.system} {record.unit_id}")
-                    if stop_reason:
-                        break
-            elif workers <= 1:
-                for spec, unit in todo:
-                    bar.set_postfix_str(f"{spec.key} {unit}")
-                    stop_reason = finish(*compute(spec, unit))
-                    bar.update(1)
-                    if stop_reason:
-                        break
-            else:
-                # Threads, not processes: units mostly wait on LLM endpoints, and they share the
-                # loaded embedder and the LLM clients. Only this thread writes the run folder.
-                with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="memsuite-unit") as pool:
-                    pending = {pool.submit(compute, spec, unit): (spec, unit) for spec, unit in todo}
-                    for future in as_completed(pending):
-                        spec, unit = pending[future]
-                        stop_reason = finish(*future.result())
-                        bar.update(1)
-                        bar.set_postfix_str(f"{workers} workers, last {spec.key} {unit}")
-                        if stop_reason:
-                            # Units already running finish unwritten; a rerun redoes them.
-                            pool.shutdown(wait=False, cancel_futures=True)
-                            break
+
+def _close_run(folder: RunFolder, benchmark, header: dict[str, Any], errors: int, stop_reason: str | None):
+    """Export the rows, write the summary and the header's final status."""
     folder.write_all_rows()
     summary = summarize(folder, benchmark)
     folder.write_summary(summary)
@@ -275,7 +293,7 @@ _RAY_WORKER_STATE: dict[str, tuple[Any, Embedder, dict[str, Any]]] = {}
 
 def _ray_unit(config, spec, unit, out_dir, cache_dir, endpoints, shared) -> tuple[UnitRecord, list[Row]]:
     """One unit inside a Ray worker: the same :func:`_compute_unit` as the thread executor."""
-    from memory_systems.llm import LLMClient
+    from memsuite.memory_systems.llm import LLMClient
 
     state = _RAY_WORKER_STATE.get(out_dir)
     if state is None:

@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
-from eval.config import RunConfig, key_path, schema_error, unknown_key_message
-from memory_systems.errors import ConfigError
+from memsuite.eval.config import RunConfig, key_path, schema_error, unknown_key_message
+from memsuite.memory_systems.errors import ConfigError
 
 #: Shared objects the runner hands to a system factory by signature (eval/runner.py), not user args.
 RESOURCES = ("embedder", "llm")
@@ -30,9 +30,9 @@ _ARBITRARY = ConfigDict(arbitrary_types_allowed=True)
 def known_judges(benchmark: str) -> list[str] | None:
     """The judge names a benchmark registers, or None when it registers none (then not checked).
 
-    The one place judge names are looked up: the judge registry (:func:`eval.registry.judge_names`).
+    The one place judge names are looked up: the judge registry (:func:`memsuite.eval.registry.judge_names`).
     """
-    from eval.registry import judge_names
+    from memsuite.eval.registry import judge_names
 
     return judge_names(benchmark) or None
 
@@ -131,9 +131,10 @@ def check_arguments(
 
 
 def check_llm_spec(spec: Any, *, source: str, path: str) -> None:
-    """Refuse an LLM spec :func:`memory_systems.llm.open_llm` would refuse, without starting anything.
+    """Refuse an LLM spec :func:`memsuite.memory_systems.llm.open_llm` would refuse, without starting
+    anything.
 
-    Forms: None (or "none"), "local", or a mapping of :class:`~memory_systems.llm.LLMConfig` keys
+    Forms: None (or "none"), "local", or a mapping of :class:`~memsuite.memory_systems.llm.LLMConfig` keys
     (``model: local`` adds the embedded server's keys), optionally with a ``prices`` file.
     """
     if spec is None or spec == "none":
@@ -149,8 +150,8 @@ def check_llm_spec(spec: Any, *, source: str, path: str) -> None:
         raise ConfigError(f"{source}: {path}: an LLM spec is 'local', null or a mapping, got {spec!r}")
     from dataclasses import fields
 
-    from memory_systems.llm import LLMConfig
-    from memory_systems.llm.spec import SERVER_KEYS  # one list of the server's keys
+    from memsuite.memory_systems.llm import LLMConfig
+    from memsuite.memory_systems.llm.spec import SERVER_KEYS  # one list of the server's keys
 
     options = dict(spec)
     local = options.get("model") == "local"
@@ -183,11 +184,11 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
     Raises:
         ConfigError: The first mistake, naming ``source``, its key path and the closest matches.
     """
-    from eval.registry import get_benchmark_factory
-    from memory_systems.registry import get_factory
+    from memsuite.eval.registry import benchmark_factory
+    from memsuite.memory_systems.registry import get_factory
 
     try:
-        benchmark = get_benchmark_factory(config.benchmark)
+        benchmark = benchmark_factory(config.benchmark)
     except ConfigError as exc:
         raise ConfigError(f"{source}: benchmark: {exc}") from None
     check_arguments(

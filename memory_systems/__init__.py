@@ -1,22 +1,32 @@
 """The memory-system contract and the shared parts every system uses."""
 
-from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
-from memory_systems.embedder import Embedder
-from memory_systems.errors import (
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.errors import (
     ConfigError,
     DatasetError,
     InvalidInputError,
     MemsuiteError,
     UnknownMemoryError,
 )
-from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Turn, Usage
-from memory_systems.registry import get_system, register, system_names
+from memsuite.memory_systems.records import (
+    Document,
+    Hit,
+    IngestReport,
+    MemoryRecord,
+    RetrievalResult,
+    Session,
+    Turn,
+    Usage,
+)
+from memsuite.memory_systems.registry import get_system, register, system_names
 
 __all__ = [
     "CONTEXT_SEPARATOR",
     "NO_MEMORY",
     "ConfigError",
     "DatasetError",
+    "Document",
     "Embedder",
     "Hit",
     "IngestReport",
@@ -24,6 +34,7 @@ __all__ = [
     "MemoryRecord",
     "MemorySystem",
     "MemsuiteError",
+    "RetrievalResult",
     "Session",
     "Turn",
     "UnknownMemoryError",

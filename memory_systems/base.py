@@ -14,11 +14,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memory_systems.chunking import chunk_session
-from memory_systems.errors import InvalidInputError
-from memory_systems.persist import atomic_dir, resolve_dir
-from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
-from memory_systems.store import check_session
+from memsuite.memory_systems.errors import InvalidInputError
+from memsuite.memory_systems.persist import atomic_dir, resolve_dir
+from memsuite.memory_systems.records import (
+    Document,
+    Hit,
+    IngestReport,
+    MemoryRecord,
+    RetrievalResult,
+    Session,
+    Usage,
+)
+from memsuite.memory_systems.store import check_session
 
 #: How retrieved memories are joined into one context string (the MEME reference's separator).
 CONTEXT_SEPARATOR = "\n\n---\n\n"
@@ -33,7 +40,7 @@ class MemorySystem(ABC):
 
     Semantics every implementation honours (checked by ``tests/memory_systems/test_contract.py`` for
     every registered system): namespaces isolate; delete removes from every index; update replaces;
-    save/load round-trips; bad input raises a :class:`~memory_systems.errors.MemsuiteError` and
+    save/load round-trips; bad input raises a :class:`~memsuite.memory_systems.errors.MemsuiteError` and
     changes nothing; ``retrieve`` performs exactly one native retrieval.
     """
 
@@ -93,36 +100,49 @@ class MemorySystem(ABC):
         raise NotImplementedError(f"{type(self).__name__} does not list its records; override snapshot()")
 
     def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
-        """Process one session natively. Default: store its MEME chunks (the MEME paper's BM25), or one
-        document per turn with the turn's metadata when the benchmark gives the turns a document
-        format (:meth:`Session.turn_documents`, LoCoMo)."""
+        """Process one session natively. Default: store the session's documents as the benchmark laid
+        them out (:attr:`Session.documents`), else one ``"role: content"`` document per non-empty turn."""
         check_session(session)
         started = time.perf_counter()
+        documents = session.documents if session.documents is not None else turn_documents(session)
         with self.timed("ingest"):
-            per_turn = session.turn_documents()
-            if per_turn is not None:
-                ids = self.store(per_turn[0], namespace=namespace, metadata=per_turn[1])
-            else:
-                chunks = chunk_session(session)
-                ids = self.store(chunks, namespace=namespace) if chunks else []
+            ids = (
+                self.store(
+                    [d.text for d in documents],
+                    namespace=namespace,
+                    metadata=[dict(d.metadata) for d in documents],
+                )
+                if documents
+                else []
+            )
         return IngestReport(session.session_id, added=len(ids), wall_s=time.perf_counter() - started)
 
     def finalize(self, *, namespace: str = "default") -> None:  # noqa: B027 - optional hook
         """Called once after a batch of sessions, before questions (MEME protocol). Default: nothing."""
 
-    def retrieve(self, question: str, *, k: int = 5, namespace: str = "default") -> str:
-        """The context string for the answer LLM: one search, hits joined, or ``(no memory)``."""
+    def retrieve(self, question: str, *, k: int = 5, namespace: str = "default") -> RetrievalResult:
+        """The context for the answer LLM and the hits behind it. Default: one search, the hits joined
+        by :data:`CONTEXT_SEPARATOR`, or :data:`NO_MEMORY` when nothing was found."""
         with self.timed("retrieve"):
             hits = self.search(question, k=k, namespace=namespace)
-        return CONTEXT_SEPARATOR.join(hit.text for hit in hits) if hits else NO_MEMORY
+        return RetrievalResult(
+            CONTEXT_SEPARATOR.join(hit.text for hit in hits) if hits else NO_MEMORY, tuple(hits)
+        )
 
     def snapshot(self, *, namespace: str = "default") -> str:
         """The whole memory of a namespace as text, one memory per block."""
         return "\n\n".join(record.text for record in self.records(namespace=namespace))
 
+    def namespaces(self) -> list[str]:
+        """Namespaces holding memories (used by the default :meth:`reset`)."""
+        raise NotImplementedError(f"{type(self).__name__} does not list its namespaces; override reset()")
+
     def reset(self, *, namespace: str | None = None) -> None:
-        """Forget one namespace, or everything when ``namespace`` is None."""
-        raise NotImplementedError(f"{type(self).__name__} does not implement reset()")
+        """Forget one namespace, or everything when ``namespace`` is None. Default: delete every record
+        :meth:`records` lists, in ``namespace`` or in each of :meth:`namespaces`."""
+        for scope in [namespace] if namespace is not None else self.namespaces():
+            for record in self.records(namespace=scope):
+                self.delete(record.id, namespace=scope)
 
     def usage(self) -> Usage:
         """Resource use so far (LLM calls and tokens, embeddings, wall time per phase)."""
@@ -169,3 +189,12 @@ class MemorySystem(ABC):
     @classmethod
     def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> MemorySystem:
         raise NotImplementedError(f"{cls.__name__} does not implement load()")
+
+
+def turn_documents(session: Session) -> tuple[Document, ...]:
+    """One ``"role: content"`` document per non-empty turn: the layout when a benchmark sets none."""
+    return tuple(
+        Document(f"{turn.role}: {turn.content}", dict(turn.metadata), turn=index)
+        for index, turn in enumerate(session.turns)
+        if turn.content.strip()
+    )

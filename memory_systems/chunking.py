@@ -10,8 +10,8 @@ retrieved context is byte-identical to the reference implementation's.
 
 from __future__ import annotations
 
-from memory_systems.records import Session, Turn
-from memory_systems.tokens import count_tokens, count_tokens_batch
+from memsuite.memory_systems.records import Document, Session, Turn
+from memsuite.memory_systems.tokens import count_tokens, count_tokens_batch
 
 #: Default chunk budget in cl100k tokens (MEME reference).
 CHUNK_TOKENS = 4096
@@ -54,3 +54,8 @@ def chunk_session(session: Session, *, max_tokens: int = CHUNK_TOKENS) -> list[s
         used += tokens
     chunks.append("\n".join([header, *current]))
     return chunks
+
+
+def chunk_documents(session: Session, *, max_tokens: int = CHUNK_TOKENS) -> tuple[Document, ...]:
+    """The chunks of :func:`chunk_session` as a session's documents (:attr:`Session.documents`)."""
+    return tuple(Document(chunk) for chunk in chunk_session(session, max_tokens=max_tokens))

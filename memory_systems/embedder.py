@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from memory_systems.records import Usage
+from memsuite.memory_systems.records import Usage
 
 logger = logging.getLogger(__name__)
 

@@ -51,5 +51,5 @@ def require(module: str, *, extra: str, purpose: str):
     except ImportError as exc:
         raise MissingDependencyError(
             f"{purpose} needs the package providing '{module}'; install it with "
-            f"pip install 'memsuite[{extra}]' (or run make install). Import error: {exc}"
+            f"pip install 'memsuite-bench[{extra}]' (or run make install). Import error: {exc}"
         ) from exc

@@ -7,7 +7,7 @@ server's side.
 
 Behaviours come from a fixed ``script`` or, when a ``responder`` is given, from a function of each
 request: tests/fakes.py uses that to replay prompt-aware scripted replies to the LLM baselines, so
-their logic tests go through the real :class:`~memory_systems.llm.LLMClient` over HTTP.
+their logic tests go through the real :class:`~memsuite.memory_systems.llm.LLMClient` over HTTP.
 """
 
 from __future__ import annotations

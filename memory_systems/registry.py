@@ -20,8 +20,8 @@ from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
-from memory_systems.base import MemorySystem
-from memory_systems.errors import ConfigError
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 

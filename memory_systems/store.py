@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memory_systems.errors import InvalidInputError, UnknownMemoryError
-from memory_systems.persist import read_jsonl, write_jsonl
-from memory_systems.records import MemoryRecord, Session
+from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
+from memsuite.memory_systems.persist import read_jsonl, write_jsonl
+from memsuite.memory_systems.records import MemoryRecord, Session
 
 
 def check_namespace(namespace: object) -> str:

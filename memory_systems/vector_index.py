@@ -15,7 +15,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from memory_systems.persist import read_jsonl, write_jsonl
+from memsuite.memory_systems.persist import read_jsonl, write_jsonl
 
 #: Vector id = memory id * WINDOW_SLOTS + window number, so a hit maps back to its memory by division.
 WINDOW_SLOTS = 1 << 16
@@ -28,7 +28,7 @@ def one_faiss_thread() -> Iterator[None]:
 
     For a single query faiss's OpenMP threads cost more than they save, and their spinning slows the
     next torch call too: at 105K vectors on 2 cores a query takes 22 ms on 2 threads vs 6 ms on one
-    (benchmarks/bench_retrieval.py measures the end-to-end effect).
+    (perf/bench_retrieval.py measures the end-to-end effect).
     """
     previous = faiss.omp_get_max_threads()
     faiss.omp_set_num_threads(1)

@@ -33,7 +33,7 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def embedder():
     """The real all-MiniLM-L6-v2 embedder without a disk cache, shared by every test."""
-    from memory_systems.embedder import Embedder
+    from memsuite.memory_systems.embedder import Embedder
 
     return Embedder()
 
@@ -46,8 +46,8 @@ def local_llm():
     """
     from contextlib import ExitStack
 
-    from memory_systems.errors import MissingDependencyError
-    from memory_systems.llm_server import serve_local
+    from memsuite.memory_systems.errors import MissingDependencyError
+    from memsuite.memory_systems.llm_server import serve_local
 
     with ExitStack() as stack:
         try:

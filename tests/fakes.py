@@ -9,9 +9,9 @@ asks by the system prompt (each LLM baseline's prompts are module constants) and
 
 A reply is a dict or list (sent as JSON, or as a forced tool call's arguments), a str (raw text: a
 JSON request that cannot parse it fails with ``invalid_json``, as the real client does), an
-:class:`~memory_systems.llm.LLMFailure`, or a callable ``(messages) -> reply``.
+:class:`~memsuite.memory_systems.llm.LLMFailure`, or a callable ``(messages) -> reply``.
 
-- :class:`ReplayLLM` is the real :class:`~memory_systems.llm.LLMClient` (openai SDK, JSON parsing and
+- :class:`ReplayLLM` is the real :class:`~memsuite.memory_systems.llm.LLMClient` (openai SDK, JSON parsing and
   repair, tool-call decoding, accounting) pointed at a :class:`ReplayServer`: a loopback
   OpenAI-compatible endpoint (memory_systems/fake_endpoint.py) that serves the script over HTTP. A
   failure reply becomes what the endpoint would really do (a timeout, a dropped connection, an HTTP
@@ -30,10 +30,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from baselines import karpathy_wiki, llm_extraction, md_flat, temporal_kg
-from baselines._llm_support import parse_ops
-from memory_systems.fake_endpoint import FakeEndpoint
-from memory_systems.llm import (
+from memsuite.baselines import karpathy_wiki, llm_extraction, md_flat, temporal_kg
+from memsuite.baselines._llm_support import parse_ops
+from memsuite.memory_systems.fake_endpoint import FakeEndpoint
+from memsuite.memory_systems.llm import (
     JSON_RETRY_PROMPT,
     NO_KEY,
     LLMClient,
@@ -43,7 +43,7 @@ from memory_systems.llm import (
     ToolCall,
     parse_json,
 )
-from memory_systems.records import Usage
+from memsuite.memory_systems.records import Usage
 
 #: Prompt kind -> the system prompt that announces it (matched on its first 40 characters).
 PROMPT_KINDS = {
@@ -102,9 +102,9 @@ class ReplayServer:
     ``POST /v1/chat/completions`` replies with a chat completion whose usage counts words: a dict or
     list reply is the message content, or the arguments of the forced tool call when the request
     forces one (``tool_choice`` names a function); a str is the content as is. An
-    :class:`~memory_systems.llm.LLMFailure` reply becomes the endpoint behaviour the client classifies
-    as that kind: ``timeout`` no answer, ``connection`` a dropped connection, ``rate_limit`` HTTP 429,
-    ``context_length`` HTTP 400 naming the context length, ``http_error`` its status (default 500),
+    :class:`~memsuite.memory_systems.llm.LLMFailure` reply becomes the endpoint behaviour the client
+    classifies as that kind: ``timeout`` no answer, ``connection`` a dropped connection, ``rate_limit`` HTTP
+    429, ``context_length`` HTTP 400 naming the context length, ``http_error`` its status (default 500),
     ``bad_response`` a 200 body that is not JSON, ``invalid_json`` prose.
 
     The client's JSON retry (after an unparseable reply) is answered from ``script["json_retry"]``
@@ -154,7 +154,7 @@ def _is_json_retry(messages: Sequence[Mapping[str, Any]]) -> bool:
 
 
 def _behaviour(reply: Any, tool_choice: Any) -> tuple[Any, ...]:
-    """The :class:`~memory_systems.fake_endpoint.FakeEndpoint` behaviour that sends ``reply``."""
+    """The :class:`~memsuite.memory_systems.fake_endpoint.FakeEndpoint` behaviour that sends ``reply``."""
     if isinstance(reply, LLMFailure):
         kind, message = reply.kind, reply.message
         if kind == "timeout":
@@ -180,7 +180,7 @@ def _behaviour(reply: Any, tool_choice: Any) -> tuple[Any, ...]:
 
 
 class ReplayLLM(LLMClient):
-    """The real :class:`~memory_systems.llm.LLMClient` on its own :class:`ReplayServer`.
+    """The real :class:`~memsuite.memory_systems.llm.LLMClient` on its own :class:`ReplayServer`.
 
     It only adds the script and the server's record of what it received; every call goes through
     the client's code and the openai SDK over HTTP. No response cache (so scripts are consumed as
@@ -189,7 +189,7 @@ class ReplayLLM(LLMClient):
 
     Args:
         script: Replies per prompt kind (see the module docstring).
-        **config: Other :class:`~memory_systems.llm.LLMConfig` fields.
+        **config: Other :class:`~memsuite.memory_systems.llm.LLMConfig` fields.
     """
 
     def __init__(self, script: Mapping[str, Sequence[Any]] | None = None, **config: Any) -> None:

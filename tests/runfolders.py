@@ -5,9 +5,9 @@ from __future__ import annotations
 import csv
 import io
 
-from eval.protocol import Row
-from eval.report import Report, Table
-from eval.runlog import RunFolder, UnitRecord
+from memsuite.eval.protocol import Row
+from memsuite.eval.report.model import Report, Table
+from memsuite.eval.runlog import RunFolder, UnitRecord
 
 
 def write_run(

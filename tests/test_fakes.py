@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from memory_systems.llm import FAILURE_KINDS, LLMFailure
+from memsuite.memory_systems.llm import FAILURE_KINDS, LLMFailure
 
 MESSAGES = [{"role": "system", "content": "You are a test."}, {"role": "user", "content": "Say it."}]
 FORCED = {"type": "function", "function": {"name": "record"}}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import readme_example
 from conftest import README_EXAMPLE
 
-from eval.cli import main
-from memory_systems import get_system, system_names
+from memsuite.eval.cli import main
+from memsuite.memory_systems import get_system, system_names
 
 
 def test_the_example_is_registered_through_its_entry_point():
@@ -24,7 +24,7 @@ def test_the_example_ranks_by_shared_words_and_round_trips(tmp_path):
     ids = memory.store(["The staging database runs on port 6642.", "Lunch is at noon on Fridays."])
     hits = memory.search("which port does the staging database use?", k=1)
     assert [h.id for h in hits] == [ids[0]]
-    assert memory.retrieve("lunch on Fridays", k=1) == "Lunch is at noon on Fridays."
+    assert memory.retrieve("lunch on Fridays", k=1).context == "Lunch is at noon on Fridays."
     memory.save(tmp_path / "store")
     loaded = type(memory).load(tmp_path / "store")
     assert loaded.search("staging port", k=2) == memory.search("staging port", k=2)

@@ -1,11 +1,11 @@
 """What the library adapters share: optional imports, scope names, LLM accounting, a state folder.
 
-Private to ``baselines.adapters``; nothing here is promised.
+Private to ``memsuite.baselines.adapters``; nothing here is promised.
 
 - :func:`require_library` imports a library of the ``adapters`` extra or raises an error naming it.
 - :func:`scope_id` turns a memsuite namespace into an identifier the libraries accept (mem0 refuses
   whitespace in ``user_id``; graphiti allows only ``[A-Za-z0-9_-]`` in ``group_id``).
-- :class:`ClientAccount` is the run's :class:`~memory_systems.llm.LLMClient` as one adapter instance
+- :class:`ClientAccount` is the run's :class:`~memsuite.memory_systems.llm.LLMClient` as one adapter instance
   uses it: every call the library makes goes through it, so it is accounted, cached and never raises
   on endpoint trouble (a failure comes back as :class:`LibraryLLMError`, which the adapter counts).
 - :class:`StateFolder` is where a library keeps its files: the caller's ``workdir`` or a private
@@ -21,8 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memory_systems.errors import ConfigError, require
-from memory_systems.records import Usage
+from memsuite.memory_systems.errors import ConfigError, require
+from memsuite.memory_systems.records import Usage
 
 #: The memsuite extra that installs every adapter's library.
 EXTRA = "adapters"
@@ -32,7 +32,8 @@ _LLM_FIELDS = ("llm_calls", "prompt_tokens", "completion_tokens", "llm_failures"
 
 
 def require_library(module: str, *, purpose: str) -> Any:
-    """Import ``module`` or raise :class:`~memory_systems.errors.MissingDependencyError` naming the extra."""
+    """Import ``module``, or raise a :class:`~memsuite.memory_systems.errors.MissingDependencyError`
+    naming the extra."""
     return require(module, extra=EXTRA, purpose=purpose)
 
 
@@ -79,7 +80,7 @@ class ClientAccount:
     adapter's calls, though the runner builds a fresh system per unit around one long-lived client.
 
     Args:
-        llm: An :class:`~memory_systems.llm.LLMClient` (or anything with its ``chat`` / ``chat_json``
+        llm: An :class:`~memsuite.memory_systems.llm.LLMClient` (or anything with its ``chat`` / ``chat_json``
             / ``usage``), or None for an adapter used without ingestion.
         default_name: Name to account calls to when ``llm`` is not a per-system view.
     """

@@ -48,8 +48,8 @@ from graphiti_core.llm_client.client import LLMClient
 from graphiti_core.llm_client.config import LLMConfig, ModelSize
 from graphiti_core.prompts.models import Message
 
-from baselines.adapters._common import ClientAccount, LibraryLLMError
-from memory_systems.embedder import Embedder
+from memsuite.baselines.adapters._common import ClientAccount, LibraryLLMError
+from memsuite.memory_systems.embedder import Embedder
 
 #: ``QUERY_FTS_INDEX('<table>', '<index>', <query>, TOP := $limit)`` as graphiti writes it for Kuzu.
 _FTS_CALL = re.compile(r"QUERY_FTS_INDEX\('(\w+)'.*?TOP := \$limit\)", re.DOTALL)

@@ -12,7 +12,7 @@ from langchain_community.docstore.in_memory import InMemoryDocstore
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from memory_systems.embedder import Embedder
+from memsuite.memory_systems.embedder import Embedder
 
 
 class SharedEmbeddings(Embeddings):

@@ -11,9 +11,10 @@ swaps in these parts, each for a reason:
   on each delete. Here every ``user_id`` has its own exact inner-product index (``IndexIDMap2`` over
   ``IndexFlatIP``), delete is ``remove_ids``, and files are written only by the adapter's ``save``.
 - :class:`SharedEmbedding` replaces the huggingface embedder with the run's shared
-  :class:`~memory_systems.embedder.Embedder` on the same model folder: one model in memory, the
+  :class:`~memsuite.memory_systems.embedder.Embedder` on the same model folder: one model in memory, the
   embedding cache and the embedding accounting.
-- :class:`ClientLLM` replaces mem0's OpenAI client with the run's :class:`~memory_systems.llm.LLMClient`
+- :class:`ClientLLM` replaces mem0's OpenAI client with the run's
+  :class:`~memsuite.memory_systems.llm.LLMClient`
   against the same endpoint: every call is accounted per system and phase, cached on disk, and a
   failed call or an unusable reply raises :class:`LibraryLLMError` (counted by the adapter) instead
   of crashing a run or vanishing in mem0's logs.
@@ -37,8 +38,8 @@ from mem0.llms.base import LLMBase
 from mem0.vector_stores.base import VectorStoreBase
 from mem0.vector_stores.faiss import OutputData
 
-from baselines.adapters._common import ClientAccount, LibraryLLMError
-from memory_systems.embedder import Embedder
+from memsuite.baselines.adapters._common import ClientAccount, LibraryLLMError
+from memsuite.memory_systems.embedder import Embedder
 
 logger = logging.getLogger(__name__)
 

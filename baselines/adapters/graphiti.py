@@ -41,7 +41,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from baselines.adapters._common import (
+from memsuite.baselines.adapters._common import (
     ClientAccount,
     LibraryLLMError,
     StateFolder,
@@ -51,12 +51,12 @@ from baselines.adapters._common import (
     scope_id,
     session_datetime,
 )
-from memory_systems.base import MemorySystem
-from memory_systems.embedder import Embedder
-from memory_systems.errors import InvalidInputError, UnknownMemoryError
-from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
-from memory_systems.registry import accepted_resources, register
-from memory_systems.store import (
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.registry import accepted_resources, register
+from memsuite.memory_systems.store import (
     check_k,
     check_memory_id,
     check_namespace,
@@ -82,7 +82,7 @@ def _import_graphiti() -> Any:
     os.environ["GRAPHITI_TELEMETRY_ENABLED"] = "false"
     require_library("graphiti_core", purpose="the graphiti adapter")
     require_library("kuzu", purpose="the graphiti adapter's embedded Kuzu database")
-    from baselines.adapters import _graphiti_parts
+    from memsuite.baselines.adapters import _graphiti_parts
 
     return _graphiti_parts
 
@@ -318,7 +318,7 @@ class GraphitiMemory(MemorySystem):
             for edge, score in zip(results.edges[:k], scores, strict=False)
         ]
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
         return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:

@@ -23,13 +23,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from baselines.adapters._common import adapter_usage, installed_version, require_library
-from memory_systems.base import MemorySystem
-from memory_systems.embedder import Embedder
-from memory_systems.errors import InvalidInputError, UnknownMemoryError
-from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
-from memory_systems.registry import accepted_resources, register
-from memory_systems.store import (
+from memsuite.baselines.adapters._common import adapter_usage, installed_version, require_library
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.registry import accepted_resources, register
+from memsuite.memory_systems.store import (
     check_k,
     check_memory_id,
     check_namespace,
@@ -65,7 +65,7 @@ class LangChainFaissMemory(MemorySystem):
     def __init__(self, *, embedder: Embedder | None = None, top_k: int = 5) -> None:
         super().__init__()
         require_library("langchain_community.vectorstores", purpose="the langchain_faiss adapter")
-        from baselines.adapters import _langchain_parts
+        from memsuite.baselines.adapters import _langchain_parts
 
         self._parts = _langchain_parts
         self.top_k = check_k(top_k)
@@ -153,7 +153,7 @@ class LangChainFaissMemory(MemorySystem):
         found = store.similarity_search_with_score(query, k=min(k, store.index.ntotal))
         return [Hit(doc.id, doc.page_content, float(score), dict(doc.metadata)) for doc, score in found]
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
         return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
@@ -178,16 +178,26 @@ class LangChainFaissMemory(MemorySystem):
         ]
 
     def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
-        """Store one document per non-empty turn, ``"{speaker}: {text}"`` or the turn's own document
-        when the benchmark gives one (LoCoMo's RAG format), with the turn's metadata."""
+        """Store one document per non-empty turn: the benchmark's own per-turn documents when it lays
+        the session out that way (LoCoMo's RAG format), else ``"{speaker}: {text}"``; metadata: the
+        document's, plus session id, timestamp and turn index."""
         check_session(session)
         check_namespace(namespace)
         started = time.perf_counter()
-        turns = [(i, t) for i, t in enumerate(session.turns) if (t.document or t.content).strip()]
-        texts = [t.document or turn_text(t.role, t.content) for _, t in turns]
+        given = session.per_turn_documents()
+        documents = (
+            [(d.turn, d.text, d.metadata) for d in given if d.text.strip()]
+            if given is not None
+            else [
+                (i, turn_text(t.role, t.content), t.metadata)
+                for i, t in enumerate(session.turns)
+                if t.content.strip()
+            ]
+        )
+        texts = [text for _, text, _ in documents]
         metas = [
-            {**t.metadata, "session_id": session.session_id, "timestamp": session.timestamp, "turn": i}
-            for i, t in turns
+            {**meta, "session_id": session.session_id, "timestamp": session.timestamp, "turn": i}
+            for i, _, meta in documents
         ]
         ids = self.store(texts, namespace=namespace, metadata=metas) if texts else []
         return IngestReport(session.session_id, added=len(ids), wall_s=time.perf_counter() - started)

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from baselines.adapters._common import (
+from memsuite.baselines.adapters._common import (
     ClientAccount,
     LibraryLLMError,
     StateFolder,
@@ -46,12 +46,12 @@ from baselines.adapters._common import (
     require_library,
     scope_id,
 )
-from memory_systems.base import MemorySystem
-from memory_systems.embedder import Embedder
-from memory_systems.errors import ConfigError, InvalidInputError, UnknownMemoryError
-from memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
-from memory_systems.registry import accepted_resources, register
-from memory_systems.store import (
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.errors import ConfigError, InvalidInputError, UnknownMemoryError
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.registry import accepted_resources, register
+from memsuite.memory_systems.store import (
     check_k,
     check_memory_id,
     check_namespace,
@@ -96,7 +96,7 @@ def _import_mem0(home: Path | None) -> Any:
             "mem0 was imported with telemetry on before the mem0ai adapter could turn it off; "
             "set MEM0_TELEMETRY=False in the environment"
         )
-    from baselines.adapters import _mem0_parts
+    from memsuite.baselines.adapters import _mem0_parts
 
     return _mem0_parts
 
@@ -274,7 +274,7 @@ class Mem0Memory(MemorySystem):
             for row in found["results"]
         ]
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> str:
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
         return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
@@ -398,6 +398,6 @@ def _is_llm_failure(exc: BaseException) -> bool:
 
 
 def _default_model_path() -> Path:
-    from memory_systems.embedder import default_model_path
+    from memsuite.memory_systems.embedder import default_model_path
 
     return default_model_path()

@@ -2,7 +2,7 @@
 failed, and questions whose context was the system's whole memory (so retrieval made no choice).
 
 Both are per cell: a renderer puts the count in a column (kept in the CSV) and a mark on the cell
-(:attr:`~eval.report.model.Table.marks`, Markdown only), and adds the matching note under the table.
+(:attr:`~memsuite.eval.report.model.Table.marks`, Markdown only), and adds the matching note under the table.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
-from eval.protocol import Row
+from memsuite.eval.protocol import Row
 
 LEFT_OUT_NOTE = (
     "left out: rows whose answer or judge call failed (verdict correct = None with a failure; "
@@ -42,8 +42,8 @@ def whole_memory_counts(
 ) -> dict[Hashable, tuple[int, int]]:
     """Per ``key(row)``: (rows whose context was the whole memory, rows that record the flag).
 
-    The flag is ``metadata.context_is_whole_memory`` (:func:`eval.answer.memory_flags`): the memory held
-    at most k items at question time. Rows without it (a system that cannot list its memory) are not
+    The flag is ``metadata.context_is_whole_memory`` (:func:`memsuite.eval.answer.memory_flags`): the memory
+    held at most k items at question time. Rows without it (a system that cannot list its memory) are not
     counted.
     """
     counts: dict[Hashable, list[int]] = defaultdict(lambda: [0, 0])

@@ -11,12 +11,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from eval.report.layout import run_cell, run_column, slug
-from eval.report.model import Cell, Report, ReportOptions, Section, Sweep, Table, renderer_for
-from eval.report.runs import RunInfo, data_source, internal_llm_label, judges_used, llm_label
-from eval.report.usage import usage_table
-from memory_systems.errors import ConfigError
-from memory_systems.llm import PriceTable
+from memsuite.eval.report.layout import run_cell, run_column, slug
+from memsuite.eval.report.model import Cell, Report, ReportOptions, Section, Sweep, Table, renderer_for
+from memsuite.eval.report.runs import RunInfo, data_source, internal_llm_label, judges_used, llm_label
+from memsuite.eval.report.usage import usage_table
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm import PriceTable
 
 
 def _numeric_leaves(value: Any, prefix: str = "", depth: int = 3) -> dict[str, float]:

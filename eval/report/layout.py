@@ -7,11 +7,11 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
-from eval import plots as plotting
-from eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
-from eval.diagnostics import StageCell
-from eval.report.model import Cell, Figure, ReportOptions, Table
-from eval.report.runs import RunInfo
+from memsuite.eval import plots as plotting
+from memsuite.eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
+from memsuite.eval.diagnostics import StageCell
+from memsuite.eval.report.model import Cell, Figure, ReportOptions, Table
+from memsuite.eval.report.runs import RunInfo
 
 
 def run_column(runs: Sequence[RunInfo], options: ReportOptions) -> tuple[str, ...]:

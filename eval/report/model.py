@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from eval.report.runs import RunInfo
-from memory_systems.errors import ConfigError
-from memory_systems.llm import PriceTable
+from memsuite.eval.report.runs import RunInfo
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm import PriceTable
 
 #: A table cell: text, a count, a measurement, or None (printed as a dash: not measured).
 Cell = str | int | float | None
@@ -25,7 +25,7 @@ Cell = str | int | float | None
 NA = "n/a"
 
 #: Where a benchmark's renderer lives, by convention (``{name}``: the benchmark's registry name).
-RENDERER_MODULE = "eval.benchmarks.{name}.report"
+RENDERER_MODULE = "memsuite.eval.benchmarks.{name}.report"
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class Table:
 
 @dataclass(frozen=True)
 class Figure:
-    """A plot to draw: ``draw(path)`` writes the PNG (a call into :mod:`eval.plots`)."""
+    """A plot to draw: ``draw(path)`` writes the PNG (a call into :mod:`memsuite.eval.plots`)."""
 
     name: str
     """File stem of the PNG."""

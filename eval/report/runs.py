@@ -10,9 +10,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from eval.protocol import Row
-from eval.runlog import RunFolder, load_run
-from memory_systems.errors import ConfigError
+from memsuite.eval.protocol import Row
+from memsuite.eval.runlog import RunFolder, load_run
+from memsuite.memory_systems.errors import ConfigError
 
 
 @dataclass

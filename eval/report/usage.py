@@ -1,5 +1,5 @@
 """Usage and cost of every run, the same for all benchmarks: LLM calls, tokens, USD cost under a
-:class:`~memory_systems.llm.PriceTable`, ingest / query / judge wall time; the columns every score
+:class:`~memsuite.memory_systems.llm.PriceTable`, ingest / query / judge wall time; the columns every score
 table appends and the full usage table every section ends with."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eval.protocol import Row
-from eval.report.layout import run_cell, run_column
-from eval.report.model import Cell, ReportOptions, Table
-from eval.report.runs import RunInfo, internal_llm_label, llm_label
-from memory_systems.llm import PriceTable
+from memsuite.eval.protocol import Row
+from memsuite.eval.report.layout import run_cell, run_column
+from memsuite.eval.report.model import Cell, ReportOptions, Table
+from memsuite.eval.report.runs import RunInfo, internal_llm_label, llm_label
+from memsuite.memory_systems.llm import PriceTable
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ Every LLM use in memsuite (a system's internal LLM, the answer LLM, LLM judges, 
 and graphiti-core) goes through :class:`LLMClient` (README: LLM endpoints):
 
 - **Accounting**: requests, cache hits, failures, prompt/completion tokens and wall time per
-  (memory system, phase); :meth:`LLMClient.usage` sums them into a :class:`~memory_systems.records.Usage`
-  and :meth:`LLMClient.cost_usd` prices them with an editable :class:`PriceTable`.
+  (memory system, phase); :meth:`LLMClient.usage` sums them into a
+  :class:`~memsuite.memory_systems.records.Usage` and :meth:`LLMClient.cost_usd` prices them with an editable
+  :class:`PriceTable`.
 - **Cache**: responses are stored in SQLite keyed by the SHA-256 of the full request (model, messages
   and every parameter), so a rerun makes no calls; safe with several threads and processes.
 - **Failures are values**: timeouts, refused connections and HTTP errors are retried with backoff
@@ -19,13 +20,13 @@ and graphiti-core) goes through :class:`LLMClient` (README: LLM endpoints):
 starts the embedded SmolLM2 server (memory_systems/llm_server.py) and stops it afterwards.
 """
 
-from memory_systems.llm.cache import CACHE_VERSION, ResponseCache, request_key
-from memory_systems.llm.client import JSON_RETRY_PROMPT, LLMClient
-from memory_systems.llm.config import NO_KEY, OPENAI_BASE_URL, LLMConfig
-from memory_systems.llm.jsonparse import parse_json
-from memory_systems.llm.pricing import DEFAULT_PRICES, PriceTable
-from memory_systems.llm.results import FAILURE_KINDS, LLMFailure, LLMResult, ToolCall
-from memory_systems.llm.spec import local_config, open_llm
+from memsuite.memory_systems.llm.cache import CACHE_VERSION, ResponseCache, request_key
+from memsuite.memory_systems.llm.client import JSON_RETRY_PROMPT, LLMClient
+from memsuite.memory_systems.llm.config import NO_KEY, OPENAI_BASE_URL, LLMConfig
+from memsuite.memory_systems.llm.jsonparse import parse_json
+from memsuite.memory_systems.llm.pricing import DEFAULT_PRICES, PriceTable
+from memsuite.memory_systems.llm.results import FAILURE_KINDS, LLMFailure, LLMResult, ToolCall
+from memsuite.memory_systems.llm.spec import local_config, open_llm
 
 __all__ = [
     "CACHE_VERSION",

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memory_systems.errors import InvalidInputError
+from memsuite.memory_systems.errors import InvalidInputError
 
 logger = logging.getLogger(__name__)
 

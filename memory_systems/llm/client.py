@@ -16,16 +16,16 @@ from typing import Any
 
 import openai
 
-from memory_systems.errors import ConfigError, InvalidInputError
-from memory_systems.llm.accounting import Ledger, Tally
-from memory_systems.llm.cache import ResponseCache, request_key
-from memory_systems.llm.config import NO_KEY, OPENAI_BASE_URL, LLMConfig, check_config
-from memory_systems.llm.jsonparse import parse_json
-from memory_systems.llm.pricing import PriceTable
-from memory_systems.llm.replies import ENDPOINT_ERRORS, classify, normalise, to_result
-from memory_systems.llm.results import LLMFailure, LLMResult
-from memory_systems.ratelimit import RateLimiter
-from memory_systems.records import PHASES, Usage
+from memsuite.memory_systems.errors import ConfigError, InvalidInputError
+from memsuite.memory_systems.llm.accounting import Ledger, Tally
+from memsuite.memory_systems.llm.cache import ResponseCache, request_key
+from memsuite.memory_systems.llm.config import NO_KEY, OPENAI_BASE_URL, LLMConfig, check_config
+from memsuite.memory_systems.llm.jsonparse import parse_json
+from memsuite.memory_systems.llm.pricing import PriceTable
+from memsuite.memory_systems.llm.replies import ENDPOINT_ERRORS, classify, normalise, to_result
+from memsuite.memory_systems.llm.results import LLMFailure, LLMResult
+from memsuite.memory_systems.ratelimit import RateLimiter
+from memsuite.memory_systems.records import PHASES, Usage
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from memory_systems.errors import ConfigError
+from memsuite.memory_systems.errors import ConfigError
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 #: Placeholder key for endpoints that ignore keys (vLLM, Ollama, llama.cpp); the SDK insists on one.

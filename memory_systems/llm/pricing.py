@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from memory_systems.errors import ConfigError
+from memsuite.memory_systems.errors import ConfigError
 
 #: Built-in prices, USD per 1M (prompt, completion) tokens: OpenAI's list prices as of 2025; edit or
 #: override with :meth:`PriceTable.load`. Local models cost nothing.

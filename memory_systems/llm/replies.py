@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import openai
 
-from memory_systems.llm.jsonparse import parse_json
-from memory_systems.llm.results import LLMFailure, LLMResult, ToolCall
+from memsuite.memory_systems.llm.jsonparse import parse_json
+from memsuite.memory_systems.llm.results import LLMFailure, LLMResult, ToolCall
 
 CONTEXT_LENGTH = re.compile(
     r"context[ _-]?length|context window|maximum context|too many tokens|exceeds? the (?:model|context)",

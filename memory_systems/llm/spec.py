@@ -7,10 +7,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memory_systems.errors import ConfigError
-from memory_systems.llm.client import LLMClient
-from memory_systems.llm.config import NO_KEY, LLMConfig
-from memory_systems.llm.pricing import PriceTable
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm.client import LLMClient
+from memsuite.memory_systems.llm.config import NO_KEY, LLMConfig
+from memsuite.memory_systems.llm.pricing import PriceTable
 
 #: Keys of a ``model: local`` mapping that configure the embedded server rather than the client.
 SERVER_KEYS = ("n_ctx", "n_threads", "startup_timeout_s")
@@ -80,7 +80,7 @@ def open_llm(
             client.close()
         return
 
-    from memory_systems.llm_server import serve_local
+    from memsuite.memory_systems.llm_server import serve_local
 
     server_options = {key: options.pop(key) for key in SERVER_KEYS if key in options}
     del options["model"]
@@ -117,7 +117,7 @@ def local_config(base_url: str, **overrides: Any) -> LLMConfig:
     Raises:
         ConfigError: An unknown or invalid key.
     """
-    from memory_systems.llm_server import LOCAL_MODEL
+    from memsuite.memory_systems.llm_server import LOCAL_MODEL
 
     values: dict[str, Any] = {
         "model": LOCAL_MODEL,

@@ -5,14 +5,15 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from dataclasses import replace
 
 import bm25s
 import pytest
 
-from baselines.bm25 import BM25Memory
-from memory_systems.base import CONTEXT_SEPARATOR
-from memory_systems.chunking import chunk_session
-from memory_systems.records import Session, Turn
+from memsuite.baselines.bm25 import BM25Memory
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR
+from memsuite.memory_systems.chunking import chunk_documents, chunk_session
+from memsuite.memory_systems.records import Session, Turn
 
 
 def _reference(corpus: list[str], query: str, top_k: int) -> tuple[list[int], list[float]]:
@@ -47,7 +48,7 @@ def test_context_byte_identical_to_direct_bm25s_without_ties():
         docs, scores = _reference(corpus, query, 5)
         if len(set(scores)) < len(scores) or scores[-1] == 0:
             continue  # ties: see the next test
-        assert memory.retrieve(query) == CONTEXT_SEPARATOR.join(corpus[d] for d in docs)
+        assert memory.retrieve(query).context == CONTEXT_SEPARATOR.join(corpus[d] for d in docs)
         checked += 1
     # The skip must not swallow the test: most queries rank five distinct non-zero scores.
     assert checked >= CHECKED_WITHOUT_TIES
@@ -78,17 +79,17 @@ def test_same_scores_as_direct_bm25s_and_ties_by_insertion_order():
     assert checked > 100
 
 
-def test_sessions_are_meme_chunks():
+def test_sessions_laid_out_as_meme_chunks_are_stored_as_such():
     session = Session(
         "s",
         "2023/03/01 (Wed) 09:00",
         (Turn("user", "The lamp is copper."), Turn("assistant", "Copper lamp, noted.")),
     )
     memory = BM25Memory()
-    memory.ingest_session(session)
-    assert memory.retrieve("copper lamp") == chunk_session(session)[0]
+    memory.ingest_session(replace(session, documents=chunk_documents(session)))  # MEME's layout
+    assert memory.retrieve("copper lamp").context == chunk_session(session)[0]
     assert (
-        memory.retrieve("copper lamp")
+        memory.retrieve("copper lamp").context
         == "[Session: 2023/03/01 (Wed) 09:00]\nUser: The lamp is copper.\nAssistant: Copper lamp, noted."
     )
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from baselines.dense import DenseMemory
-from memory_systems.errors import InvalidInputError
+from memsuite.baselines.dense import DenseMemory
+from memsuite.memory_systems.errors import InvalidInputError
 
 
 @pytest.mark.parametrize("index", ["flat", "hnsw"])

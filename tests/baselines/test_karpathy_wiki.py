@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from fakes import RecordingLLM, check_loop, count_invalid_ops
 
-from baselines.karpathy_wiki import KarpathyWikiMemory
-from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
-from memory_systems.llm import LLMFailure
-from memory_systems.records import Session, Turn
+from memsuite.baselines.karpathy_wiki import KarpathyWikiMemory
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
+from memsuite.memory_systems.llm import LLMFailure
+from memsuite.memory_systems.records import Session, Turn
 
 
 def session(session_id: str = "s1", timestamp: str = "2023/03/05 (Sun) 11:24", *lines: str) -> Session:
@@ -79,7 +79,7 @@ def test_wiki_query_reads_the_index_and_follows_links(replay_llm):
     wiki.ingest_session(session())
     wiki.store(["The garden needs water on Tuesdays."])
 
-    context = wiki.retrieve("who manages the wifi?", k=2)
+    context = wiki.retrieve("who manages the wifi?", k=2).context
 
     assert context.split(CONTEXT_SEPARATOR) == [
         "- Router: Brindlewatch\n- Wifi is managed by [[Odrin]]",
@@ -97,14 +97,16 @@ def test_wiki_query_falls_back_to_search_when_the_model_fails(replay_llm):
     wiki = KarpathyWikiMemory(llm=llm)
     wiki.store(["The staging database runs on port 6642.", "The garden needs water."])
     for _ in range(3):
-        assert wiki.retrieve("staging database port", k=1) == "The staging database runs on port 6642."
+        assert (
+            wiki.retrieve("staging database port", k=1).context == "The staging database runs on port 6642."
+        )
 
 
 def test_wiki_forced_tool_calls_for_ingest_and_query(replay_llm):
     llm = replay_llm({"wiki_ingest": [WIKI_SESSION_1], "wiki_query": [{"pages": ["Odrin"]}]})
     wiki = KarpathyWikiMemory(llm=llm, protocol="tools")
     wiki.ingest_session(session())
-    assert wiki.retrieve("who is Odrin", k=1) == "- Fixes the wifi"
+    assert wiki.retrieve("who is Odrin", k=1).context == "- Fixes the wifi"
     ingest, query = llm.calls
     assert ingest.tool_choice["function"]["name"] == "edit_wiki"
     assert query.tool_choice["function"]["name"] == "open_pages"
@@ -151,7 +153,7 @@ def test_wiki_save_load_round_trip(tmp_path, replay_llm):
 def test_wiring_with_the_local_model(local_llm):
     """The embedded 135M model drives the agent loop and the page choice: whatever it replies, the
     loop's rounds, the report, the pages and the context follow exactly from its recorded replies."""
-    from memory_systems.llm import LLMClient, local_config
+    from memsuite.memory_systems.llm import LLMClient, local_config
 
     client = LLMClient(local_config(local_llm.base_url), environ={})
     llm = RecordingLLM(client)
@@ -163,7 +165,7 @@ def test_wiring_with_the_local_model(local_llm):
         session("s1", "2023/03/05 (Sun) 11:24", "I renamed the router to Brindlewatch yesterday.")
     )
     ingest_replies = len(llm.replies)
-    context = memory.retrieve("what is the router called")
+    context = memory.retrieve("what is the router called").context
     print(f"\n[karpathy_wiki/json wiring] report={report} usage={memory.usage()}")
     print(f"snapshot={memory.snapshot()!r}\ncontext={context!r}\nreplies={llm.replies!r}")
     check_loop(llm.loop_rounds("wiki_ingest", "json"), memory.max_rounds, report, invalid_ops)

@@ -13,11 +13,11 @@ import logging
 import pytest
 from fakes import RecordingLLM
 
-from baselines.llm_extraction import FACTS_HEADER, MEMORIES_HEADER, LLMExtractionMemory
-from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
-from memory_systems.errors import ConfigError
-from memory_systems.llm import LLMFailure
-from memory_systems.records import Session, Turn
+from memsuite.baselines.llm_extraction import FACTS_HEADER, MEMORIES_HEADER, LLMExtractionMemory
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm import LLMFailure
+from memsuite.memory_systems.records import Session, Turn
 
 SESSION = Session(
     "s2",
@@ -110,7 +110,7 @@ def test_add_update_delete_none_with_remapped_ids_and_history(memory_and_llm):
         "User adopted a cat named Pelmet.",
     ]
     assert memory.search("who is my dentist", k=1)[0].text == "User's dentist is Dr. Torbek."
-    assert "Varnholm" not in memory.retrieve("where does the user live", k=10)
+    assert "Varnholm" not in memory.retrieve("where does the user live", k=10).context
 
     updated = memory.history(dentist)
     assert [(h.event, h.old_text, h.new_text) for h in updated] == [
@@ -172,7 +172,7 @@ def test_direct_verbs_are_in_history(embedder):
 )
 def test_failures_are_counted_never_raised(embedder, replay_llm, script, caplog):
     memory = LLMExtractionMemory(llm=replay_llm(script), embedder=embedder)
-    with caplog.at_level(logging.INFO, logger="baselines.llm_extraction"):
+    with caplog.at_level(logging.INFO, logger="memsuite.baselines.llm_extraction"):
         report = memory.ingest_session(SESSION)
     assert report.failures == 1 and report.added == 0
     assert memory.records() == []
@@ -279,7 +279,7 @@ def _expected_on_empty_store(replies) -> tuple[list[str], int, int]:
 def test_wiring_with_the_local_model(local_llm, embedder):
     """The embedded 135M model end to end: whatever it replies, the report, the store, the history
     and the context follow exactly from its recorded replies (its quality is not asserted on)."""
-    from memory_systems.llm import LLMClient, local_config
+    from memsuite.memory_systems.llm import LLMClient, local_config
 
     client = LLMClient(local_config(local_llm.base_url), environ={})
     llm = RecordingLLM(client)
@@ -294,7 +294,7 @@ def test_wiring_with_the_local_model(local_llm, embedder):
             ),
         )
     )
-    context = memory.retrieve("what is the router called")
+    context = memory.retrieve("what is the router called").context
     print(f"\n[llm_extraction wiring] report={report} usage={memory.usage()}\nreplies={llm.replies!r}")
     added, failures, calls = _expected_on_empty_store(llm.replies)
     assert len(llm.replies) == calls

@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 from fakes import RecordingLLM, check_loop, count_invalid_ops
 
-from baselines.md_flat import MdFlatMemory
-from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
-from memory_systems.errors import ConfigError
-from memory_systems.llm import LLMFailure
-from memory_systems.records import Session, Turn
+from memsuite.baselines.md_flat import MdFlatMemory
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm import LLMFailure
+from memsuite.memory_systems.records import Session, Turn
 
 
 def session(session_id: str = "s1", timestamp: str = "2023/03/05 (Sun) 11:24", *lines: str) -> Session:
@@ -141,9 +141,9 @@ def test_md_flat_failures_are_counted_never_raised(reply, failures, lines, repla
 def test_md_flat_whole_file_retrieval_and_budget():
     memory = MdFlatMemory(whole_file=True, context_tokens=40)
     memory.store(["[2023/03/01] Office is in Destrel.", "[2023/03/02] Router is named Brindlewatch."])
-    assert memory.retrieve("router name") == memory.memory_md()  # fits: the whole file
+    assert memory.retrieve("router name").context == memory.memory_md()  # fits: the whole file
     memory.store([f"[2023/03/0{i}] Filler entry number {i} about the weather." for i in range(3, 9)])
-    context = memory.retrieve("what is the router named")
+    context = memory.retrieve("what is the router named").context
     assert "Brindlewatch" in context and context != memory.memory_md()
     assert "\n" in context and CONTEXT_SEPARATOR not in context  # lines of the file, not hits
 
@@ -178,7 +178,7 @@ def test_md_flat_needs_an_llm_only_to_ingest():
 def test_wiring_with_the_local_model(local_llm, protocol):
     """The embedded 135M model drives the agent loop: whatever it replies, the loop's rounds, the
     report, the file and the context follow exactly from its recorded replies."""
-    from memory_systems.llm import LLMClient, local_config
+    from memsuite.memory_systems.llm import LLMClient, local_config
 
     client = LLMClient(local_config(local_llm.base_url), environ={})
     llm = RecordingLLM(client)
@@ -188,7 +188,7 @@ def test_wiring_with_the_local_model(local_llm, protocol):
     report = memory.ingest_session(
         session("s1", "2023/03/05 (Sun) 11:24", "I renamed the router to Brindlewatch yesterday.")
     )
-    context = memory.retrieve("what is the router called")
+    context = memory.retrieve("what is the router called").context
     print(f"\n[md_flat/{protocol} wiring] report={report} usage={memory.usage()}")
     print(f"snapshot={memory.snapshot()!r}\ncontext={context!r}\nreplies={llm.replies!r}")
     check_loop(llm.loop_rounds("md_flat_edit", protocol), memory.max_rounds, report, invalid_ops)

@@ -7,15 +7,15 @@ import json
 
 import pytest
 
-from baselines._oracle import oracle_facts, worded
-from baselines.karpathy_wiki import KarpathyWikiMemory
-from baselines.llm_extraction import FACTS_HEADER, LLMExtractionMemory
-from baselines.md_flat import MdFlatMemory
-from baselines.temporal_kg import TemporalKGMemory
-from eval.benchmarks.meme.generator import generate_episodes
-from eval.benchmarks.meme.judges.rule import contains, uncertainty_marker
-from memory_systems.errors import ConfigError, InvalidInputError
-from memory_systems.records import Session, Turn
+from memsuite.baselines._oracle import oracle_facts, worded
+from memsuite.baselines.karpathy_wiki import KarpathyWikiMemory
+from memsuite.baselines.llm_extraction import FACTS_HEADER, LLMExtractionMemory
+from memsuite.baselines.md_flat import MdFlatMemory
+from memsuite.baselines.temporal_kg import TemporalKGMemory
+from memsuite.eval.benchmarks.meme.generator import generate_episodes
+from memsuite.eval.benchmarks.meme.judges.rule import contains, uncertainty_marker
+from memsuite.memory_systems.errors import ConfigError, InvalidInputError
+from memsuite.memory_systems.records import Session, Turn
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +94,7 @@ def test_temporal_kg_oracle_applies_cascade_rules_and_marks_absence(embedder, ep
         namespace = ingest(memory, episode)
         for q in after(episode, "Cas"):
             old, new = q.values
-            context = memory.retrieve(q.question, k=1, namespace=namespace)
+            context = memory.retrieve(q.question, k=1, namespace=namespace).context
             assert contains(context, new), (q.question, context)
             # The rule's outcome is a current fact; the old value is shown only as history.
             current = [e for e in memory.edges(namespace=namespace) if e.current and e.kind == "fact"]
@@ -102,7 +102,7 @@ def test_temporal_kg_oracle_applies_cascade_rules_and_marks_absence(embedder, ep
             assert not any(e.value == old for e in current)
             cascades += 1
         for q in after(episode, "Abs"):
-            context = memory.retrieve(q.question, k=1, namespace=namespace)
+            context = memory.retrieve(q.question, k=1, namespace=namespace).context
             assert contains(context, q.old_value), (q.question, context)
             assert uncertainty_marker(context) == "uncertain", context
             absences += 1
@@ -110,7 +110,7 @@ def test_temporal_kg_oracle_applies_cascade_rules_and_marks_absence(embedder, ep
         before = TemporalKGMemory(embedder=embedder, oracle=True)
         ingest(before, episode, phase="before")
         for q in after(episode, "Abs"):
-            context = before.retrieve(q.question, k=1, namespace=episode.episode_id)
+            context = before.retrieve(q.question, k=1, namespace=episode.episode_id).context
             assert contains(context, q.old_value) and "[uncertain" not in context
         assert memory.usage().llm_calls == 0
     assert cascades >= 6 and absences >= 6
@@ -125,13 +125,13 @@ def test_oracle_deletion_removes_the_memory(cls, embedder, episodes):
         before = cls(oracle=True, **kwargs)
         namespace = ingest(before, episode, phase="before")
         assert contains(before.snapshot(namespace=namespace), deleted)
-        assert contains(before.retrieve(question.question, k=3, namespace=namespace), deleted)
+        assert contains(before.retrieve(question.question, k=3, namespace=namespace).context, deleted)
 
         memory = cls(oracle=True, **kwargs)
         ingest(memory, episode)
         assert not contains(memory.snapshot(namespace=namespace), deleted)
         for k in (1, 5, 50):
-            assert not contains(memory.retrieve(question.question, k=k, namespace=namespace), deleted)
+            assert not contains(memory.retrieve(question.question, k=k, namespace=namespace).context, deleted)
         assert not any(
             contains(h.text, deleted) for h in memory.search(question.question, k=50, namespace=namespace)
         )
@@ -157,7 +157,7 @@ def test_karpathy_oracle_page_keeps_tracking_history(episodes):
         memory = KarpathyWikiMemory(oracle=True)
         namespace = ingest(memory, episode)
         [tr] = after(episode, "Tr")
-        context = memory.retrieve(tr.question, k=1, namespace=namespace)
+        context = memory.retrieve(tr.question, k=1, namespace=namespace).context
         assert all(contains(context, v) for v in tr.values), context
         assert "ingest (oracle)" in memory.log_md(namespace=namespace)
 
@@ -170,7 +170,7 @@ def test_oracle_flag_survives_save_and_load(tmp_path, embedder, episodes):
     assert loaded.oracle is True
 
 
-# -- oracle modes (issue 18): memory = gold facts and gold maintenance, facts = gold facts only -------------
+# -- oracle modes: memory = gold facts and gold maintenance, facts = gold facts only -------------
 
 
 def test_oracle_modes_are_named_and_checked(embedder):

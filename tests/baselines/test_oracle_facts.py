@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from baselines._oracle import FACTS_HEADING, fact_chunks, oracle_facts, worded
-from baselines.karpathy_wiki import KarpathyWikiMemory
-from baselines.llm_extraction import LLMExtractionMemory
-from baselines.md_flat import MdFlatMemory
-from baselines.temporal_kg import TemporalKGMemory
-from eval.benchmarks.meme.generator import generate_episodes
-from eval.benchmarks.meme.judges.rule import contains
-from memory_systems.errors import InvalidInputError
-from memory_systems.records import Session, Turn
+from memsuite.baselines._oracle import FACTS_HEADING, fact_chunks, oracle_facts, worded
+from memsuite.baselines.karpathy_wiki import KarpathyWikiMemory
+from memsuite.baselines.llm_extraction import LLMExtractionMemory
+from memsuite.baselines.md_flat import MdFlatMemory
+from memsuite.baselines.temporal_kg import TemporalKGMemory
+from memsuite.eval.benchmarks.meme.generator import generate_episodes
+from memsuite.eval.benchmarks.meme.judges.rule import contains
+from memsuite.memory_systems.errors import InvalidInputError
+from memsuite.memory_systems.records import Session, Turn
 
 INSURER = "Safelane Insurance"
 NEW_INSURER = "Kestrel Mutual"

@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 from fakes import RecordingLLM, ReplayLLM
 
-from baselines._temporal_extract import parse_extraction
-from baselines.temporal_kg import TemporalKGMemory, entity_key, relation_key
-from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
-from memory_systems.llm import LLMFailure
-from memory_systems.records import Session, Turn
+from memsuite.baselines._temporal_extract import parse_extraction
+from memsuite.baselines.temporal_kg import TemporalKGMemory, entity_key, relation_key
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
+from memsuite.memory_systems.llm import LLMFailure
+from memsuite.memory_systems.records import Session, Turn
 
 DAY1 = "2023/03/05 (Sun) 11:24"
 DAY2 = "2023/03/09 (Thu) 10:00"
@@ -88,7 +88,7 @@ def test_new_value_invalidates_only_the_same_subject_and_relation(kg):
     hits = memory.search("which database does the payment service use", k=10)
     assert old.id not in {h.id for h in hits} and hits[0].id == new.id
     assert hits[0].metadata["valid_at"] == "2023-03-09T10:00"
-    context = memory.retrieve("payment service database", k=1)
+    context = memory.retrieve("payment service database", k=1).context
     assert (
         context
         == "The payment service moved to CockroachDB. (since 2023-03-09) (earlier: Postgres until 2023-03-09)"
@@ -108,7 +108,7 @@ def test_invalidated_facts_come_last_when_included(kg):
     memory.store(["The garden needs water on Tuesdays."])
     hits = memory.search("router called Oldname", k=3)
     assert [h.text for h in hits][-1] == "The router is called Oldname."
-    assert "[no longer true since 2023-03-09]" in memory.retrieve("router called Oldname", k=3)
+    assert "[no longer true since 2023-03-09]" in memory.retrieve("router called Oldname", k=3).context
 
 
 def test_restating_a_value_is_not_a_change(kg):
@@ -150,7 +150,7 @@ def test_dependency_cascade_applies_the_stated_rule(kg):
     assert derived.fact == "ORM is Drizzle (because primary database changed from Postgres 15 to MySQL 8)."
     assert report.added == 2 and report.updated == 2  # the database and, by the rule, the ORM
     assert by_fact(memory, "The API docs are hosted on Docsy.").current  # unrelated: untouched
-    context = memory.retrieve("which ORM do we use", k=3)
+    context = memory.retrieve("which ORM do we use", k=3).context
     assert "ORM is Drizzle" in context.split(CONTEXT_SEPARATOR)[0]
     assert rule.fact == "ORM depends on primary database; if primary database changes, ORM will be Drizzle."
 
@@ -165,7 +165,7 @@ def test_dependency_absence_marks_the_dependent_uncertain(kg):
         "primary database changed from Postgres 15 to MySQL 8, and ORM depends on it"
     )
     assert not any(e.derived_from for e in memory.edges())
-    context = memory.retrieve("which ORM do we use", k=1)
+    context = memory.retrieve("which ORM do we use", k=1).context
     assert context.startswith("The ORM is Prisma 5. [uncertain: primary database changed from Postgres 15")
     assert memory.search("which ORM", k=1)[0].metadata["uncertain"] == prisma.uncertain
 
@@ -201,7 +201,7 @@ def test_forget_deletes_everywhere(kg):
     memory.ingest_session(session("s1", DAY1))
     report = memory.ingest_session(session("s2", DAY2))
     assert report.deleted == 1
-    assert "4471" not in memory.snapshot() and "4471" not in memory.retrieve("locker code 4471", k=10)
+    assert "4471" not in memory.snapshot() and "4471" not in memory.retrieve("locker code 4471", k=10).context
     assert len(memory._vectors["default"]) == 1 and memory.graph().number_of_edges() == 1
 
 
@@ -267,7 +267,7 @@ def test_save_load_keeps_temporal_fields_and_graph(embedder, kg, tmp_path):
     loaded = TemporalKGMemory.load(tmp_path / "kg", embedder=embedder)
     assert loaded.edges() == memory.edges() and loaded.snapshot() == memory.snapshot()
     assert sorted(loaded.graph().edges(keys=True)) == sorted(memory.graph().edges(keys=True))
-    assert loaded.retrieve("which ORM", k=3) == memory.retrieve("which ORM", k=3)
+    assert loaded.retrieve("which ORM", k=3).context == memory.retrieve("which ORM", k=3).context
 
 
 def test_forced_tool_call_transport(kg):
@@ -287,14 +287,14 @@ def test_usage_is_accounted_to_the_system(kg):
 def test_wiring_with_the_local_model(local_llm, embedder):
     """The embedded 135M model end to end: whatever it extracts, the report, the graph and the context
     follow exactly from its recorded reply (its quality is not asserted on)."""
-    from memory_systems.llm import LLMClient, local_config, parse_json
+    from memsuite.memory_systems.llm import LLMClient, local_config, parse_json
 
     client = LLMClient(local_config(local_llm.base_url), environ={})
     llm = RecordingLLM(client)
     # Forced tool calls: llama.cpp constrains the arguments to the schema, the tiny model's best chance.
     memory = TemporalKGMemory(llm=llm, embedder=embedder, protocol="tools")
     report = memory.ingest_session(session("s1", DAY1, "I renamed the router to Brindlewatch yesterday."))
-    context = memory.retrieve("what is the router called")
+    context = memory.retrieve("what is the router called").context
     print(f"\n[temporal_kg wiring] report={report} usage={memory.usage()}")
     print(f"snapshot={memory.snapshot()!r}\ncontext={context!r}\nreplies={llm.replies!r}")
     # One chunk, one call; its payload is what the graph was built from.

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from eval.ablation import load_ablation, run_ablation, variant_configs
-from eval.cli import main
-from eval.runlog import load_run
-from memory_systems.errors import ConfigError
+from memsuite.eval.ablation import load_ablation, run_ablation, variant_configs
+from memsuite.eval.cli import main
+from memsuite.eval.runlog import load_run
+from memsuite.memory_systems.errors import ConfigError
 
 LOG = "FATAL qv-7 quorum lost at shard brindle-3"
 
@@ -157,8 +157,8 @@ CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 @pytest.mark.parametrize("path", sorted(CONFIGS.rglob("*.yaml")), ids=lambda p: str(p.relative_to(CONFIGS)))
 def test_every_shipped_config_validates(path):
     """Each file in configs/ is a valid run config or a valid ablation whose variants all validate."""
-    from eval.config import load_config
-    from memory_systems.registry import system_names
+    from memsuite.eval.config import load_config
+    from memsuite.memory_systems.registry import system_names
 
     text = path.read_text(encoding="utf-8")
     if "sweep:" in text:

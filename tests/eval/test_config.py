@@ -9,10 +9,10 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-import memory_systems.llm_server
-from eval import cli
-from eval.ablation import load_ablation, variant_configs
-from eval.config import (
+import memsuite.memory_systems.llm_server
+from memsuite.eval import cli
+from memsuite.eval.ablation import load_ablation, variant_configs
+from memsuite.eval.config import (
     RunConfig,
     SystemSpec,
     config_from_dict,
@@ -23,8 +23,8 @@ from eval.config import (
     shipped_configs,
     with_systems,
 )
-from eval.validate import known_judges
-from memory_systems.errors import ConfigError
+from memsuite.eval.validate import known_judges
+from memsuite.memory_systems.errors import ConfigError
 
 REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 BASE = {"benchmark": "meme", "systems": ["bm25"], "benchmark_options": {"episodes": 1}}
@@ -37,8 +37,8 @@ def nothing_starts(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("work started before the config was refused")
 
-    monkeypatch.setattr(memory_systems.llm_server, "serve_local", refuse)
-    monkeypatch.setattr("eval.runner.get_benchmark", refuse)  # the runner's first step
+    monkeypatch.setattr(memsuite.memory_systems.llm_server, "serve_local", refuse)
+    monkeypatch.setattr("memsuite.eval.runner.get_benchmark", refuse)  # the runner's first step
 
 
 def _refused(tmp_path, capsys, data, *flags) -> str:
@@ -225,4 +225,4 @@ def test_benchmarks_and_version_commands(capsys):
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["--version"])
     assert exit_info.value.code == 0
-    assert capsys.readouterr().out.startswith("memsuite ")
+    assert capsys.readouterr().out.startswith("memsuite-bench ")

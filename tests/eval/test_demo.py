@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from eval import demo
-from eval.runlog import load_run
+from memsuite.eval import demo
+from memsuite.eval.runlog import load_run
 
 CONFIG = """\
 benchmark: meme

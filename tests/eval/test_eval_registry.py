@@ -7,16 +7,16 @@ import textwrap
 
 import pytest
 
-from eval import registry
-from eval.config import config_from_dict
-from eval.runner import run
-from memory_systems.errors import ConfigError
+from memsuite.eval import registry
+from memsuite.eval.config import config_from_dict
+from memsuite.eval.runner import run
+from memsuite.memory_systems.errors import ConfigError
 
 #: A third party's benchmark module: registers its benchmark and a judge when imported.
 PLUGIN_MODULE = '''
-from eval.answer import Judge
-from eval.protocol import Row
-from eval.registry import register_benchmark, register_judge
+from memsuite.eval.answer import Judge
+from memsuite.eval.protocol import Row
+from memsuite.eval.registry import register_benchmark, register_judge
 
 
 class EchoBenchmark:
@@ -101,7 +101,7 @@ def test_an_unknown_judge_fails_the_run_before_any_work(tmp_path):
 
 
 def test_one_registry_mechanism_for_systems_benchmarks_and_judges():
-    from memory_systems.registry import SYSTEMS, Registry
+    from memsuite.memory_systems.registry import SYSTEMS, Registry
 
     assert isinstance(SYSTEMS, Registry) and isinstance(registry.BENCHMARKS, Registry)
     assert registry.judge_names("meme")  # imports the built-in, so "meme" below is a real duplicate

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from eval.metrics import judge_agreement, mean, percentile
-from eval.protocol import Row
+from memsuite.eval.metrics import judge_agreement, mean, percentile
+from memsuite.eval.protocol import Row
 
 
 def _row(rule, llm):

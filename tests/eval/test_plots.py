@@ -1,6 +1,6 @@
 """Every plot function draws the data it is given, headless, with gaps (None) and n/a cells.
 
-Each test intercepts the figure as it is saved (``eval.plots._save``) and reads the plotted artists
+Each test intercepts the figure as it is saved (``memsuite.eval.plots._save``) and reads the plotted artists
 back: bar heights and positions, line y-values, box medians, stack bottoms. A PNG is still written.
 """
 
@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from eval import plots
+from memsuite.eval import plots
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -7,19 +7,12 @@ from __future__ import annotations
 import pytest
 from runfolders import table_of, write_run
 
-from eval.protocol import Row
-from eval.report import (
-    NA,
-    Table,
-    build_report,
-    load_runs,
-    register_renderer,
-    renderer_for,
-    table_csv,
-    table_markdown,
-)
-from eval.runlog import RunFolder
-from memory_systems.errors import ConfigError
+from memsuite.eval.protocol import Row
+from memsuite.eval.report.document import build_report, table_csv, table_markdown
+from memsuite.eval.report.model import NA, Table, register_renderer, renderer_for
+from memsuite.eval.report.runs import load_runs
+from memsuite.eval.runlog import RunFolder
+from memsuite.memory_systems.errors import ConfigError
 
 # -- rendering, registry, errors -----------------------------------------------------------------------
 
@@ -57,7 +50,7 @@ def test_unknown_benchmark_gets_generic_table_and_renderers_register_once(tmp_pa
 def test_renderers_register_once_and_load_from_their_benchmark_package():
     # A built-in benchmark's renderer is found by convention: eval/benchmarks/<name>/report.py.
     wmb = renderer_for("wmb")
-    assert wmb is not None and wmb.__module__ == "eval.benchmarks.wmb.report"
+    assert wmb is not None and wmb.__module__ == "memsuite.eval.benchmarks.wmb.report"
     with pytest.raises(ConfigError, match="registered twice"):
         register_renderer("wmb")(lambda runs, options: None)
     assert register_renderer("wmb")(wmb) is wmb

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from eval.protocol import Row
-from eval.runlog import WRITE_DELAY_ENV, RunFolder, UnitRecord, config_changes, load_run
+from memsuite.eval.protocol import Row
+from memsuite.eval.runlog import WRITE_DELAY_ENV, RunFolder, UnitRecord, config_changes, load_run
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -121,7 +121,7 @@ KILL_POINTS = (
 
 
 def _start(config: Path, out: Path, env: dict[str, str]) -> subprocess.Popen:
-    command = [sys.executable, "-m", "eval.cli", "run", str(config), "--out", str(out), "--quiet"]
+    command = [sys.executable, "-m", "memsuite", "run", str(config), "--out", str(out), "--quiet"]
     command.append("--no-cache")
     return subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
@@ -171,8 +171,8 @@ def _kill_point(point: str, proc: subprocess.Popen, out: Path, rng: random.Rando
 
 
 def test_a_run_killed_at_many_points_resumes_to_the_uninterrupted_rows(tmp_path):
-    from eval.benchmarks.meme.generator import generate_episodes
-    from eval.benchmarks.meme.loader import save_episodes
+    from memsuite.eval.benchmarks.meme.generator import generate_episodes
+    from memsuite.eval.benchmarks.meme.loader import save_episodes
 
     data = tmp_path / "episodes.json"
     save_episodes(generate_episodes(EPISODES, seed=3, filler="none"), data)

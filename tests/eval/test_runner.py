@@ -7,13 +7,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from eval.config import config_from_dict, load_config
-from eval.protocol import Row, RunContext
-from eval.registry import get_benchmark, register_benchmark
-from eval.runlog import load_run
-from eval.runner import run
-from memory_systems.base import MemorySystem
-from memory_systems.errors import ConfigError
+from memsuite.eval.config import config_from_dict, load_config
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.registry import get_benchmark, register_benchmark
+from memsuite.eval.runlog import load_run
+from memsuite.eval.runner import run
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.errors import ConfigError
 
 FACTS = {
     "u1": ["The boiler code is 4471.", "The cat is called Pelmet."],
@@ -43,7 +43,7 @@ class TinyBenchmark:
         self.calls.append(unit_id)
         system.store(FACTS[unit_id], namespace=unit_id)
         question, gold = QUESTIONS[unit_id]
-        context = system.retrieve(question, k=1, namespace=unit_id)
+        context = system.retrieve(question, k=1, namespace=unit_id).context
         yield Row(
             system.name,
             self.name,
@@ -128,7 +128,7 @@ def test_resume_keeps_the_first_header_and_lists_each_session(tmp_path):
 
 
 def test_a_config_change_is_refused_naming_keys_unless_allowed_then_recorded(tmp_path, capsys):
-    from eval.cli import main
+    from memsuite.eval.cli import main
 
     run(_config(), out_dir=tmp_path / "run", show_progress=False)
     with pytest.raises(ConfigError, match=r"k: 5 -> 3; seed: 0 -> 7.*--allow-config-change"):
@@ -239,7 +239,7 @@ def test_workers_failing_midway_lose_no_rows_and_never_interleave(tmp_path):
 
 
 def test_ray_executor_gives_the_same_rows(tmp_path):
-    pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'memsuite[ray]')")
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'memsuite-bench[ray]')")
     # A built-in benchmark: Ray workers rebuild it from the config in their own processes.
     config = config_from_dict(
         {
@@ -259,7 +259,7 @@ def test_ray_executor_gives_the_same_rows(tmp_path):
 
 
 def test_header_masks_literal_api_keys():
-    from eval.runlog import header_config
+    from memsuite.eval.runlog import header_config
 
     masked = header_config(
         {"answer_llm": {"model": "m", "api_key": "sk-secret"}, "systems": [{"name": "bm25"}]}

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-import eval.runner as runner
-from eval.config import config_from_dict
-from eval.runner import run
-from memory_systems.embedder import Embedder
+import memsuite.eval.runner as runner
+from memsuite.eval.config import config_from_dict
+from memsuite.eval.runner import run
+from memsuite.memory_systems.embedder import Embedder
 
 SYSTEMS = ["dense", "llm_extraction", "md_flat"]
 EPISODES = 4

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memory_systems.chunking import chunk_session, session_header, turn_line
-from memory_systems.records import Session, Turn
-from memory_systems.tokens import count_tokens, split_by_tokens
+from memsuite.memory_systems.chunking import chunk_session, session_header, turn_line
+from memsuite.memory_systems.records import Session, Turn
+from memsuite.memory_systems.tokens import count_tokens, split_by_tokens
 
 
 def _session(*contents: str) -> Session:

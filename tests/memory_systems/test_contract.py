@@ -3,8 +3,8 @@
 A system is covered the moment it is registered: the parametrization reads the registry.
 
 Systems that take an LLM get the real one: the embedded SmolLM2-135M server behind the real
-:class:`~memory_systems.llm.LLMClient` (tests/conftest.py ``local_llm``; without the ``local-llm`` extra
-those systems' tests skip, except in CI). Only one clause is checked against a scripted replay server
+:class:`~memsuite.memory_systems.llm.LLMClient` (tests/conftest.py ``local_llm``; without the ``local-llm``
+extra those systems' tests skip, except in CI). Only one clause is checked against a scripted replay server
 instead (``REPLAY_LLM_TESTS``, with the reason).
 """
 
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from memory_systems import persist
-from memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
-from memory_systems.errors import InvalidInputError, MemsuiteError, UnknownMemoryError
-from memory_systems.llm import LLMClient, local_config
-from memory_systems.records import IngestReport, Session, Turn, Usage
-from memory_systems.registry import accepted_resources, get_factory, get_system, system_names
+from memsuite.memory_systems import persist
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.memory_systems.errors import InvalidInputError, MemsuiteError, UnknownMemoryError
+from memsuite.memory_systems.llm import LLMClient, local_config
+from memsuite.memory_systems.records import IngestReport, RetrievalResult, Session, Turn, Usage
+from memsuite.memory_systems.registry import accepted_resources, get_factory, get_system, system_names
 
 FACTS = [
     "The staging database runs on port 6642 behind the vornic proxy.",
@@ -115,9 +115,10 @@ KNOWN_FAILURES = {
 #: line or page (tests/fakes.py); the rest on their own. A system missing here (a plugin) must add at
 #: least one memory and delete none.
 EXPECTED_INGEST = {
-    "bm25": (1, 0, 0),  # one MEME chunk
-    "dense": (1, 0, 0),
-    "word_overlap": (1, 0, 0),  # the README's example: the default ingest_session, one chunk
+    # SESSION sets no document layout: the default ingest_session stores one document per turn.
+    "bm25": (2, 0, 0),
+    "dense": (2, 0, 0),
+    "word_overlap": (2, 0, 0),  # the README's example
     "langchain_faiss": (2, 0, 0),  # one document per turn
     "llm_extraction": (1, 0, 0),  # one fact, ADDed
     "temporal_kg": (1, 0, 0),  # one fact edge
@@ -137,7 +138,7 @@ def _check_stored(system: MemorySystem, report: IngestReport) -> None:
     assert report.failures == 0
     assert len(system.records(namespace="a")) == report.added - report.deleted
     assert "Brindlewatch" in system.snapshot(namespace="a")
-    assert "Brindlewatch" in system.retrieve("what is the router called", namespace="a")
+    assert "Brindlewatch" in system.retrieve("what is the router called", namespace="a").context
 
 
 @pytest.fixture(params=system_names())
@@ -198,14 +199,14 @@ def test_delete_is_real(system):
     ids = system.store(FACTS, namespace="a")
     system.delete(ids[0], namespace="a")
     assert FACTS[0] not in _texts(system, FACTS[0], "a", k=10)
-    assert "6642" not in system.retrieve("staging database port 6642", k=10, namespace="a")
+    assert "6642" not in system.retrieve("staging database port 6642", k=10, namespace="a").context
     assert "6642" not in system.snapshot(namespace="a")
     with pytest.raises(UnknownMemoryError):
         system.delete(ids[0], namespace="a")
     for other in ids[1:]:
         system.delete(other, namespace="a")
     assert system.search("staging database", namespace="a") == []
-    assert system.retrieve("staging database", namespace="a") == NO_MEMORY
+    assert system.retrieve("staging database", namespace="a").context == NO_MEMORY
 
 
 def test_update_replaces(system):
@@ -218,11 +219,28 @@ def test_update_replaces(system):
 
 
 def test_retrieve_joins_hits_and_reports_no_memory(system):
-    assert system.retrieve("anything", namespace="a") == NO_MEMORY
+    assert system.retrieve("anything", namespace="a").context == NO_MEMORY
     system.store(FACTS, namespace="a")
-    context = system.retrieve("staging database port and the cat's food", k=2, namespace="a")
+    context = system.retrieve("staging database port and the cat's food", k=2, namespace="a").context
     parts = context.split(CONTEXT_SEPARATOR)
     assert len(parts) == 2 and all(p in FACTS for p in parts)
+
+
+def test_retrieve_returns_the_hits_behind_its_context(system):
+    system.store(FACTS, namespace="a")
+    result = system.retrieve("staging database port and the cat's food", k=2, namespace="a")
+    assert isinstance(result, RetrievalResult) and len(result.hits) <= 2
+    assert all(hit.text in result.context for hit in result.hits)
+
+
+def test_reset_forgets_every_namespace(system):
+    system.store(FACTS, namespace="a")
+    system.store(OTHER, namespace="b")
+    system.reset()
+    assert system.search("staging database port", namespace="a") == []
+    assert system.search("kestrel orchard", namespace="b") == []
+    system.store(OTHER, namespace="b")  # still usable after a reset
+    assert set(_texts(system, "kestrel orchard", "b")) <= set(OTHER)
 
 
 def test_ingest_session_reports_and_is_searchable(system):
@@ -262,7 +280,7 @@ def test_ingest_session_with_the_local_model(system, resources):
     hits = system.search(query, k=50, namespace="a")
     stored = report.added > report.deleted
     assert bool(snapshot.strip()) == stored and bool(hits) == stored
-    assert (system.retrieve(query, namespace="a") != NO_MEMORY) == stored
+    assert (system.retrieve(query, namespace="a").context != NO_MEMORY) == stored
     for hit in hits:
         system.delete(hit.id, namespace="a")
     assert not {h.id for h in system.search(query, k=50, namespace="a")} & {h.id for h in hits}

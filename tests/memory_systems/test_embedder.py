@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from memory_systems.embedder import Embedder, EmbeddingCache, text_key
+from memsuite.memory_systems.embedder import Embedder, EmbeddingCache, text_key
 
 
 def test_cache_hits_skip_the_model_and_persist(tmp_path):
@@ -38,7 +38,7 @@ def test_dimension_read_from_the_model_files_matches_the_model(embedder, tmp_pat
     import json
     import shutil
 
-    from memory_systems.embedder import _dim_from_files, default_model_path
+    from memsuite.memory_systems.embedder import _dim_from_files, default_model_path
 
     folder = default_model_path()
     assert _dim_from_files(folder) == embedder.model.get_embedding_dimension() == 384

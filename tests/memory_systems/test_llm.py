@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from memory_systems.errors import ConfigError, InvalidInputError
-from memory_systems.fake_endpoint import FakeEndpoint
-from memory_systems.llm import (
+from memsuite.memory_systems.errors import ConfigError, InvalidInputError
+from memsuite.memory_systems.fake_endpoint import FakeEndpoint
+from memsuite.memory_systems.llm import (
     LLMClient,
     LLMConfig,
     PriceTable,
@@ -52,7 +52,7 @@ def make_client(endpoint: FakeEndpoint, tmp_path: Path | None, **overrides: Any)
 
 def refused_url() -> str:
     """A loopback URL nothing listens on (the port was free a moment ago)."""
-    from memory_systems.llm_server import free_port
+    from memsuite.memory_systems.llm_server import free_port
 
     return f"http://127.0.0.1:{free_port()}/v1"
 
@@ -242,7 +242,7 @@ def test_cache_key_is_canonical_and_rejects_non_json():
 _WRITER = textwrap.dedent(
     """
     import sys
-    from memory_systems.llm import ResponseCache
+    from memsuite.memory_systems.llm import ResponseCache
     cache = ResponseCache(sys.argv[1])
     for i in range(200):
         cache.put(f"{sys.argv[2]}-{i}", {"i": i}, {"text": str(i)})

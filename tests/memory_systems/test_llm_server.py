@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from memory_systems.errors import ConfigError
-from memory_systems.llm import LLMClient, local_config, open_llm
-from memory_systems.llm_server import LOCAL_MODEL, local_model_path, serve_local
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm import LLMClient, local_config, open_llm
+from memsuite.memory_systems.llm_server import LOCAL_MODEL, local_model_path, serve_local
 
 pytestmark = pytest.mark.slow
 
@@ -164,7 +164,7 @@ def test_n_ctx_out_of_range_is_a_config_error():
 
 def test_cli_llm_serve_prints_the_endpoint_and_stops_on_ctrl_c():
     proc = subprocess.Popen(
-        [sys.executable, "-m", "eval.cli", "llm", "serve"],
+        [sys.executable, "-m", "memsuite", "llm", "serve"],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -199,7 +199,7 @@ def test_a_killed_parent_leaves_no_orphan_server(tmp_path):
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from memory_systems.llm_server import serve_local\n"
+        "from memsuite.memory_systems.llm_server import serve_local\n"
         "with serve_local(log_path=Path(sys.argv[1])) as server:\n"
         "    print(server.pid, flush=True)\n"
         "    time.sleep(600)\n"

@@ -6,10 +6,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from memory_systems.errors import ConfigError
-from memory_systems.fake_endpoint import FakeEndpoint
-from memory_systems.llm import LLMClient, LLMConfig
-from memory_systems.ratelimit import RateLimiter
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.fake_endpoint import FakeEndpoint
+from memsuite.memory_systems.llm import LLMClient, LLMConfig
+from memsuite.memory_systems.ratelimit import RateLimiter
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory_systems import registry
-from memory_systems.errors import ConfigError
+from memsuite.memory_systems import registry
+from memsuite.memory_systems.errors import ConfigError
 
 
 def test_builtins_registered():

@@ -3,12 +3,12 @@
 Records (:mod:`.schema`), the loader of the released two-file layout (:mod:`.loader`), the checkpoint
 cut rule and gold replay (:mod:`.checkpoints`), the runner protocol (:mod:`.protocol`, registered as
 ``dynamicmem``) and the Core + Detail scores (:mod:`.scoring`). Synthetic users in the same layout
-come from :mod:`eval.benchmarks.dynamicmem.generator`.
+come from :mod:`memsuite.eval.benchmarks.dynamicmem.generator`.
 """
 
-from eval.benchmarks.dynamicmem.checkpoints import Cut, quarterly_cuts, replay_states
-from eval.benchmarks.dynamicmem.loader import load_user, load_users, user_folders
-from eval.benchmarks.dynamicmem.schema import (
+from memsuite.eval.benchmarks.dynamicmem.checkpoints import Cut, quarterly_cuts, replay_states
+from memsuite.eval.benchmarks.dynamicmem.loader import load_user, load_users, user_folders
+from memsuite.eval.benchmarks.dynamicmem.schema import (
     AppLog,
     Checkpoint,
     CompletionTask,
@@ -18,7 +18,7 @@ from eval.benchmarks.dynamicmem.schema import (
     ServiceItem,
     UserData,
 )
-from eval.benchmarks.dynamicmem.scoring import summarize
+from memsuite.eval.benchmarks.dynamicmem.scoring import summarize
 
 __all__ = [
     "AppLog",

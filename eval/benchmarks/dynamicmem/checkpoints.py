@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from eval.benchmarks.dynamicmem.schema import TIMESTAMP_FORMAT, AppLog
+from memsuite.eval.benchmarks.dynamicmem.schema import TIMESTAMP_FORMAT, AppLog
 
 #: Months between anchors.
 QUARTER_MONTHS = 3

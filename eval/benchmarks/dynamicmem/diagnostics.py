@@ -1,8 +1,8 @@
 """Failure-stage attribution for DynamicMem: where a state key fails along encode -> maintain -> retrieve
 -> answer, per (user, checkpoint, state key) State Completion row.
 
-The stages, the first-failure rule and the aggregation are shared (:mod:`eval.diagnostics`); this module
-only decides the four verdicts from DynamicMem's artefacts: the per-checkpoint memory probes the
+The stages, the first-failure rule and the aggregation are shared (:mod:`memsuite.eval.diagnostics`); this
+module only decides the four verdicts from DynamicMem's artefacts: the per-checkpoint memory probes the
 protocol writes to ``work/<system>/<user>/snapshots.jsonl.gz`` and the row's metadata
 (``value_evidence_ids``, ``retrieved_app_log_ids``, the verdicts).
 
@@ -47,11 +47,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from eval.benchmarks.dynamicmem import scoring
-from eval.benchmarks.dynamicmem.schema import CATEGORIES
-from eval.diagnostics import Attribution, StageCell, answer_verdict, attribute_units, snapshots_path
-from eval.diagnostics import stage_table as _stage_table
-from eval.protocol import Row
+from memsuite.eval.benchmarks.dynamicmem import scoring
+from memsuite.eval.benchmarks.dynamicmem.schema import CATEGORIES
+from memsuite.eval.diagnostics import Attribution, StageCell, answer_verdict, attribute_units, snapshots_path
+from memsuite.eval.diagnostics import stage_table as _stage_table
+from memsuite.eval.protocol import Row
 
 
 @dataclass(frozen=True)
@@ -154,6 +154,7 @@ def attribute(row: Row, probes: Mapping[str, Probe] | None) -> Attribution:
 
 def attribute_rows(rows: Iterable[Row], run_path: Path | None) -> list[Attribution]:
     """Attribute a run's State Completion rows (other rows are skipped), loading each unit's probes once."""
+
     def keep(row: Row) -> bool:
         return row.benchmark == "dynamicmem" and row.metadata.get("task") == scoring.STATE_COMPLETION
 

@@ -1,4 +1,4 @@
-"""Read DynamicMem users (released or generated) into :mod:`~eval.benchmarks.dynamicmem.schema` records.
+"""Read DynamicMem users (released or generated) into :mod:`~.schema` records.
 
 A user is a folder holding ``app_log_large.json`` (a JSON list of events, or ``{"app_logs": [...]}``
 as some release tools write it) and ``task_packs.json`` (``{"user_id", "task_contract_version",
@@ -9,7 +9,7 @@ Tolerances, each following the release's own readers: events are sorted by (time
 a state-completion key needs ``question_text`` or ``retrieval_query`` (either stands in for the other);
 a service item without ``retrieval_query`` is queried with its task body (scenario, instruction and
 output template), which is what the release uses as the query; a missing ``qa_id`` becomes ``q<n>``;
-a pack key whose gold is empty after :func:`~eval.benchmarks.dynamicmem.schema.current_value` is not
+a pack key whose gold is empty after :func:`~memsuite.eval.benchmarks.dynamicmem.schema.current_value` is not
 asked. Unknown extra keys are kept in ``extra``/``metadata`` and never rejected.
 """
 
@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from eval.benchmarks.dynamicmem.checkpoints import parse_timestamp
-from eval.benchmarks.dynamicmem.schema import (
+from memsuite.eval.benchmarks.dynamicmem.checkpoints import parse_timestamp
+from memsuite.eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
     CATEGORY_OF_GROUP,
     RESEARCH_FRAME_VERSION,
@@ -41,7 +41,7 @@ from eval.benchmarks.dynamicmem.schema import (
     UserData,
     category_of,
 )
-from memory_systems.errors import DatasetError
+from memsuite.memory_systems.errors import DatasetError
 
 _POINT_KEYS = {
     "point_id",

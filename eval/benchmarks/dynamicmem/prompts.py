@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eval.benchmarks.dynamicmem.loader import task_body
-from eval.benchmarks.dynamicmem.schema import CompletionTask, ServiceItem
+from memsuite.eval.benchmarks.dynamicmem.loader import task_body
+from memsuite.eval.benchmarks.dynamicmem.schema import CompletionTask, ServiceItem
 
 #: Separator between retrieved memories inside [Memory] (the release's).
 MEMORY_SEPARATOR = "\n<->\n"

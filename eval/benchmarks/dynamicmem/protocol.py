@@ -9,7 +9,7 @@ release's ``docs/protocols/tce_generation_and_adapter_contract.md``):
    id, time, app, API, request, response; never the gold fields), stored with ``system.store`` in
    batches under the user's namespace, with the event's ``app_log_id`` in the metadata. With
    ``ingest: session`` (for systems whose own processing works on conversations) each day's events
-   become one :class:`~memory_systems.records.Session` whose turns are the release's lossless
+   become one :class:`~memsuite.memory_systems.records.Session` whose turns are the release's lossless
    dialogue wrapper: ``user`` = the raw event JSON, ``assistant`` = ``[ingested]``. ``finalize`` is
    called after each checkpoint's batch.
 2. **Save** the store to ``<workdir>/C<i>`` (``system.save``), so that building and predicting can run
@@ -21,13 +21,13 @@ release's ``docs/protocols/tce_generation_and_adapter_contract.md``):
    Personalized Service item (the first of each key, as the release consumes) one retrieval and one
    answer. Queries must not change memory: the memory's snapshot is compared before and after (when
    the system can list it) and a change fails the unit.
-4. **Record** a :class:`~eval.protocol.Row` per key and item (checkpoint, state key, category,
+4. **Record** a :class:`~memsuite.eval.protocol.Row` per key and item (checkpoint, state key, category,
    retrieved event ids, gold evidence ids, prediction, field verdicts), and the predictions in
    the release's format (``snapshot_state``, ``evidence``, ``rq3_apply_answers``) to
    ``<workdir>/prediction_C<i>.json`` and, for all checkpoints, ``<workdir>/prediction.json``.
 
 The answer call, its usage, the failed-call rule and the judges (``rule``, ``llm``: registered here
-for ``dynamicmem``) run in the shared step (:mod:`eval.answer`). A failed answer call is recorded in
+for ``dynamicmem``) run in the shared step (:mod:`memsuite.eval.answer`). A failed answer call is recorded in
 its row (``metadata.answer_failure``, ``usage.answer_failure``) and every judge's verdict is
 ``correct: None`` with the failure kind: the row is left out of the scores, never scored 0. Without
 an answer model the run is retrieval-only: rows carry the retrieved ids, from which the evidence
@@ -45,15 +45,20 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from eval import answer as shared
-from eval.benchmarks.dynamicmem import scoring
-from eval.benchmarks.dynamicmem.loader import load_user, parse_app_logs, parse_task_packs, user_folders
-from eval.benchmarks.dynamicmem.prompts import (
+from memsuite.eval import answer as shared
+from memsuite.eval.benchmarks.dynamicmem import scoring
+from memsuite.eval.benchmarks.dynamicmem.loader import (
+    load_user,
+    parse_app_logs,
+    parse_task_packs,
+    user_folders,
+)
+from memsuite.eval.benchmarks.dynamicmem.prompts import (
     MEMORY_SEPARATOR,
     Answer,
     completion_prompt,
@@ -62,7 +67,7 @@ from eval.benchmarks.dynamicmem.prompts import (
     parse_service,
     service_prompt,
 )
-from eval.benchmarks.dynamicmem.schema import (
+from memsuite.eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
     TASK_PACK_FILE,
     AppLog,
@@ -71,13 +76,14 @@ from eval.benchmarks.dynamicmem.schema import (
     UserData,
     category_of,
 )
-from eval.protocol import Row, RunContext
-from eval.registry import check_judges, register_benchmark, register_judge
-from memory_systems.base import NO_MEMORY, MemorySystem
-from memory_systems.errors import ConfigError
-from memory_systems.persist import atomic_write_text
-from memory_systems.records import Hit, Session, Turn
-from memory_systems.registry import accepted_resources
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.registry import check_judges, register_benchmark, register_judge
+from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
+from memsuite.memory_systems.chunking import chunk_documents
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.persist import atomic_write_text
+from memsuite.memory_systems.records import Hit, Session, Turn
+from memsuite.memory_systems.registry import accepted_resources
 
 logger = logging.getLogger(__name__)
 
@@ -253,7 +259,7 @@ class DynamicMemBenchmark:
             self._folders = {folder.name: folder for folder in user_folders(data)}
             self._units = list(self._folders)
         else:
-            from eval.benchmarks.dynamicmem.generator import user_id_of
+            from memsuite.eval.benchmarks.dynamicmem.generator import user_id_of
 
             self._folders = {}
             self._units = [user_id_of(i) for i in range(1, users + 1)]
@@ -288,7 +294,7 @@ class DynamicMemBenchmark:
         if self._folders:
             user = load_user(self._folders[unit_id])
         else:
-            from eval.benchmarks.dynamicmem.generator import generate_user, user_rng
+            from memsuite.eval.benchmarks.dynamicmem.generator import generate_user, user_rng
 
             index = self._units.index(unit_id) + 1
             generated = generate_user(
@@ -397,6 +403,8 @@ class DynamicMemBenchmark:
                     turns,
                     {"app_log_ids": [log.app_log_id for log in day_logs]},
                 )
+                # Raw-text systems store the day as token-bounded chunks (the MEME reference's layout).
+                session = replace(session, documents=chunk_documents(session))
                 system.ingest_session(session, namespace=namespace)
         system.finalize(namespace=namespace)
 

@@ -1,7 +1,7 @@
 """DynamicMem's report: per-checkpoint curves (C1..Cn) of State Completion, Personalized Service and
 Evidence F1, retention vs update, failure stages, usage, and plots.
 
-Registered with :func:`eval.report.register_renderer` under ``dynamicmem``; reads only run folders.
+Registered with :func:`memsuite.eval.report.register_renderer` under ``dynamicmem``; reads only run folders.
 """
 
 from __future__ import annotations
@@ -10,30 +10,24 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from eval import plots as plotting
-from eval.benchmarks.dynamicmem import diagnostics as dynamicmem_diagnostics
-from eval.benchmarks.dynamicmem.schema import CATEGORIES as DYNAMICMEM_CATEGORIES
-from eval.diagnostics import StageCell
-from eval.report import (
-    Cell,
-    Figure,
-    ReportOptions,
-    RunInfo,
-    Section,
-    Table,
+from memsuite.eval import plots as plotting
+from memsuite.eval.benchmarks.dynamicmem import diagnostics as dynamicmem_diagnostics
+from memsuite.eval.benchmarks.dynamicmem.schema import CATEGORIES as DYNAMICMEM_CATEGORIES
+from memsuite.eval.diagnostics import StageCell
+from memsuite.eval.report.caveats import left_out_mark, left_out_note
+from memsuite.eval.report.layout import (
     has_number,
-    left_out_mark,
-    left_out_note,
     ordered_systems,
-    register_renderer,
     run_cell,
     run_column,
     series_name,
     slug,
     stage_figures,
     stage_table,
-    usage_table,
 )
+from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.report.usage import usage_table
 
 #: Headline DynamicMem metrics (keys of the summary's ``curves``) and their names in tables.
 DYNAMICMEM_METRICS = {

@@ -3,8 +3,9 @@
 Field names are the release's own (``outputs/<user_id>/app_log_large.json`` and ``task_packs.json``
 of the dataset ``xiewenya/dynamicmem``, built by the code in github.com/wenyaxie023/DynamicMem:
 ``benchmark_construction/``, ``tce_core/``, ``docs/protocols/``). One event stream and one task-pack
-file per user; :mod:`eval.benchmarks.dynamicmem.loader` turns them into these records and the
-generator (:mod:`eval.benchmarks.dynamicmem.generator`) writes the same layout, so one loader reads both.
+file per user; :mod:`memsuite.eval.benchmarks.dynamicmem.loader` turns them into these records and the
+generator (:mod:`memsuite.eval.benchmarks.dynamicmem.generator`) writes the same layout, so one loader reads
+both.
 
 A state is addressed by its *state key* ``"<group>:<name>"``, where the group is one of
 :data:`STATE_GROUPS` (``user_attributes_state``, ``habits_state``, ``preferences_state``) and maps to

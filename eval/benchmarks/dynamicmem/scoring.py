@@ -46,9 +46,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from eval.answer import failed
-from eval.metrics import mean
-from eval.protocol import Row
+from memsuite.eval.answer import failed
+from memsuite.eval.metrics import mean
+from memsuite.eval.protocol import Row
 
 CORE_WEIGHT = 0.8
 DETAIL_WEIGHT = 0.2

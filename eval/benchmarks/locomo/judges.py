@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from eval.benchmarks.locomo.schema import ADVERSARIAL, Question
+from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Question
 
 #: The released runs ask for short answers (gpt_utils.py: 32 tokens).
 ANSWER_MAX_TOKENS = 32

@@ -15,7 +15,7 @@ colon: ``D11:26``), a bare ``"D"`` (dropped). Parentheses are stripped as the re
 ``evaluation_stats.py`` does. A well-formed id naming no turn is kept (it counts as not retrieved, as
 in LoCoMo's recall) and counted as ``unknown``.
 
-Anything else malformed is a :class:`~memory_systems.errors.DatasetError` naming the file, the
+Anything else malformed is a :class:`~memsuite.memory_systems.errors.DatasetError` naming the file, the
 conversation (index and ``sample_id``), the question index and the field, raised before any work.
 """
 
@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from eval.benchmarks.locomo.schema import (
+from memsuite.eval.benchmarks.locomo.schema import (
     ADVERSARIAL,
     CATEGORY_NAMES,
     Conversation,
@@ -35,7 +35,7 @@ from eval.benchmarks.locomo.schema import (
     Session,
     Turn,
 )
-from memory_systems.errors import DatasetError
+from memsuite.memory_systems.errors import DatasetError
 
 _WELL_FORMED = re.compile(r"D(\d+):(\d+)")
 _LENIENT = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)")

@@ -29,8 +29,8 @@ from functools import lru_cache
 
 import regex
 
-from eval.benchmarks.locomo.schema import ADVERSARIAL
-from memory_systems.errors import require
+from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL
+from memsuite.memory_systems.errors import require
 
 _PUNCTUATION = frozenset(string.punctuation)
 _DROPPED_WORDS = regex.compile(r"\b(a|an|the|and)\b")

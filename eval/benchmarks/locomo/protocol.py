@@ -1,23 +1,23 @@
 """The LoCoMo protocol: one conversation per unit, in its own namespace; every question after it.
 
 Per unit (a conversation, ``sample_id``): reset the namespace, ingest the sessions in order (N as a
-number) through ``ingest_session`` -- each a :class:`~memory_systems.records.Session` with the
+number) through ``ingest_session`` -- each a :class:`~memsuite.memory_systems.records.Session` with the
 session's date/time as its timestamp, the speakers' names as turn roles (and both in
 ``metadata["speakers"]``), and every turn carrying its document in LoCoMo's RAG format,
 ``({date_time}) {speaker} said, "{text}"`` plus a line ``[shares {blip_caption}]`` for a shared image,
 with ``{"dia_id", "session"}`` as metadata -- then ``finalize``, then per question exactly one
-``retrieve`` at the run's ``k``. Raw-turn systems (bm25, dense, langchain_faiss) store one document
-per turn in that format (:meth:`Session.turn_documents`); every other system ingests the session
-natively and ignores the documents.
+``retrieve`` at the run's ``k``. The session's documents (:attr:`Session.documents`) are its turns in
+that format, one each, so raw-turn systems (bm25, dense, langchain_faiss) store one document per turn;
+every other system ingests the session natively and ignores the documents.
 
-The retrieved turns are the hits the ``retrieve`` call's own search returned, read while it runs
-(:func:`recorded_hits`): ``retrieved_dia_ids`` lists the ``dia_id`` of each, in rank order, and is
-empty for a system whose memories are not turns (extracted facts, graphs, wiki pages).
+The retrieved turns are the hits ``retrieve`` returns with its context: ``retrieved_dia_ids`` lists
+the ``dia_id`` of each, in rank order, and is empty for a system whose memories are not turns
+(extracted facts, graphs, wiki pages).
 
-Reference rows: a system with a ``reference_context(question, *, namespace, evidence)`` method
-(``full_context``, ``gold_evidence`` in baselines/) is asked that instead of ``retrieve``, still
-once per question; its context is cut to the answer model's window by dropping the oldest turns
-first. Every other context is cut best-first (its tail dropped).
+Reference rows: a system that declares :class:`~.reference.ReferenceContext` (``full_context``,
+``gold_evidence``) is asked that instead of ``retrieve``, still once per question; its context is cut
+to the answer model's window by dropping the oldest turns first. Every other context is cut
+best-first (its tail dropped).
 
 Verdicts (rows keep failed and undefined verdicts, summaries leave them out and count them):
 
@@ -28,7 +28,7 @@ Verdicts (rows keep failed and undefined verdicts, summaries leave them out and 
   has one, else the answer LLM; category 5 is not judged (mem0 skips it).
 
 The answer call, its usage, the failed-call rule and the judges run in the shared step
-(:mod:`eval.answer`); the judges are registered here under the benchmark name ``locomo``. A failed
+(:mod:`memsuite.eval.answer`); the judges are registered here under the benchmark name ``locomo``. A failed
 answer or judge call gives ``correct: None`` with the failure kind; summaries count it in
 ``n_failed``. The summary records the data file read (``source``).
 """
@@ -39,34 +39,32 @@ import logging
 import os
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import baselines.full_context
-import baselines.gold_evidence  # noqa: F401
-from eval.answer import Judge, JudgeInput, answer_and_judge, context_budget
-from eval.benchmarks.locomo import report as _report  # noqa: F401 -- registers the report renderer
-from eval.benchmarks.locomo.judges import (
+from memsuite.eval.answer import Judge, JudgeInput, answer_and_judge, context_budget
+from memsuite.eval.benchmarks.locomo import report as _report  # noqa: F401 -- registers the report renderer
+from memsuite.eval.benchmarks.locomo.judges import (
     ANSWER_MAX_TOKENS,
     NOT_MENTIONED,
     answer_prompt,
     judge_llm,
     resolve_choice,
 )
-from eval.benchmarks.locomo.loader import load_conversations
-from eval.benchmarks.locomo.metrics import category_f1, evidence_recall, has_answer, stemmer
-from eval.benchmarks.locomo.schema import ADVERSARIAL, Conversation, Question
-from eval.benchmarks.locomo.schema import Session as LocomoSession
-from eval.benchmarks.locomo.schema import Turn as LocomoTurn
-from eval.benchmarks.locomo.scores import locomo_scores
-from eval.protocol import Row, RunContext
-from eval.registry import check_judges, register_benchmark, register_judge
-from memory_systems.base import NO_MEMORY, MemorySystem
-from memory_systems.errors import ConfigError
-from memory_systems.records import Hit, Session, Turn
-from memory_systems.tokens import count_tokens, encoding
+from memsuite.eval.benchmarks.locomo.loader import load_conversations
+from memsuite.eval.benchmarks.locomo.metrics import category_f1, evidence_recall, has_answer, stemmer
+from memsuite.eval.benchmarks.locomo.reference import ReferenceContext
+from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Conversation, Question
+from memsuite.eval.benchmarks.locomo.schema import Session as LocomoSession
+from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
+from memsuite.eval.benchmarks.locomo.scores import locomo_scores
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.registry import check_judges, register_benchmark, register_judge
+from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.records import Document, Hit, Session, Turn
+from memsuite.memory_systems.tokens import count_tokens, encoding
 
 logger = logging.getLogger(__name__)
 
@@ -109,43 +107,21 @@ def to_session(conversation: Conversation, session: LocomoSession) -> Session:
         Turn(
             t.speaker,
             t.text if not t.blip_caption else f"{t.text}\n[shares {t.blip_caption}]",
-            document=turn_document(t, session.date_time),
             metadata={"dia_id": t.dia_id, "session": session.number},
         )
         for t in session.turns
+    )
+    documents = tuple(
+        Document(turn_document(t, session.date_time), {"dia_id": t.dia_id, "session": session.number}, turn=i)
+        for i, t in enumerate(session.turns)
     )
     return Session(
         f"{conversation.sample_id}/session_{session.number}",
         session.date_time,
         turns,
         {"speakers": [conversation.speaker_a, conversation.speaker_b], "session": session.number},
+        documents,
     )
-
-
-@contextmanager
-def recorded_hits(system: MemorySystem) -> Iterator[list[Hit]]:
-    """Collect every hit ``system.search`` returns inside the block (the hits behind one ``retrieve``).
-
-    The instance's ``search`` is wrapped for the block only, then restored: the runner gives every
-    unit its own system, so no other caller sees the wrapper.
-    """
-    found: list[Hit] = []
-    own = vars(system).get("search")
-    original = system.search
-
-    def search(*args: Any, **kwargs: Any) -> list[Hit]:
-        hits = original(*args, **kwargs)
-        found.extend(hits)
-        return hits
-
-    system.search = search  # type: ignore[method-assign]
-    try:
-        yield found
-    finally:
-        if own is None:
-            del system.search
-        else:
-            system.search = own  # type: ignore[method-assign]
 
 
 def _stores_turns(system: MemorySystem, namespace: str) -> bool:
@@ -188,7 +164,7 @@ def gold_for_scoring(question: Question) -> str | None:
 
 @dataclass(frozen=True)
 class LocomoCase:
-    """What LoCoMo's judges need of one question (:mod:`eval.answer` hands it to each judge)."""
+    """What LoCoMo's judges need of one question (:mod:`memsuite.eval.answer` hands it to each judge)."""
 
     question: Question
     dia_ids: tuple[str, ...]
@@ -232,7 +208,7 @@ def answer_question(
     sample_id: str,
     max_tokens: int = ANSWER_MAX_TOKENS,
 ) -> tuple[str | None, dict[str, dict[str, Any]], dict[str, Any]]:
-    """One question through the shared answer-and-judge step (:func:`eval.answer.answer_and_judge`).
+    """One question through the shared answer-and-judge step (:func:`memsuite.eval.answer.answer_and_judge`).
 
     The answer prompt is LoCoMo's (:func:`.judges.answer_prompt`), temperature 0; a category-5 reply
     of just a letter is read as its option's text before the judges see it. The evidence verdict is
@@ -366,16 +342,17 @@ class LocomoBenchmark:
     def _ask(self, system, conversation, question, ctx, *, turns, budget, failures) -> Row:
         namespace = conversation.sample_id
         started = time.perf_counter()
-        reference = getattr(system, "reference_context", None)
-        if reference is not None:
+        if isinstance(system, ReferenceContext):
             with system.timed("retrieve"):
-                hits = reference(question.question, namespace=namespace, evidence=question.evidence)
+                hits = system.reference_context(
+                    question.question, namespace=namespace, evidence=question.evidence
+                )
             hits, truncated = _cut_oldest(list(hits), budget)
             context = "\n".join(h.text for h in hits) if hits else NO_MEMORY
         else:
-            with recorded_hits(system) as hits:
-                retrieved = system.retrieve(question.question, k=ctx.k, namespace=namespace)
-            context, truncated = _cut_head(retrieved, budget)
+            retrieved = system.retrieve(question.question, k=ctx.k, namespace=namespace)
+            hits = list(retrieved.hits)
+            context, truncated = _cut_head(retrieved.context, budget)
         retrieve_ms = (time.perf_counter() - started) * 1000
         dia_ids = list(dict.fromkeys(h.metadata["dia_id"] for h in hits if "dia_id" in (h.metadata or {})))
         gold = gold_for_scoring(question)

@@ -11,23 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM, PublishedRow
-from eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
-from eval.report import (
-    USAGE_COLUMNS,
-    ReportOptions,
-    RunInfo,
-    Section,
-    Table,
-    llm_label,
-    ordered_systems,
-    register_renderer,
-    run_cell,
-    run_column,
-    usage_record,
-    usage_summary,
-    usage_table,
-)
+from memsuite.eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM, PublishedRow
+from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
+from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
+from memsuite.eval.report.model import ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.runs import RunInfo, llm_label
+from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
 
 MAIN = tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5)
 ADVERSARIAL = CATEGORY_NAMES[5]

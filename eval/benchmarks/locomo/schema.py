@@ -55,7 +55,7 @@ class Question:
     adversarial_answer: str | None
     """Category 5: the tempting wrong answer."""
     evidence: tuple[str, ...]
-    """Well-formed evidence dia_ids, after repair (see :mod:`eval.benchmarks.locomo.loader`)."""
+    """Well-formed evidence dia_ids, after repair (see :mod:`memsuite.eval.benchmarks.locomo.loader`)."""
     raw_evidence: tuple[str, ...] = ()
     """The evidence list as released."""
 

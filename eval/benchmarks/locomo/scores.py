@@ -15,9 +15,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, CATEGORY_ORDER
-from eval.metrics import mean
-from eval.protocol import Row
+from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, CATEGORY_ORDER
+from memsuite.eval.metrics import mean
+from memsuite.eval.protocol import Row
 
 
 def row_value(row: Row, judge: str) -> tuple[float | None, str | None]:

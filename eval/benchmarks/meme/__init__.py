@@ -1,11 +1,11 @@
 """MEME (Multi-entity & Evolving Memory Evaluation): episode records, loader, scoring.
 
-Public surface: the records of :mod:`~eval.benchmarks.meme.schema` and :func:`load_episodes` /
-:func:`save_episodes`. Scoring lives in :mod:`eval.benchmarks.meme.scoring`.
+Public surface: the records of :mod:`~memsuite.eval.benchmarks.meme.schema` and :func:`load_episodes` /
+:func:`save_episodes`. Scoring lives in :mod:`memsuite.eval.benchmarks.meme.scoring`.
 """
 
-from eval.benchmarks.meme.loader import load_episodes, save_episodes
-from eval.benchmarks.meme.schema import (
+from memsuite.eval.benchmarks.meme.loader import load_episodes, save_episodes
+from memsuite.eval.benchmarks.meme.schema import (
     TASK_TYPES,
     DependencyEdge,
     Episode,

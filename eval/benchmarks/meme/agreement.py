@@ -14,7 +14,7 @@ A question agrees when every check of its kind holds. Run on the generator's phr
 ``dev`` to ``dev4`` (wording the rules were written or corrected against) and ``heldout``
 (wording written blind to them) -- the rates say whether the verdicts hold beyond wording of their own
 making.
-``benchmarks/bench_meme_phrasing.py`` prints them; ``tests/eval/benchmarks/meme/
+``perf/bench_meme_phrasing.py`` prints them; ``tests/eval/benchmarks/meme/
 test_meme_phrasing_agreement.py`` requires them. Controls need the generator's fact ``kind`` on the
 gold facts; a released episode lacks it and gets none.
 """
@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from eval.benchmarks.meme.judges.rule import judge_rule, normalize
-from eval.benchmarks.meme.protocol import meme_case
-from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
+from memsuite.eval.benchmarks.meme.judges.rule import judge_rule, normalize
+from memsuite.eval.benchmarks.meme.protocol import meme_case
+from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 
 
 def gold_context(episode: Episode, phase: str, *, without: frozenset[int] = frozenset()) -> str:

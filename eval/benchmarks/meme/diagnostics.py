@@ -34,17 +34,18 @@ Abs     the old value       old value present and a line   the same, and the ups
 Del     the deleted value   deleted value absent           the deletion request, or the value absent
 ======  ==================  =============================  ==============================================
 
-The rules live in :mod:`eval.benchmarks.meme.evidence` (shared with the protocol): ``retrieved`` is
-the row's ``evidence`` verdict, ``maintained`` applies :func:`~eval.benchmarks.meme.evidence.holds_state`
-to the snapshot. Values are found by :func:`eval.benchmarks.meme.matching.value_present` (verbatim,
-phrase, or the token rule for descriptive values) and stated dependencies or doubts by
-:mod:`eval.benchmarks.meme.phrases`. The row's ``old_value`` is the protocol's
-:func:`eval.benchmarks.meme.release.old_value_of` (right on released Cascade questions, whose values
+The rules live in :mod:`memsuite.eval.benchmarks.meme.evidence` (shared with the protocol): ``retrieved`` is
+the row's ``evidence`` verdict, ``maintained`` applies
+:func:`~memsuite.eval.benchmarks.meme.evidence.holds_state` to the snapshot. Values are found by
+:func:`memsuite.eval.benchmarks.meme.matching.value_present` (verbatim, phrase, or the token rule for
+descriptive values) and stated dependencies or doubts by
+:mod:`memsuite.eval.benchmarks.meme.phrases`. The row's ``old_value`` is the protocol's
+:func:`memsuite.eval.benchmarks.meme.release.old_value_of` (right on released Cascade questions, whose values
 hold only the new value); rows without it fall back to the first value. Rows of runs made before
 Abs and Del had an evidence rule fall back to the snapshot test on the context.
 
 The stages, the first-failure rule and the aggregation are shared with the other benchmarks
-(:mod:`eval.diagnostics`); this module decides MEME's four verdicts.
+(:mod:`memsuite.eval.diagnostics`); this module decides MEME's four verdicts.
 """
 
 from __future__ import annotations
@@ -55,11 +56,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 
-from eval.benchmarks.meme.evidence import holds_state, needed_values
-from eval.benchmarks.meme.matching import value_present
-from eval.diagnostics import Attribution, StageCell, answer_verdict, attribute_units, snapshots_path
-from eval.diagnostics import stage_table as _stage_table
-from eval.protocol import Row
+from memsuite.eval.benchmarks.meme.evidence import holds_state, needed_values
+from memsuite.eval.benchmarks.meme.matching import value_present
+from memsuite.eval.diagnostics import Attribution, StageCell, answer_verdict, attribute_units, snapshots_path
+from memsuite.eval.diagnostics import stage_table as _stage_table
+from memsuite.eval.protocol import Row
 
 #: Tasks in the paper's table order.
 TASKS = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")
@@ -92,7 +93,7 @@ def attribute(row: Row, snapshots: Sequence[str] | None) -> Attribution:
     """The stage verdicts of one MEME row.
 
     Args:
-        row: A MEME row (its metadata as :mod:`eval.benchmarks.meme.protocol` writes it).
+        row: A MEME row (its metadata as :mod:`memsuite.eval.benchmarks.meme.protocol` writes it).
         snapshots: The unit's snapshot after every session, by session index; None when not recorded
             (``encoded`` and ``maintained`` are then None).
 

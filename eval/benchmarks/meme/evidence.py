@@ -2,13 +2,13 @@
 
 Two readers share these rules: the protocol's ``evidence`` verdict on the retrieved context (does the
 context handed to the answer LLM hold what the question needs?) and the failure-stage attribution
-(:mod:`eval.benchmarks.meme.diagnostics`), which also applies :func:`holds_state` to the memory
+(:mod:`memsuite.eval.benchmarks.meme.diagnostics`), which also applies :func:`holds_state` to the memory
 snapshot at question time. They hold on released episodes and LLM-written memories, not only on
-memsuite's generator wording: values are found by :func:`eval.benchmarks.meme.matching.value_present`
+memsuite's generator wording: values are found by :func:`memsuite.eval.benchmarks.meme.matching.value_present`
 (verbatim, phrase, or the token rule for descriptive values) and statements by
-:mod:`eval.benchmarks.meme.phrases`. ``values`` are the needed values of :func:`needed_values`
-(Abs/Del: the old / deleted value, which :func:`eval.benchmarks.meme.release.old_value_of` gives for
-both layouts); the upstream change is :func:`eval.benchmarks.meme.release.upstream_change` (from
+:mod:`memsuite.eval.benchmarks.meme.phrases`. ``values`` are the needed values of :func:`needed_values`
+(Abs/Del: the old / deleted value, which :func:`memsuite.eval.benchmarks.meme.release.old_value_of` gives for
+both layouts); the upstream change is :func:`memsuite.eval.benchmarks.meme.release.upstream_change` (from
 ``root_change``, else from the gold facts after the before-probe).
 
 Evidence in a retrieved context, per task (before-questions: the expected value), following the
@@ -40,9 +40,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from eval.benchmarks.meme import phrases
-from eval.benchmarks.meme.matching import missing_values, value_present
-from eval.benchmarks.meme.release import UpstreamChange
+from memsuite.eval.benchmarks.meme import phrases
+from memsuite.eval.benchmarks.meme.matching import missing_values, value_present
+from memsuite.eval.benchmarks.meme.release import UpstreamChange
 
 
 def needed_values(
@@ -50,7 +50,7 @@ def needed_values(
 ) -> list[str]:
     """The values a question needs, per the module's table (the old/deleted value for Abs and Del).
 
-    ``old_value``: :func:`eval.benchmarks.meme.release.old_value_of` (right for both layouts).
+    ``old_value``: :func:`memsuite.eval.benchmarks.meme.release.old_value_of` (right for both layouts).
     """
     if phase == "before" or task in ("ER", "Cas"):
         return [str(gold)]
@@ -79,7 +79,8 @@ def change_reached(context: str, change: str | UpstreamChange | None, root_names
 
     Args:
         context: The text.
-        change: The root's new value, or the full :class:`~eval.benchmarks.meme.release.UpstreamChange`
+        change: The root's new value, or the full
+        :class:`~memsuite.eval.benchmarks.meme.release.UpstreamChange`
             (whose entity id and old value also scope the change phrases).
         root_names: Display names of the root entity.
     """

@@ -1,7 +1,7 @@
 """Read and write MEME episode files: a JSON array of episodes, or a folder of one episode per file.
 
 Every episode is validated on load (:meth:`Episode.from_dict`); a malformed file raises
-:class:`~memory_systems.errors.DatasetError` naming the file, the episode id and the field.
+:class:`~memsuite.memory_systems.errors.DatasetError` naming the file, the episode id and the field.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import logging
 from collections.abc import Iterable
 from pathlib import Path
 
-from eval.benchmarks.meme.schema import Episode
-from memory_systems.errors import ConfigError, DatasetError
-from memory_systems.persist import atomic_write_text
+from memsuite.eval.benchmarks.meme.schema import Episode
+from memsuite.memory_systems.errors import ConfigError, DatasetError
+from memsuite.memory_systems.persist import atomic_write_text
 
 logger = logging.getLogger(__name__)
 

@@ -4,7 +4,8 @@ Canonical values are labels (``rotating weekly (lead + backup)``, ``on-call``, `
 a context that plainly holds the fact often words it differently: "we rotate weekly, with a lead and
 a backup", "oncall", "postgresql 14". :func:`value_present` says yes when any of three rules holds:
 
-1. **Verbatim**: the normalised value (:func:`eval.benchmarks.meme.judges.rule.normalize`: NFKC, lower
+1. **Verbatim**: the normalised value (:func:`memsuite.eval.benchmarks.meme.judges.rule.normalize`: NFKC,
+lower
    case, quotes and dashes folded, whitespace collapsed) occurs in the normalised text with no letter or digit
    glued to either end ("6642" is not in "66421"). This is what keeps multi-line verbatim values (an
    ER error log, a licence key) matched exactly as before.
@@ -34,7 +35,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from eval.benchmarks.meme.judges.rule import normalize
+from memsuite.eval.benchmarks.meme.judges.rule import normalize
 
 #: Function words left out of the token rule (they carry no value and paraphrases add or drop them).
 _FUNCTION_WORDS = "a an the of and or with for to in on at by via per from is are was were be been it its"
@@ -79,9 +80,32 @@ def head(value: str) -> str:
 #: 13:35" is a description ("13:35 on Fridays"), not a name.
 _CALENDAR = frozenset(
     (
-        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-        "november", "december", "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "sun",
     )
 )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from eval.benchmarks.meme.scoring import TASKS
+from memsuite.eval.benchmarks.meme.scoring import TASKS
 
 #: MEME paper main table (gpt-4.1-mini answers, 100 episodes, filler 32k): ER Agg Tr Del Cas Abs Overall.
 PAPER_MAIN_TABLE: dict[str, dict[str, float]] = {

@@ -1,8 +1,8 @@
-"""Parsing MEME episodes from the released JSON into :mod:`eval.benchmarks.meme.schema` records.
+"""Parsing MEME episodes from the released JSON into :mod:`memsuite.eval.benchmarks.meme.schema` records.
 
 Every check names the source, the episode id and the field path, so a bad file fails before any work
 starts with a message that points at the field. :meth:`Episode.from_dict
-<eval.benchmarks.meme.schema.Episode.from_dict>` is the public entry; :func:`parse_episode` is it.
+<memsuite.eval.benchmarks.meme.schema.Episode.from_dict>` is the public entry; :func:`parse_episode` is it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from eval.benchmarks.meme.schema import (
+from memsuite.eval.benchmarks.meme.schema import (
     DependencyEdge,
     Episode,
     EpisodeSession,
@@ -21,8 +21,8 @@ from eval.benchmarks.meme.schema import (
     Task,
     parse_task_type,
 )
-from memory_systems.errors import DatasetError
-from memory_systems.records import Turn
+from memsuite.memory_systems.errors import DatasetError
+from memsuite.memory_systems.records import Turn
 
 _EPISODE_KEYS = {
     "episode_id",

@@ -1,7 +1,8 @@
 """Recognisers for what MEME evidence states: deletion requests, change events, dependencies, doubt.
 
 The phrase lists are data (``data/phrases.json``, loaded once), so widening them needs no code. Each
-list is matched case-insensitively on normalised text (:func:`eval.benchmarks.meme.judges.rule.normalize`):
+list is matched case-insensitively on normalised text
+(:func:`memsuite.eval.benchmarks.meme.judges.rule.normalize`):
 
 ``deletion``
     A request to forget a fact, or the record that it was forgotten, in any person and as verb or
@@ -37,7 +38,7 @@ wipes, wiped, wiping; "scrap": scrapped; "bury": buried), or, for a verb in the 
 
 Scope. A recogniser fires for a *sentence* (a line cut at ``.``, ``!``, ``?`` or ``;`` followed by a
 space) that also names the entity or holds the value -- one of ``keys``, matched by
-:func:`eval.benchmarks.meme.matching.line_holds` -- or that leans on a sentence that does:
+:func:`memsuite.eval.benchmarks.meme.matching.line_holds` -- or that leans on a sentence that does:
 
 - it refers back with "it", "that", "this", "those" or "them" to the sentence before ("My staging
   URL is X. Please drop that from memory.");
@@ -62,8 +63,8 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-from eval.benchmarks.meme.judges.rule import normalize
-from eval.benchmarks.meme.matching import line_holds
+from memsuite.eval.benchmarks.meme.judges.rule import normalize
+from memsuite.eval.benchmarks.meme.matching import line_holds
 
 #: The phrase lists' file.
 PHRASES_PATH = Path(__file__).with_name("data") / "phrases.json"

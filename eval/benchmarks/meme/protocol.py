@@ -9,15 +9,16 @@ budget 1) and, when the run has an answer LLM, one answer call with the same pro
   holds what the question needs -- the gold value for ER and before-questions, every value for Agg
   and Tr, the new value and the upstream change for Cas, the stated dependency (or uncertainty) and
   the change for Abs, the deletion request (or no trace of the value) for Del; the rules are in
-  :mod:`eval.benchmarks.meme.evidence`. The upstream change and the old value follow the release
-  semantics (:mod:`eval.benchmarks.meme.release`) on released and generated episodes alike: the
+  :mod:`memsuite.eval.benchmarks.meme.evidence`. The upstream change and the old value follow the release
+  semantics (:mod:`memsuite.eval.benchmarks.meme.release`) on released and generated episodes alike: the
   change from ``root_change`` or else from the gold facts after the before-probe, the old value
   from the before-phase (a released Cascade question holds only the new value).
-- ``rule`` (when there is an answer): the deterministic judge of :mod:`eval.benchmarks.meme.judges.rule`.
+- ``rule`` (when there is an answer): the deterministic judge of
+  :mod:`memsuite.eval.benchmarks.meme.judges.rule`.
 - ``llm`` (when ``judges`` includes "llm"): the rubric judge, asked through the judge LLM.
 
 The answer call, its usage, the failed-call rule and the judges run in the shared step
-(:mod:`eval.answer`); the judges are registered here under the benchmark name ``meme``.
+(:mod:`memsuite.eval.answer`); the judges are registered here under the benchmark name ``meme``.
 
 The context handed to the answer LLM is cut to ``max_context_tokens`` cl100k tokens when set (by
 default the answer model's window minus room for the prompt and the answer, when the endpoint says
@@ -39,20 +40,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eval.answer import Judge, JudgeInput, answer_and_judge, context_budget, memory_flags
-from eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
-from eval.benchmarks.meme.judges.llm import judge_llm
-from eval.benchmarks.meme.judges.rule import contains, judge_rule, normalize
-from eval.benchmarks.meme.loader import load_episodes
-from eval.benchmarks.meme.release import UpstreamChange, old_value_of, root_entity, upstream_change
-from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
-from eval.benchmarks.meme.scoring import meme_scores
-from eval.metrics import judge_agreement
-from eval.protocol import Row, RunContext
-from eval.registry import register_benchmark, register_judge
-from memory_systems.base import MemorySystem
-from memory_systems.errors import ConfigError
-from memory_systems.tokens import encoding
+from memsuite.eval.answer import Judge, JudgeInput, answer_and_judge, context_budget, memory_flags
+from memsuite.eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
+from memsuite.eval.benchmarks.meme.judges.llm import judge_llm
+from memsuite.eval.benchmarks.meme.judges.rule import contains, judge_rule, normalize
+from memsuite.eval.benchmarks.meme.loader import load_episodes
+from memsuite.eval.benchmarks.meme.release import UpstreamChange, old_value_of, root_entity, upstream_change
+from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
+from memsuite.eval.benchmarks.meme.scoring import meme_scores
+from memsuite.eval.metrics import judge_agreement
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.registry import register_benchmark, register_judge
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.tokens import encoding
 
 logger = logging.getLogger(__name__)
 
@@ -103,18 +104,18 @@ def evidence_verdict(
     old_value: str | None = None,
     upstream: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Whether the retrieved context holds what the question needs (:mod:`eval.benchmarks.meme.evidence`).
+    """Whether the retrieved context holds what the question needs (:mod:`.evidence`).
 
     Args:
         question: The question.
         phase: ``before`` or ``after`` the change.
         context: The retrieved context.
         names: Display names of the question's entities (to find a stated dependency or deletion).
-        change: The upstream change (:func:`eval.benchmarks.meme.release.upstream_change`), or its new
+        change: The upstream change (:func:`.release.upstream_change`), or its new
             value; None when the episode shows none (Cas and Abs then need only their own part).
         root_names: Display names of the root entity (scope the stated change).
         old_value: The value before the change / the deleted value
-            (:func:`eval.benchmarks.meme.release.old_value_of`); default :attr:`Question.old_value`.
+            (:func:`memsuite.eval.benchmarks.meme.release.old_value_of`); default :attr:`Question.old_value`.
         upstream: Display names of what the question's entities depend on (:func:`upstream_names`).
     """
     old = old_value if old_value is not None else question.old_value
@@ -211,7 +212,7 @@ class MemeCase:
     change: UpstreamChange | str | None = None
     root_names: tuple[str, ...] = ()
     old_value: str | None = None
-    """:func:`eval.benchmarks.meme.release.old_value_of` (None: :attr:`Question.old_value`)."""
+    """:func:`memsuite.eval.benchmarks.meme.release.old_value_of` (None: :attr:`Question.old_value`)."""
     upstream_names: tuple[str, ...] = ()
     """:func:`upstream_names`: what the question's entities depend on (a sentence naming one links them)."""
 
@@ -270,7 +271,7 @@ register_judge("meme", "llm")(Judge(_llm_judge, uses_llm=True))
 
 def _open_snapshots(folder: Path):
     # Level 1: every session rewrites the whole memory, and at 32k filler gzip's default level 9 spent
-    # ~8 % of a bm25 + dense run compressing snapshots (benchmarks/bench_meme.py); level 1 is ~4x
+    # ~8 % of a bm25 + dense run compressing snapshots (perf/bench_meme.py); level 1 is ~4x
     # faster for files ~1.3x larger.
     return gzip.open(folder / "snapshots.jsonl.gz", "wt", encoding="utf-8", compresslevel=1)
 
@@ -313,7 +314,7 @@ class MemeBenchmark:
             loaded = load_episodes(Path(data))
             source = {"kind": "official", "path": str(data)}
         else:
-            from eval.benchmarks.meme.generator import generate_episodes
+            from memsuite.eval.benchmarks.meme.generator import generate_episodes
 
             loaded = generate_episodes(episodes, filler=filler, seed=seed, phrasing=phrasing)
             source = {"kind": "generated", "episodes": episodes, "filler": filler, "seed": seed}
@@ -373,11 +374,21 @@ class MemeBenchmark:
                     )
 
     def _ask(
-        self, system, episode, question_id, phase, question, date, ctx, *, ingest_failures, snapshot_index,
+        self,
+        system,
+        episode,
+        question_id,
+        phase,
+        question,
+        date,
+        ctx,
+        *,
+        ingest_failures,
+        snapshot_index,
         flags,
     ) -> Row:
         started = time.perf_counter()
-        retrieved = system.retrieve(question.question, k=ctx.k, namespace=episode.episode_id)
+        retrieved = system.retrieve(question.question, k=ctx.k, namespace=episode.episode_id).context
         retrieve_ms = (time.perf_counter() - started) * 1000
         # The evidence verdict judges what the memory returned; the answer model may see less.
         budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)

@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from eval.benchmarks.meme.judges.rule import normalize
-from eval.benchmarks.meme.schema import DELETION_GOLD, Episode, GoldFact, Question
+from memsuite.eval.benchmarks.meme.judges.rule import normalize
+from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, GoldFact, Question
 
 
 class UpstreamChange(NamedTuple):

@@ -1,7 +1,7 @@
 """MEME's report: the paper's main table per judge beside the published rows, the before-question
 and trivial-pass filter table, rule-vs-LLM judge agreement, failure stages, usage, and plots.
 
-Registered with :func:`eval.report.register_renderer` under ``meme``; reads only run folders.
+Registered with :func:`memsuite.eval.report.register_renderer` under ``meme``; reads only run folders.
 """
 
 from __future__ import annotations
@@ -11,46 +11,31 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from eval import plots as plotting
-from eval.benchmarks.meme.diagnostics import attribute_rows, stage_table
-from eval.benchmarks.meme.paper import (
+from memsuite.eval import plots as plotting
+from memsuite.eval.benchmarks.meme.diagnostics import attribute_rows, stage_table
+from memsuite.eval.benchmarks.meme.paper import (
     PAPER_COST_PER_EPISODE,
     PAPER_MAIN_TABLE,
     PAPER_ROW_OF_SYSTEM,
     PAPER_SETUP,
     protocol_differences,
 )
-from eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
-from eval.diagnostics import StageCell
-from eval.protocol import Row
-from eval.report import (
-    NA,
-    USAGE_COLUMNS,
-    Cell,
-    Figure,
-    ReportOptions,
-    RunInfo,
-    Section,
-    Table,
-    has_number,
+from memsuite.eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
+from memsuite.eval.diagnostics import StageCell
+from memsuite.eval.protocol import Row
+from memsuite.eval.report.caveats import (
     left_out_mark,
     left_out_note,
-    llm_label,
-    ordered_systems,
-    register_renderer,
-    run_cell,
-    run_column,
-    slug,
-    stage_figures,
-    usage_record,
-    usage_summary,
-    usage_table,
     whole_memory_counts,
     whole_memory_mark,
     whole_memory_note,
     whole_memory_text,
 )
-from eval.report import stage_table as stage_records_table
+from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug, stage_figures
+from memsuite.eval.report.layout import stage_table as stage_records_table
+from memsuite.eval.report.model import NA, Cell, Figure, ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.runs import RunInfo, llm_label
+from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
 
 #: MEME judges from the most to the least paper-like; tables come in this order.
 MEME_JUDGE_ORDER = ("llm", "rule", "evidence")
@@ -92,7 +77,7 @@ def _meme_scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | N
 def meme_undefined_tasks(rows: Sequence[Row], judge: str) -> set[str]:
     """Tasks whose after-questions all lack a verdict of ``judge`` (no rule applies to them).
 
-    Their rate in :func:`~eval.benchmarks.meme.scoring.meme_scores` is an artifact (a missing verdict
+    Their rate in :func:`~memsuite.eval.benchmarks.meme.scoring.meme_scores` is an artifact (a missing verdict
     counts as a fail), so tables print them as n/a.
     """
     verdicts: dict[str, list[Any]] = defaultdict(list)

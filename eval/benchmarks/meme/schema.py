@@ -1,7 +1,7 @@
 """MEME episode records: frozen, typed, validated when built from the released JSON (MEME paper).
 
 An episode is one JSON object; a release is a JSON array of them (or one per file in a folder, see
-:mod:`eval.benchmarks.meme.loader`). Only ``episode_id``, ``domain``, ``sessions``,
+:mod:`memsuite.eval.benchmarks.meme.loader`). Only ``episode_id``, ``domain``, ``sessions``,
 ``before_questions`` and ``after_questions`` are required. Everything else is metadata: kept when
 present, never required, and checked for shape only when present. Keys a record does not model are
 kept verbatim in its ``extra`` mapping, so ``Episode.from_dict(d).to_dict() == d`` for files in the
@@ -38,10 +38,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from memory_systems.records import Session, Turn
+from memsuite.memory_systems.chunking import chunk_documents
+from memsuite.memory_systems.records import Session, Turn
 
 #: Short task codes, in the paper's table order.
 TASK_TYPES = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")
@@ -180,12 +181,15 @@ class EpisodeSession:
         and reports may.
 
         Returns:
-            A :class:`memory_systems.records.Session` with the same id, timestamp and turns.
+            A :class:`memsuite.memory_systems.records.Session` with the same id, timestamp and turns,
+            laid out as the MEME reference's token-bounded chunks (:attr:`Session.documents`).
         """
         metadata: dict[str, Any] = {"type": self.session_type, "evidence_type": self.evidence_type}
         if self.gold_facts is not None:
             metadata["gold_facts"] = [fact.to_dict() for fact in self.gold_facts]
-        return Session(self.session_id, self.timestamp, self.conversation, metadata)
+        session = Session(self.session_id, self.timestamp, self.conversation, metadata)
+        # Raw-text systems store the MEME reference's chunks (the paper's BM25 layout).
+        return replace(session, documents=chunk_documents(session))
 
     def to_dict(self) -> dict[str, Any]:
         """The session as released JSON."""
@@ -432,7 +436,7 @@ class Episode:
                 yield f"{phase}-{i:02d}-{question.task}", phase, question
 
     def to_sessions(self) -> tuple[Session, ...]:
-        """All sessions as :class:`memory_systems.records.Session` (see :meth:`EpisodeSession.to_session`)."""
+        """All sessions as memory-system sessions (see :meth:`EpisodeSession.to_session`)."""
         return tuple(s.to_session() for s in self.sessions)
 
     # -- JSON edge -------------------------------------------------------------------------------
@@ -476,7 +480,7 @@ class Episode:
             DatasetError: A required field is missing or any present field has the wrong shape; the
                 message names ``source``, the episode id and the field path.
         """
-        from eval.benchmarks.meme.parsing import parse_episode  # parsing imports these records
+        from memsuite.eval.benchmarks.meme.parsing import parse_episode  # parsing imports these records
 
         return parse_episode(data, source)
 

@@ -12,7 +12,7 @@ verdict and is labelled ``unfiltered`` (so is one whose before-question has no v
 LLM call failed).
 
 Failed calls: a row whose verdict carries ``failure`` (the answer or judge call failed,
-:mod:`eval.answer`) is left out of every rate and counted in ``n_failed`` (per task, after-questions)
+:mod:`memsuite.eval.answer`) is left out of every rate and counted in ``n_failed`` (per task, after-questions)
 and ``rows_failed`` (all of them), next to ``n``.
 """
 
@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from eval.answer import failed
-from eval.metrics import mean, verdict_of
-from eval.protocol import Row
+from memsuite.eval.answer import failed
+from memsuite.eval.metrics import mean, verdict_of
+from memsuite.eval.protocol import Row
 
 TASKS = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")
 FILTERED_TASKS = ("Cas", "Abs", "Del")

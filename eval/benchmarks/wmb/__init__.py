@@ -1,10 +1,15 @@
 """WMB-100K v2.1: records, loader, protocol, scores, calibration and report (WMB-100K v2.1 README)."""
 
-from eval.benchmarks.wmb.calibration import calibrate, calibrate_run
-from eval.benchmarks.wmb.loader import load_documents, load_questions, load_turns, select_within_turns
-from eval.benchmarks.wmb.protocol import WMBBenchmark
-from eval.benchmarks.wmb.schema import Conversation, Document, Question, Turn
-from eval.benchmarks.wmb.scoring import judge_coverage, result_json, wmb_scores
+from memsuite.eval.benchmarks.wmb.calibration import calibrate, calibrate_run
+from memsuite.eval.benchmarks.wmb.loader import (
+    load_documents,
+    load_questions,
+    load_turns,
+    select_within_turns,
+)
+from memsuite.eval.benchmarks.wmb.protocol import WMBBenchmark
+from memsuite.eval.benchmarks.wmb.schema import Conversation, Document, Question, Turn
+from memsuite.eval.benchmarks.wmb.scoring import judge_coverage, result_json, wmb_scores
 
 __all__ = [
     "Conversation",

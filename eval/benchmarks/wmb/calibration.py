@@ -19,8 +19,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from eval.benchmarks.wmb.schema import FALSE_MEMORY, HEADLINE_QTYPE, SITUATIONAL_QTYPES
-from eval.benchmarks.wmb.scoring import (
+from memsuite.eval.benchmarks.wmb.schema import FALSE_MEMORY, HEADLINE_QTYPE, SITUATIONAL_QTYPES
+from memsuite.eval.benchmarks.wmb.scoring import (
     FM_PENALTY,
     _is_part_a,
     _latency,
@@ -32,9 +32,9 @@ from eval.benchmarks.wmb.scoring import (
     kept_hits,
     speed_penalty,
 )
-from eval.protocol import Row
-from eval.runlog import load_run
-from memory_systems.errors import ConfigError
+from memsuite.eval.protocol import Row
+from memsuite.eval.runlog import load_run
+from memsuite.memory_systems.errors import ConfigError
 
 #: The file :func:`calibrate_run` writes into the run folder.
 CALIBRATION_FILE = "calibration.json"

@@ -1,4 +1,4 @@
-"""Read WMB-100K files into the records of :mod:`eval.benchmarks.wmb.schema`, validating every field.
+"""Read WMB-100K files into the records of :mod:`memsuite.eval.benchmarks.wmb.schema`, validating every field.
 
 Released layout (public repository wontopos/WMB-100K, commit 436cba8, read through the code index):
 
@@ -23,7 +23,7 @@ Real-data quirk: ``turn_id`` is not unique within a category file -- blocks over
 (..., 101, 102, 103, 101, 102, ...). Turns are therefore keyed by their line number, and a gold turn
 id matches every line that carries it (:meth:`Conversation.lines_of`).
 
-Every error is a :class:`~memory_systems.errors.DatasetError` of the form
+Every error is a :class:`~memsuite.memory_systems.errors.DatasetError` of the form
 ``<file>:<line>: field '<name>': <problem>``. Paths are always given by the caller; the helpers
 :func:`find_turn_file` and :func:`find_questions_file` look only inside the folder they are handed.
 """
@@ -36,8 +36,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from eval.benchmarks.wmb.schema import QTYPES, Conversation, Document, Question, Turn
-from memory_systems.errors import DatasetError
+from memsuite.eval.benchmarks.wmb.schema import QTYPES, Conversation, Document, Question, Turn
+from memsuite.memory_systems.errors import DatasetError
 
 #: The article banner of a Part A document file (scripts/fetch_docs.py writes 60 "=").
 _BANNER = re.compile(r"^={20,}\n(?P<title>[^\n]+)\n={20,}\n", re.MULTILINE)

@@ -15,7 +15,7 @@ together, and so does this protocol.
 Abstention: the contract has no "nothing relevant" answer, so a per-system relevance cutoff
 (``min_score``, from ``ctx.options`` or the constructor: one number, or ``{system name: number,
 "default": number}``) drops hits scoring below it. Every hit is recorded with its score before the
-cutoff, so :func:`eval.benchmarks.wmb.calibration.calibrate` can choose the cutoff offline.
+cutoff, so :func:`memsuite.eval.benchmarks.wmb.calibration.calibrate` can choose the cutoff offline.
 
 Row layout: ``context`` = the returned memories joined with newlines (what the judge reads, before its
 3,000-character cut); ``usage`` = ``{"latency_ms", "search_calls"}``; ``metadata`` = ``qtype``,
@@ -24,7 +24,7 @@ Row layout: ``context`` = the returned memories joined with newlines (what the j
 text, score, namespace, id, lines, turn_ids, gold) and ``gold_turn_retrieved`` (a returned memory
 sits on a line carrying a gold turn id; None without gold ids) and ``context_is_whole_memory``.
 Verdicts: ``rule`` (the coverage judge) and, when asked for, ``llm`` (registered here for ``wmb``
-and run by the shared step, :mod:`eval.answer`: a failed judge call gives ``correct: None`` with the
+and run by the shared step, :mod:`memsuite.eval.answer`: a failed judge call gives ``correct: None`` with the
 failure kind, left out of the scores); probes get "correct iff nothing returned" under every judge
 name.
 """
@@ -38,16 +38,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from eval.answer import Judge, JudgeInput, judge, memory_flags
-from eval.benchmarks.wmb.loader import (
+from memsuite.eval.answer import Judge, JudgeInput, judge, memory_flags
+from memsuite.eval.benchmarks.wmb.loader import (
     find_questions_file,
     find_turn_file,
     gold_turns_loaded,
     load_questions,
     load_turns,
 )
-from eval.benchmarks.wmb.schema import CATEGORIES, Conversation, Question
-from eval.benchmarks.wmb.scoring import (
+from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, Conversation, Question
+from memsuite.eval.benchmarks.wmb.scoring import (
     JudgeCallError,
     JudgeFn,
     judge_coverage,
@@ -57,10 +57,10 @@ from eval.benchmarks.wmb.scoring import (
     result_json,
     wmb_scores,
 )
-from eval.protocol import Row, RunContext
-from eval.registry import check_judges, register_benchmark, register_judge
-from memory_systems.base import MemorySystem
-from memory_systems.errors import ConfigError
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.registry import check_judges, register_benchmark, register_judge
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
@@ -168,7 +168,7 @@ class WMBBenchmark:
         turn_files: ``{category: file}`` overriding ``{category}.jsonl``, e.g. a prefix
             ``daily_life.prefix.jsonl``; relative paths are under ``data_dir``.
         questions: "all" Part B questions of a category, or "gold_in_turns": only those answerable
-            from the loaded turns (see :func:`eval.benchmarks.wmb.loader.select_within_turns`) -- for
+            from the loaded turns (see :func:`memsuite.eval.benchmarks.wmb.loader.select_within_turns`) -- for
             prefixes and ``max_turns``.
         cross_category: "ingest" the partner categories S3 questions search, or "skip" those questions.
         min_score: Default abstention cutoff (``ctx.options["min_score"]`` wins); see
@@ -393,7 +393,7 @@ class WMBBenchmark:
         )
 
     def summarize(self, rows: list[Row]) -> dict[str, Any]:
-        """Scores per judge (:func:`~eval.benchmarks.wmb.scoring.wmb_scores`) and the reference result JSON.
+        """Scores per judge (:func:`~.scoring.wmb_scores`) and the reference result JSON.
 
         The result JSON uses the ``llm`` judge when the rows carry it, else the coverage rule.
         """

@@ -1,7 +1,7 @@
 """WMB-100K's report: the README's results layout per judge, accuracy per question type, the
 reference result file's fields, usage, the search-latency plot and sweep curves.
 
-Registered with :func:`eval.report.register_renderer` under ``wmb``; reads only run folders.
+Registered with :func:`memsuite.eval.report.register_renderer` under ``wmb``; reads only run folders.
 """
 
 from __future__ import annotations
@@ -10,35 +10,22 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from eval import plots as plotting
-from eval.benchmarks.wmb.schema import QTYPES as WMB_QTYPES
-from eval.metrics import percentile
-from eval.report import (
-    USAGE_COLUMNS,
-    Cell,
-    Figure,
-    ReportOptions,
-    RunInfo,
-    Section,
-    Table,
+from memsuite.eval import plots as plotting
+from memsuite.eval.benchmarks.wmb.schema import QTYPES as WMB_QTYPES
+from memsuite.eval.metrics import percentile
+from memsuite.eval.report.caveats import (
     count_text,
     left_out_mark,
     left_out_note,
-    llm_label,
-    ordered_systems,
-    register_renderer,
-    run_cell,
-    run_column,
-    series_name,
-    slug,
-    usage_record,
-    usage_summary,
-    usage_table,
     whole_memory_counts,
     whole_memory_mark,
     whole_memory_note,
     whole_memory_text,
 )
+from memsuite.eval.report.layout import ordered_systems, run_cell, run_column, series_name, slug
+from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.runs import RunInfo, llm_label
+from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
 
 WMB_NOTES = (
     "published numbers: none -- the WMB-100K v2.1 README (wontopos/WMB-100K @ 436cba8) lists "

@@ -1,7 +1,7 @@
 """Typed records of WMB-100K v2.1: conversation turns, questions, Part A documents (WMB-100K v2.1 README).
 
 Field names are the release's own (``datasets/{category}.jsonl``, ``datasets/all_questions.json``,
-``documents/{domain}.txt`` in wontopos/WMB-100K; see :mod:`eval.benchmarks.wmb.loader`).
+``documents/{domain}.txt`` in wontopos/WMB-100K; see :mod:`memsuite.eval.benchmarks.wmb.loader`).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ The 50% bar was chosen on the real daily_life sample (114 questions with gold tu
 the verdict then agrees with "a gold turn was returned" on 94% of questions (0.4: 91%, 0.6: 93%).
 It is lexical, so a paraphrase the LLM judges would accept can fail; treat it as a reproducible
 lower-bound proxy, and report its agreement with an LLM judge when one is available
-(:func:`eval.metrics.judge_agreement`).
+(:func:`memsuite.eval.metrics.judge_agreement`).
 
 Retrieval evidence (memsuite's own metric, independent of any judge): the share of questions with gold
 turns for which a returned memory sits on a line that carries a gold turn id.
@@ -52,12 +52,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from eval.answer import failed
-from eval.benchmarks.wmb.schema import FALSE_MEMORY, HEADLINE_QTYPE, PART_A_MARKER, QTYPES
-from eval.metrics import verdict_of
-from eval.protocol import Row
-from memory_systems.errors import ConfigError
-from memory_systems.llm.replies import ENDPOINT_ERRORS
+from memsuite.eval.answer import failed
+from memsuite.eval.benchmarks.wmb.schema import FALSE_MEMORY, HEADLINE_QTYPE, PART_A_MARKER, QTYPES
+from memsuite.eval.metrics import verdict_of
+from memsuite.eval.protocol import Row
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm.replies import ENDPOINT_ERRORS
 
 WMB_VERSION = "v2.1"
 #: The judge sees at most this many characters of the returned memories (scripts/score.py).
@@ -269,7 +269,7 @@ def judge_llm(
 
 
 class JudgeCallError(RuntimeError):
-    """A judge callable's endpoint failed (raised by :func:`eval.benchmarks.wmb.protocol.client_judge`)."""
+    """A judge callable's endpoint failed (raised by :func:`.protocol.client_judge`)."""
 
 
 #: What a judge callable may raise when its endpoint fails: counted as a failed vote. Anything else

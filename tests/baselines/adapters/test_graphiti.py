@@ -23,11 +23,11 @@ if importlib.util.find_spec("graphiti_core") is None or importlib.util.find_spec
 
 from fakes import FakeLLM
 
-from baselines.adapters.graphiti import TESTED_VERSION, GraphitiMemory
-from memory_systems.base import NO_MEMORY
-from memory_systems.errors import ConfigError, MissingDependencyError, UnknownMemoryError
-from memory_systems.llm import LLMFailure
-from memory_systems.records import Session, Turn
+from memsuite.baselines.adapters.graphiti import TESTED_VERSION, GraphitiMemory
+from memsuite.memory_systems.base import NO_MEMORY
+from memsuite.memory_systems.errors import ConfigError, MissingDependencyError, UnknownMemoryError
+from memsuite.memory_systems.llm import LLMFailure
+from memsuite.memory_systems.records import Session, Turn
 
 SESSION = Session(
     "s1",
@@ -207,7 +207,7 @@ def test_namespaces_isolate(memory):
         with pytest.raises(UnknownMemoryError):
             call()
     memory.reset(namespace="a")
-    assert memory.retrieve("kestrel orchard", namespace="a") == NO_MEMORY
+    assert memory.retrieve("kestrel orchard", namespace="a").context == NO_MEMORY
     assert [r.id for r in memory.records(namespace="team b")] == b
 
 
@@ -233,7 +233,7 @@ def test_ingest_adds_an_episode_through_the_client(embedder):
     memory = GraphitiMemory(embedder=embedder, llm=llm)
     report = memory.ingest_session(SESSION, namespace="chat")
     assert report.failures == 0 and report.added == 1
-    assert "Brindlewatch" in memory.retrieve("what is the router called", namespace="chat")
+    assert "Brindlewatch" in memory.retrieve("what is the router called", namespace="chat").context
     assert memory.snapshot(namespace="chat") == "The user renamed the router to Brindlewatch."
     assert llm.calls and all(c.phase == "ingest" and c.system_name == "graphiti" for c in llm.calls)
     assert memory.usage().llm_calls == len(llm.calls)
@@ -256,7 +256,7 @@ def test_ingest_failures_are_counted_not_raised(embedder, reply):
 
 def test_a_bug_inside_ingestion_propagates(embedder, monkeypatch):
     """A TypeError in our own code is a bug, not an ingest failure that would pass for a bad score."""
-    from baselines.adapters import _graphiti_parts
+    from memsuite.baselines.adapters import _graphiti_parts
 
     async def broken(self, *args, **kwargs):
         raise TypeError("a bug in the adapter")
@@ -295,7 +295,7 @@ def test_params_record_the_pinned_versions(memory):
 
 def test_missing_library_names_the_extra(monkeypatch, embedder):
     monkeypatch.setitem(sys.modules, "graphiti_core", None)
-    with pytest.raises(MissingDependencyError, match=r"memsuite\[adapters\]"):
+    with pytest.raises(MissingDependencyError, match=r"memsuite-bench\[adapters\]"):
         GraphitiMemory(embedder=embedder)
 
 
@@ -305,7 +305,7 @@ def test_wiring_with_the_local_model(local_llm, embedder):
 
     The model's replies rarely fit graphiti's schemas; whatever happens is counted, never raised.
     """
-    from memory_systems.llm import LLMClient, local_config
+    from memsuite.memory_systems.llm import LLMClient, local_config
 
     client = LLMClient(local_config(local_llm.base_url), environ={})
     memory = GraphitiMemory(llm=client, embedder=embedder)
@@ -318,5 +318,5 @@ def test_wiring_with_the_local_model(local_llm, embedder):
     assert (usage.llm_calls, usage.llm_failures) == (client.usage().llm_calls, client.usage().llm_failures)
     assert usage.llm_calls >= 1
     assert report.failures == 0 or report.added == 0
-    assert isinstance(memory.retrieve("what is the router called"), str)
+    assert isinstance(memory.retrieve("what is the router called").context, str)
     memory.close()

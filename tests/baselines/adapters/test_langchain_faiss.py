@@ -16,10 +16,10 @@ pytest.importorskip(
     "langchain_community.vectorstores", reason="needs the 'adapters' extra (langchain-community)"
 )
 
-from baselines.adapters.langchain_faiss import TESTED_VERSION, LangChainFaissMemory
-from memory_systems.base import NO_MEMORY
-from memory_systems.errors import MissingDependencyError, UnknownMemoryError
-from memory_systems.records import Session, Turn
+from memsuite.baselines.adapters.langchain_faiss import TESTED_VERSION, LangChainFaissMemory
+from memsuite.memory_systems.base import NO_MEMORY
+from memsuite.memory_systems.errors import MissingDependencyError, UnknownMemoryError
+from memsuite.memory_systems.records import Session, Turn
 
 SESSION = Session(
     "s1",
@@ -101,7 +101,7 @@ def test_ids_are_unique_across_namespaces_and_scoped(memory):
     with pytest.raises(UnknownMemoryError):
         memory.update(a[0], "x", namespace="b")
     memory.reset(namespace="a")
-    assert memory.retrieve("alpha", namespace="a") == NO_MEMORY
+    assert memory.retrieve("alpha", namespace="a").context == NO_MEMORY
     assert memory.records(namespace="b")[0].text == "beta"
 
 
@@ -162,5 +162,5 @@ def test_params_and_usage(memory):
 
 def test_missing_library_names_the_extra(monkeypatch, embedder):
     monkeypatch.setitem(__import__("sys").modules, "langchain_community.vectorstores", None)
-    with pytest.raises(MissingDependencyError, match=r"memsuite\[adapters\]"):
+    with pytest.raises(MissingDependencyError, match=r"memsuite-bench\[adapters\]"):
         LangChainFaissMemory(embedder=embedder)

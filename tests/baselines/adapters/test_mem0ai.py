@@ -19,11 +19,11 @@ if importlib.util.find_spec("mem0") is None:
 
 from fakes import FakeLLM
 
-from baselines.adapters.mem0ai import TESTED_VERSION, Mem0Memory
-from memory_systems.base import NO_MEMORY
-from memory_systems.errors import ConfigError, MissingDependencyError, UnknownMemoryError
-from memory_systems.llm import LLMFailure
-from memory_systems.records import Session, Turn
+from memsuite.baselines.adapters.mem0ai import TESTED_VERSION, Mem0Memory
+from memsuite.memory_systems.base import NO_MEMORY
+from memsuite.memory_systems.errors import ConfigError, MissingDependencyError, UnknownMemoryError
+from memsuite.memory_systems.llm import LLMFailure
+from memsuite.memory_systems.records import Session, Turn
 
 SESSION = Session(
     "s1",
@@ -57,7 +57,7 @@ def test_stock_mem0_faiss_under_returns_for_a_scoped_user(memory, tmp_path):
 
 
 def test_scoped_store_returns_every_match_of_a_small_scope(memory):
-    parts = sys.modules["baselines.adapters._mem0_parts"]
+    parts = sys.modules["memsuite.baselines.adapters._mem0_parts"]
     store = parts.ScopedFaissStore(4)
     near, far = [1.0, 0.0, 0.0, 0.0], [0.6, 0.8, 0.0, 0.0]
     store.insert([near] * 20, [{"user_id": "a"}] * 20, [f"a{i}" for i in range(20)])
@@ -125,7 +125,7 @@ def test_namespaces_isolate(memory):
         with pytest.raises(UnknownMemoryError):
             call()
     memory.reset(namespace="a")
-    assert memory.retrieve("kestrel orchard", namespace="a") == NO_MEMORY
+    assert memory.retrieve("kestrel orchard", namespace="a").context == NO_MEMORY
     assert [r.id for r in memory.records(namespace="team b")] == b
 
 
@@ -151,7 +151,7 @@ def test_ingest_runs_mem0_extraction_through_the_client(embedder):
     memory = Mem0Memory(embedder=embedder, llm=llm)
     report = memory.ingest_session(SESSION, namespace="chat")
     assert (report.added, report.failures) == (1, 0)
-    assert "Brindlewatch" in memory.retrieve("what is the router called", namespace="chat")
+    assert "Brindlewatch" in memory.retrieve("what is the router called", namespace="chat").context
     (call,) = llm.calls
     assert call.phase == "ingest" and call.system_name == "mem0ai"
     assert "system: Session date: 2023/03/05 (Sun) 11:24" in call.messages[-1]["content"]
@@ -197,7 +197,7 @@ def test_telemetry_is_off_and_history_lives_in_the_workdir(memory, tmp_path):
 
 def test_missing_library_names_the_extra(monkeypatch, embedder):
     monkeypatch.setitem(sys.modules, "mem0", None)
-    with pytest.raises(MissingDependencyError, match=r"memsuite\[adapters\]"):
+    with pytest.raises(MissingDependencyError, match=r"memsuite-bench\[adapters\]"):
         Mem0Memory(embedder=embedder)
 
 
@@ -205,7 +205,7 @@ def test_missing_library_names_the_extra(monkeypatch, embedder):
 def test_wiring_with_the_local_model(local_llm, embedder):
     """mem0's extraction prompt (~7,700 tokens) against the 2,048-token local server: the one call is
     refused (context length, not retried) and counted as exactly one failure; nothing is stored."""
-    from memory_systems.llm import LLMClient, local_config
+    from memsuite.memory_systems.llm import LLMClient, local_config
 
     client = LLMClient(local_config(local_llm.base_url), environ={})
     memory = Mem0Memory(llm=client, embedder=embedder)
@@ -215,5 +215,5 @@ def test_wiring_with_the_local_model(local_llm, embedder):
     assert (report.added, report.updated, report.deleted, report.failures) == (0, 0, 0, 1)
     assert client.failure_counts() == {"context_length": 1}
     assert (usage.llm_calls, usage.llm_failures, usage.cache_hits) == (1, 1, 0)
-    assert memory.records() == [] and memory.retrieve("what is the router called") == NO_MEMORY
+    assert memory.records() == [] and memory.retrieve("what is the router called").context == NO_MEMORY
     memory.close()

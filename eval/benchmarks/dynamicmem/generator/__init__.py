@@ -5,7 +5,7 @@ the persona and its places; :mod:`.events` simulates the app-event stream; :mod:
 holds the invented names the draws pick from.
 """
 
-from eval.benchmarks.dynamicmem.generator.users import (
+from memsuite.eval.benchmarks.dynamicmem.generator.users import (
     GENERATOR_VERSION,
     GeneratedUser,
     generate_user,

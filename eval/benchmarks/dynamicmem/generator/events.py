@@ -3,21 +3,24 @@
 Each template turns one state's value on one day into an app's API call (``request``/``response``)
 that implies the value without stating it, and names the state and fields it evidences. Filler
 events (:mod:`.filler_events`) evidence nothing; life events arrive as short chains. Internal to
-:mod:`eval.benchmarks.dynamicmem.generator`.
+:mod:`memsuite.eval.benchmarks.dynamicmem.generator`.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from datetime import date, timedelta
+from functools import cache
+from importlib import resources
 from typing import Any
 
-from eval.benchmarks.dynamicmem.generator import vocabulary as V
-from eval.benchmarks.dynamicmem.generator.filler_events import filler_event
-from eval.benchmarks.dynamicmem.generator.stream import Event, any_time, at, name_slug, ref
-from eval.benchmarks.dynamicmem.generator.world import World, hhmm, minutes_of
-from eval.benchmarks.dynamicmem.schema import category_of, split_state_key
+from memsuite.eval.benchmarks.dynamicmem.generator import vocabulary as V
+from memsuite.eval.benchmarks.dynamicmem.generator.filler_events import filler_event
+from memsuite.eval.benchmarks.dynamicmem.generator.stream import Event, any_time, at, name_slug, ref
+from memsuite.eval.benchmarks.dynamicmem.generator.world import World, hhmm, minutes_of
+from memsuite.eval.benchmarks.dynamicmem.schema import category_of, split_state_key
 
 _HABIT_FIELDS = ["current_value.schedule", "current_value.timing.start_time", "current_value.location"]
 
@@ -374,161 +377,80 @@ def _preference_event(w: World, key: str, day: date, rng: random.Random) -> Even
     raise ValueError(f"no events for preference {key!r}")
 
 
-def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> list[Event]:
-    """The few events through which a life event shows up (on its day and the next days)."""
-    chain = f"{kind}_{day.isoformat()}"
+def _life_event_fields(w: World, kind: str, day: date) -> dict[str, str]:
+    """The values a life event's templates are filled with (``data/life_events.json``)."""
     if kind == "job_change":
         title, employer, team = w.p.jobs[1]
-        slug = name_slug(employer)
-        events = [
-            Event(
-                any_time(day - timedelta(days=12), rng, 9, 17),
-                V.APPS["email"],
-                "ListInbox",
-                {"folder": "inbox", "limit": 1},
-                {
-                    "messages": [
-                        {"from": f"talent@{slug}.example", "subject": f"Interview invitation: {title}"}
-                    ]
-                },
-                "work_education",
-            ),
-            Event(
-                any_time(day, rng, 9, 12),
-                V.APPS["email"],
-                "ListInbox",
-                {"folder": "inbox", "limit": 1},
-                {
-                    "messages": [
-                        {
-                            "from": f"people@{slug}.example",
-                            "subject": f"Welcome to {employer}!",
-                            "snippet": f"We're delighted you're joining the {team} team as {title}.",
-                        }
-                    ]
-                },
-                "work_education",
-                [("user_attributes_state:employment", ["current_value.job_title", "current_value.employer"])],
-            ),
-            Event(
-                any_time(day + timedelta(days=1), rng, 18, 22),
-                V.APPS["social"],
-                "UpdateProfile",
-                {"headline": f"{title} at {employer}"},
-                {"status": "updated"},
-                "work_education",
-                [("user_attributes_state:employment", ["current_value.job_title", "current_value.employer"])],
-            ),
-        ]
-    elif kind == "relocation":
+        return {"title": title, "employer": employer, "team": team, "slug": name_slug(employer)}
+    if kind == "relocation":
         home = w.p.homes[1]
-        events = [
-            Event(
-                any_time(day - timedelta(days=20), rng),
-                V.APPS["email"],
-                "ListInbox",
-                {"folder": "inbox", "limit": 1},
-                {
-                    "messages": [
-                        {
-                            "from": "lettings@keystonehomes.example",
-                            "subject": f"Lease signed: {home.address}, {home.neighborhood}, {home.city}",
-                        }
-                    ]
-                },
-                "home_living",
-            ),
-            Event(
-                any_time(day, rng, 8, 12),
-                V.APPS["ecommerce"],
-                "PlaceOrder",
-                {
-                    "items": [{"name": "moving boxes (pack of 20)", "quantity": 1}],
-                    "shipping_address": {
-                        "street": home.address,
-                        "neighborhood": home.neighborhood,
-                        "city": home.city,
-                    },
-                },
-                {"order_id": ref(rng, "ord"), "status": "delivered"},
-                "home_living",
-                [("user_attributes_state:home", ["current_value.city", "current_value.neighborhood"])],
-            ),
-        ]
-    elif kind == "pet_adoption":
+        return {"address": home.address, "neighborhood": home.neighborhood, "city": home.city}
+    if kind == "pet_adoption":
         species, breed, name = w.p.pet
-        events = [
-            Event(
-                any_time(day - timedelta(days=9), rng),
-                V.APPS["social"],
-                "SearchPosts",
-                {"query": f"{breed} rescue {w.home(day).city}"},
-                {"results": rng.randint(4, 30)},
-                "pets",
-            ),
-            Event(
-                any_time(day, rng, 10, 17),
-                V.APPS["pets"],
-                "CreatePetProfile",
-                {"name": name, "species": species, "breed": breed},
-                {"profile_id": ref(rng, "pet"), "status": "created"},
-                "pets",
-                [
-                    (
-                        "user_attributes_state:pet",
-                        ["current_value.species", "current_value.breed", "current_value.name"],
-                    )
-                ],
-            ),
-        ]
-    elif kind == "diet_change":
-        events = [
-            Event(
-                any_time(day - timedelta(days=3), rng, 9, 16),
-                V.APPS["calendar"],
-                "CreateEvent",
-                {
-                    "title": "Annual health check-up",
-                    "location": "Tallowby Health clinic",
-                    "start": f"{(day - timedelta(days=3)).isoformat()} 09:00",
-                },
-                {"event_id": ref(rng, "evt"), "status": "confirmed"},
-                "health_fitness",
-            ),
-            Event(
-                any_time(day, rng, 18, 21),
-                V.APPS["assistant"],
-                "SendMessage",
-                {"message": "Suggest easy weeknight meals with more vegetables and less frying."},
-                {"reply": "Try grain bowls, lentil curries and roasted vegetable trays."},
-                "food_dining",
-            ),
-        ]
-    elif kind == "gym_switch":
+        return {"species": species, "breed": breed, "name": name, "city": w.home(day).city}
+    if kind == "gym_switch":
         club, plan = w.p.gyms[1]
-        events = [
-            Event(
-                any_time(day, rng, 8, 20),
-                V.APPS["email"],
-                "ListInbox",
-                {"folder": "inbox", "limit": 1},
-                {
-                    "messages": [
-                        {
-                            "from": f"members@{name_slug(club)}.example",
-                            "subject": f"Your {plan} membership at {club} is active",
-                        }
-                    ]
-                },
-                "health_fitness",
-                [("user_attributes_state:gym_membership", ["current_value.club", "current_value.plan"])],
-            ),
-        ]
-    else:
+        return {"club": club, "plan": plan, "club_slug": name_slug(club)}
+    return {}
+
+
+def _fill(template: Any, fields: dict[str, str], rng: random.Random) -> Any:
+    """A template with its ``{field}`` strings filled and its random values drawn, in document order."""
+    if isinstance(template, dict):
+        if "$ref" in template:
+            return ref(rng, template["$ref"])
+        if "$randint" in template:
+            return rng.randint(*template["$randint"])
+        return {key: _fill(value, fields, rng) for key, value in template.items()}
+    if isinstance(template, list):
+        return [_fill(item, fields, rng) for item in template]
+    return template.format_map(fields) if isinstance(template, str) else template
+
+
+def _life_event_chain(w: World, kind: str, day: date, rng: random.Random) -> list[Event]:
+    """The few events through which a life event shows up (on its day and the days around it)."""
+    templates = life_event_templates()
+    if kind not in templates:
         raise ValueError(f"unknown life event {kind!r}")
-    for event in events:
-        event.chain = chain
+    fields = _life_event_fields(w, kind, day)
+    events = []
+    for template in templates[kind]:
+        when = day + timedelta(days=template["day"])
+        event_fields = {**fields, "event_date": when.isoformat()}
+        events.append(
+            Event(
+                any_time(when, rng, *template.get("hours", ())),
+                V.APPS[template["app"]],
+                template["api"],
+                _fill(template["request"], event_fields, rng),
+                _fill(template["response"], event_fields, rng),
+                template["domain"],
+                [(key, list(paths)) for key, paths in template.get("evidence", ())],
+                chain=f"{kind}_{day.isoformat()}",
+            )
+        )
     return events
+
+
+_TEMPLATE_KEYS = {"day", "app", "api", "request", "response", "domain"}
+
+
+@cache
+def life_event_templates() -> dict[str, list[dict[str, Any]]]:
+    """The life-event templates of ``data/life_events.json``, checked on load.
+
+    Raises:
+        ValueError: A template lacks a required key or names an unknown app (file and entry named).
+    """
+    path = resources.files(__package__).joinpath("data", "life_events.json")
+    table = {k: v for k, v in json.loads(path.read_text(encoding="utf-8")).items() if not k.startswith("_")}
+    for kind, templates in table.items():
+        for index, template in enumerate(templates):
+            missing = _TEMPLATE_KEYS - set(template)
+            if missing or template["app"] not in V.APPS:
+                problem = f"lacks {sorted(missing)}" if missing else f"names unknown app {template['app']!r}"
+                raise ValueError(f"{path}: {kind}[{index}] {problem}")
+    return table
 
 
 def simulate(w: World, rng: random.Random, activity: float) -> list[Event]:

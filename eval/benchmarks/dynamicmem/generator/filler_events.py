@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from eval.benchmarks.dynamicmem.generator import vocabulary as V
-from eval.benchmarks.dynamicmem.generator.stream import Event, any_time, ref
-from eval.benchmarks.dynamicmem.generator.world import World
+from memsuite.eval.benchmarks.dynamicmem.generator import vocabulary as V
+from memsuite.eval.benchmarks.dynamicmem.generator.stream import Event, any_time, ref
+from memsuite.eval.benchmarks.dynamicmem.generator.world import World
 
 
 def filler_event(w: World, day: date, rng: random.Random) -> Event:

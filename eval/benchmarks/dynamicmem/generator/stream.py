@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from eval.benchmarks.dynamicmem.generator.world import hhmm
+from memsuite.eval.benchmarks.dynamicmem.generator.world import hhmm
 
 
 @dataclass

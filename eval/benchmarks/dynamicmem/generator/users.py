@@ -19,7 +19,7 @@ The released data cannot be downloaded here, so memsuite generates users with th
   e-mail, a delivery address), plus unrelated filler. Life events arrive as short chains (an
   interview invitation, a welcome e-mail, a profile update). Every event carries ``golden_evidence``: the
   states it evidences, their full value at that moment, and the evidenced fields.
-- **Checkpoints.** Cut by :func:`~eval.benchmarks.dynamicmem.checkpoints.quarterly_cuts`; the gold at
+- **Checkpoints.** Cut by :func:`~memsuite.eval.benchmarks.dynamicmem.checkpoints.quarterly_cuts`; the gold at
   each is the replay of the visible evidence, so a state is asked only once something showed it and
   its gold is the latest evidenced value. Each checkpoint carries ``expected_snapshot_state``,
   ``validated_snapshot_state`` (identical: generated states need no validation),
@@ -38,11 +38,11 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from eval.benchmarks.dynamicmem.checkpoints import quarterly_cuts, replay_states
-from eval.benchmarks.dynamicmem.generator.events import Event, simulate
-from eval.benchmarks.dynamicmem.generator.world import World, draw_persona
-from eval.benchmarks.dynamicmem.loader import parse_app_logs, task_body
-from eval.benchmarks.dynamicmem.schema import (
+from memsuite.eval.benchmarks.dynamicmem.checkpoints import quarterly_cuts, replay_states
+from memsuite.eval.benchmarks.dynamicmem.generator.events import Event, simulate
+from memsuite.eval.benchmarks.dynamicmem.generator.world import World, draw_persona
+from memsuite.eval.benchmarks.dynamicmem.loader import parse_app_logs, task_body
+from memsuite.eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
     IDENTITY_GATE,
     PLACEHOLDER,
@@ -56,7 +56,7 @@ from eval.benchmarks.dynamicmem.schema import (
     split_state_key,
     template_of,
 )
-from memory_systems.persist import atomic_write_text
+from memsuite.memory_systems.persist import atomic_write_text
 
 #: Bump when the generated layout or content changes (recorded in every task_packs.json).
 GENERATOR_VERSION = 1

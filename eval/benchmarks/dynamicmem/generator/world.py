@@ -2,7 +2,7 @@
 
 :class:`World` answers "what is this state's value on that day" for every state of one user, from
 a :class:`Persona` (drawn once) and the dates of the user's life events. Internal to
-:mod:`eval.benchmarks.dynamicmem.generator`; every draw comes from the ``random.Random`` passed in.
+:mod:`memsuite.eval.benchmarks.dynamicmem.generator`; every draw comes from the ``random.Random`` passed in.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from eval.benchmarks.dynamicmem.generator import vocabulary as V
-from eval.benchmarks.dynamicmem.schema import split_state_key
+from memsuite.eval.benchmarks.dynamicmem.generator import vocabulary as V
+from memsuite.eval.benchmarks.dynamicmem.schema import split_state_key
 
 LIFE_EVENTS = ("job_change", "relocation", "pet_adoption", "diet_change", "gym_switch")
 

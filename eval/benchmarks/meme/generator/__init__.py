@@ -6,7 +6,7 @@ evidence sessions; :mod:`.filler` composes filler chat. Their template tables ar
 (``data/*.json``, :mod:`.tables`), read when the modules are imported.
 """
 
-from eval.benchmarks.meme.generator.episodes import (
+from memsuite.eval.benchmarks.meme.generator.episodes import (
     EVIDENCE_TYPES,
     FILLER_BUDGETS,
     GENERATOR_VERSION,

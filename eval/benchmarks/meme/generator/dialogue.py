@@ -22,7 +22,7 @@ Five phrasing families (:data:`PHRASINGS`), all read through :func:`templates`:
 - ``heldout`` (``data/dialogue_heldout.json``): the fourth held-out family, written blind to the rules
   by an author who did not read the verdict code or the phrase lists, and never used by a rule or a
   test fixture. It is measured once, after the rules were frozen
-  (``benchmarks/bench_meme_phrasing.py``): whether the verdicts hold on wording they were not
+  (``perf/bench_meme_phrasing.py``): whether the verdicts hold on wording they were not
   written against.
 
 A non-dev family is a JSON table with the dev table's keys plus ``value_paraphrases`` (a descriptive
@@ -42,8 +42,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from eval.benchmarks.meme.generator.tables import load_table
-from memory_systems.errors import ConfigError
+from memsuite.eval.benchmarks.meme.generator.tables import load_table
+from memsuite.memory_systems.errors import ConfigError
 
 FACT_KINDS = ("state", "update", "verbatim", "rule", "dependency", "change", "delete")
 #: Phrasing families: ``dev`` (the rules' own), ``dev2``, ``dev3`` and ``dev4`` (the retired first, second and

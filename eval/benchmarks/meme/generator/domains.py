@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from eval.benchmarks.meme.generator.tables import load_table
+from memsuite.eval.benchmarks.meme.generator.tables import load_table
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Deterministic MEME episode generator (README: Benchmarks), written in the released schema.
 
-Per episode (one domain from :mod:`eval.benchmarks.meme.generator.domains`):
+Per episode (one domain from :mod:`memsuite.eval.benchmarks.meme.generator.domains`):
 
 * **Roles.** A *root* with at least two dependents; a 1-hop dependent ``X1`` (Cas) and another
   ``X2`` (Abs); sometimes (``has_2hop``) dependents of ``X1`` one hop further, a Cas and/or an Abs
@@ -36,10 +36,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from eval.benchmarks.meme.generator.dialogue import FactPlan, evidence_dialogue, templates
-from eval.benchmarks.meme.generator.domains import DOMAINS, VERBATIM_MAKERS, Domain, EntitySpec, VerbatimSpec
-from eval.benchmarks.meme.generator.filler import conversation_tokens, filler_sessions
-from eval.benchmarks.meme.schema import (
+from memsuite.eval.benchmarks.meme.generator.dialogue import FactPlan, evidence_dialogue, templates
+from memsuite.eval.benchmarks.meme.generator.domains import (
+    DOMAINS,
+    VERBATIM_MAKERS,
+    Domain,
+    EntitySpec,
+    VerbatimSpec,
+)
+from memsuite.eval.benchmarks.meme.generator.filler import conversation_tokens, filler_sessions
+from memsuite.eval.benchmarks.meme.schema import (
     DELETION_GOLD,
     DependencyEdge,
     Episode,
@@ -50,8 +56,8 @@ from eval.benchmarks.meme.schema import (
     Task,
     abs_gold,
 )
-from memory_systems.errors import ConfigError
-from memory_systems.records import Turn
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.records import Turn
 
 logger = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from eval.benchmarks.meme.generator.tables import load_table
-from memory_systems.tokens import count_tokens
+from memsuite.eval.benchmarks.meme.generator.tables import load_table
+from memsuite.memory_systems.tokens import count_tokens
 
 _POOLS: dict[str, tuple[str, ...]] = load_table("filler_pools")
 _PHRASES: dict[str, tuple] = load_table("filler_phrases")

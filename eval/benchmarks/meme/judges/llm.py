@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from eval.benchmarks.meme.judges.rule import Verdict
+from memsuite.eval.benchmarks.meme.judges.rule import Verdict
 
 _RUBRIC = {
     "ER": "Correct if the answer contains the expected value verbatim (ignoring case and whitespace).",

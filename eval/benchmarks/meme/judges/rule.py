@@ -3,15 +3,15 @@
 ER is judged exactly as the paper does (normalised substring). The paper judges the other tasks with
 GPT-4o against a rubric; these rules encode the same rubric with string tests, so they are stricter
 about wording than an LLM would be. Their agreement with the LLM judge is measured on the same rows
-(:func:`eval.metrics.judge_agreement`).
+(:func:`memsuite.eval.metrics.judge_agreement`).
 
 Matching is on normalised text: Unicode NFKC, lower case, typographic quotes and dashes folded,
 whitespace collapsed. For ER (the paper's test) and Tr's order, a value "is present" when its
 normalised form is a substring of the normalised answer; elsewhere a value is present by
-:func:`eval.benchmarks.meme.matching.value_present` (verbatim, the same words hyphenated or spaced
+:func:`memsuite.eval.benchmarks.meme.matching.value_present` (verbatim, the same words hyphenated or spaced
 differently, or -- for descriptive values only -- every content word within one line), the rule the
 evidence verdict uses. ``old_value`` is the value before the change (Cas, Abs) or the deleted value
-(Del): :func:`eval.benchmarks.meme.release.old_value_of`, which is right on released Cascade
+(Del): :func:`memsuite.eval.benchmarks.meme.release.old_value_of`, which is right on released Cascade
 questions too, whose ``entity_values`` hold only the new value.
 
 The marker lists (declines, doubt, hedge) are data, ``eval/benchmarks/meme/data/answer_markers.json``,
@@ -148,7 +148,7 @@ def judge_rule(
     if task not in TASKS:
         raise ValueError(f"unknown MEME task {task!r}; expected one of {TASKS}")
     # Imported here: matching imports normalize from this module (a cycle at import time).
-    from eval.benchmarks.meme.matching import value_present
+    from memsuite.eval.benchmarks.meme.matching import value_present
 
     if task == "ER":
         ok = contains(answer, gold)

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from eval.benchmarks.dynamicmem.checkpoints import add_months, quarterly_cuts, replay_states
-from eval.benchmarks.dynamicmem.schema import AppLog, GoldenEvidence
+from memsuite.eval.benchmarks.dynamicmem.checkpoints import add_months, quarterly_cuts, replay_states
+from memsuite.eval.benchmarks.dynamicmem.schema import AppLog, GoldenEvidence
 
 
 def test_cuts_fall_at_the_last_event_at_or_before_each_quarterly_anchor_plus_the_last_event():

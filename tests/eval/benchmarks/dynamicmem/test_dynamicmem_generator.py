@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from eval.benchmarks.dynamicmem import load_user
-from eval.benchmarks.dynamicmem.generator import generate_user, generate_users, user_rng, write_users
-from eval.benchmarks.dynamicmem.loader import parse_app_logs, parse_task_packs
-from eval.benchmarks.dynamicmem.schema import (
+from memsuite.eval.benchmarks.dynamicmem import load_user
+from memsuite.eval.benchmarks.dynamicmem.generator import generate_user, generate_users, user_rng, write_users
+from memsuite.eval.benchmarks.dynamicmem.loader import parse_app_logs, parse_task_packs
+from memsuite.eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
     CATEGORIES,
     SERVICE_FAMILY_OF_CATEGORY,
     TASK_PACK_FILE,
     category_of,
 )
-from eval.cli import main
+from memsuite.eval.cli import main
 
 
 @pytest.fixture(scope="module")

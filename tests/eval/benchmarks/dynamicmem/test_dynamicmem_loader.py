@@ -7,11 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from eval.benchmarks.dynamicmem import load_user, load_users, replay_states
-from eval.benchmarks.dynamicmem.generator import generate_users, write_users
-from eval.benchmarks.dynamicmem.loader import user_folders
-from eval.benchmarks.dynamicmem.schema import APP_LOG_FILE, TASK_PACK_FILE, current_value, flatten_state
-from memory_systems.errors import DatasetError
+from memsuite.eval.benchmarks.dynamicmem import load_user, load_users, replay_states
+from memsuite.eval.benchmarks.dynamicmem.generator import generate_users, write_users
+from memsuite.eval.benchmarks.dynamicmem.loader import user_folders
+from memsuite.eval.benchmarks.dynamicmem.schema import (
+    APP_LOG_FILE,
+    TASK_PACK_FILE,
+    current_value,
+    flatten_state,
+)
+from memsuite.memory_systems.errors import DatasetError
 
 USER = "001_user_001"
 

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from baselines.bm25 import BM25Memory
-from eval.benchmarks.dynamicmem.protocol import DynamicMemBenchmark
-from eval.config import config_from_dict
-from eval.protocol import RunContext
-from eval.registry import get_benchmark
-from eval.runner import run
-from memory_systems.errors import ConfigError
-from memory_systems.llm import LLMFailure, LLMResult
+from memsuite.baselines.bm25 import BM25Memory
+from memsuite.eval.benchmarks.dynamicmem.protocol import DynamicMemBenchmark
+from memsuite.eval.config import config_from_dict
+from memsuite.eval.protocol import RunContext
+from memsuite.eval.registry import get_benchmark
+from memsuite.eval.runner import run
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm import LLMFailure, LLMResult
 
 OPTIONS = {"users": 1, "activity": 0.2}
 
@@ -225,7 +225,7 @@ def test_options_are_validated(tmp_path):
 
 
 def test_data_folders_give_the_same_user_as_generation(bench, tmp_path):
-    from eval.benchmarks.dynamicmem.generator import generate_users, write_users
+    from memsuite.eval.benchmarks.dynamicmem.generator import generate_users, write_users
 
     write_users(generate_users(1, activity=0.2), tmp_path)
     on_disk = DynamicMemBenchmark(data=str(tmp_path))

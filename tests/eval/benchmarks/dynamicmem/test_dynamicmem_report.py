@@ -9,11 +9,12 @@ import json
 import pytest
 from runfolders import table_of, write_run
 
-from eval.benchmarks.dynamicmem.protocol import SNAPSHOT_FILE, probe_record
-from eval.benchmarks.dynamicmem.scoring import summarize as dynamicmem_summarize
-from eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
-from eval.protocol import Row
-from eval.report import build_report, load_runs, table_markdown, write_report
+from memsuite.eval.benchmarks.dynamicmem.protocol import SNAPSHOT_FILE, probe_record
+from memsuite.eval.benchmarks.dynamicmem.scoring import summarize as dynamicmem_summarize
+from memsuite.eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
+from memsuite.eval.protocol import Row
+from memsuite.eval.report.document import build_report, table_markdown, write_report
+from memsuite.eval.report.runs import load_runs
 
 
 def _dm_row(checkpoint: str, key: str, task: str, change: str, fields: list[float]) -> Row:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from eval.benchmarks.dynamicmem import scoring
-from eval.benchmarks.dynamicmem.scoring import Field, FieldJudgment
-from eval.protocol import Row
+from memsuite.eval.benchmarks.dynamicmem import scoring
+from memsuite.eval.benchmarks.dynamicmem.scoring import Field, FieldJudgment
+from memsuite.eval.protocol import Row
 
 RUN = {
     "schedule": {"frequency_type": "weekly", "days_of_week": [0, 2, 4]},

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from eval.benchmarks.locomo import metrics
-from eval.benchmarks.locomo.judges import (
+from memsuite.eval.benchmarks.locomo import metrics
+from memsuite.eval.benchmarks.locomo.judges import (
     NOT_MENTIONED,
     answer_prompt,
     judge_llm,
     parse_label,
     resolve_choice,
 )
-from eval.benchmarks.locomo.protocol import LocomoCase, answer_question
-from eval.benchmarks.locomo.schema import Question
-from eval.protocol import RunContext
-from memory_systems.llm import LLMFailure
+from memsuite.eval.benchmarks.locomo.protocol import LocomoCase, answer_question
+from memsuite.eval.benchmarks.locomo.schema import Question
+from memsuite.eval.protocol import RunContext
+from memsuite.memory_systems.llm import LLMFailure
 
 Q = Question(0, "When did Caroline go to the support group?", 2, "7 May 2023", None, ("D1:3",))
 CASE = LocomoCase(Q, ("D1:3", "D1:4"), True, True)
@@ -109,8 +109,8 @@ def test_a_failed_judge_call_and_category_5_through_the_shared_step(replay_llm, 
 
 
 def test_summaries_leave_failed_rows_out_and_count_them_per_cell():
-    from eval.benchmarks.locomo.scores import locomo_scores
-    from eval.protocol import Row
+    from memsuite.eval.benchmarks.locomo.scores import locomo_scores
+    from memsuite.eval.protocol import Row
 
     def row(i: int, category: int, llm: dict) -> Row:
         return Row(

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from eval.benchmarks.locomo.loader import load_conversations, repair_evidence
-from eval.benchmarks.locomo.schema import EvidenceRepairs
-from memory_systems.errors import DatasetError
+from memsuite.eval.benchmarks.locomo.loader import load_conversations, repair_evidence
+from memsuite.eval.benchmarks.locomo.schema import EvidenceRepairs
+from memsuite.memory_systems.errors import DatasetError
 
 DEV = Path("locomo") / "locomo.dev.json"
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from eval.benchmarks.locomo import metrics
-from eval.benchmarks.locomo.metrics import (
+from memsuite.eval.benchmarks.locomo import metrics
+from memsuite.eval.benchmarks.locomo.metrics import (
     category_f1,
     evidence_recall,
     has_answer,

@@ -8,15 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from baselines.bm25 import BM25Memory
-from eval.benchmarks.locomo.protocol import LocomoBenchmark, default_data_path, to_session
-from eval.config import config_from_dict
-from eval.protocol import RunContext
-from eval.report import build_report, data_source, load_runs, report_markdown
-from eval.runner import run
-from memory_systems.errors import ConfigError
-from memory_systems.records import Session, Turn
-from memory_systems.registry import get_system
+from memsuite.baselines.bm25 import BM25Memory
+from memsuite.eval.benchmarks.locomo.protocol import LocomoBenchmark, default_data_path, to_session
+from memsuite.eval.config import config_from_dict
+from memsuite.eval.protocol import RunContext
+from memsuite.eval.report.document import build_report, report_markdown
+from memsuite.eval.report.runs import data_source, load_runs
+from memsuite.eval.runner import run
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.records import Session, Turn
+from memsuite.memory_systems.registry import get_system
 
 DEV = Path("locomo") / "locomo.dev.json"
 
@@ -146,18 +147,20 @@ def test_default_data_path_and_its_error(shared_data, monkeypatch, tmp_path):
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
     assert default_data_path() == shared_data / DEV
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(tmp_path))
-    monkeypatch.setattr("eval.benchmarks.locomo.protocol.CODE_ROOT", tmp_path / "checkout")
+    monkeypatch.setattr("memsuite.eval.benchmarks.locomo.protocol.CODE_ROOT", tmp_path / "checkout")
     with pytest.raises(ConfigError, match=r"locomo10\.json"):
         default_data_path()
 
 
-def test_sessions_without_documents_keep_the_chunk_layout(shared_data):
+def test_the_benchmark_lays_out_the_documents(shared_data):
     plain = Session("s", "2023", (Turn("user", "hello"), Turn("assistant", "hi")))
-    assert plain.turn_documents() is None
+    assert plain.documents is None and plain.per_turn_documents() is None
     system = BM25Memory()
-    system.ingest_session(plain, namespace="n")
-    assert [r.text for r in system.records(namespace="n")] == ["[Session: 2023]\nUser: hello\nAssistant: hi"]
+    system.ingest_session(plain, namespace="n")  # no layout given: one document per turn
+    assert [r.text for r in system.records(namespace="n")] == ["user: hello", "assistant: hi"]
     benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"])
     session = to_session(benchmark.conversations["conv-26"], benchmark.conversations["conv-26"].sessions[0])
-    texts, metadata = session.turn_documents()
-    assert texts[0].startswith("(1:56 pm on 8 May, 2023) Caroline said, ") and metadata[0]["dia_id"] == "D1:1"
+    documents = session.per_turn_documents()
+    assert documents is not None and len(documents) == len(session.turns)
+    assert documents[0].text.startswith("(1:56 pm on 8 May, 2023) Caroline said, ")
+    assert documents[0].metadata["dia_id"] == "D1:1" and documents[0].turn == 0

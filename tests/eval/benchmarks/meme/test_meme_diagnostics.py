@@ -7,15 +7,15 @@ from dataclasses import dataclass
 
 import pytest
 
-from eval.benchmarks.meme.diagnostics import attribute, attribute_rows, load_snapshots, stage_table
-from eval.benchmarks.meme.judges.rule import judge_rule
-from eval.benchmarks.meme.protocol import evidence_verdict
-from eval.benchmarks.meme.schema import DELETION_GOLD, Question, abs_gold
-from eval.config import config_from_dict
-from eval.diagnostics import OUTCOMES, format_stage_table
-from eval.protocol import Row
-from eval.runlog import RunFolder
-from eval.runner import run
+from memsuite.eval.benchmarks.meme.diagnostics import attribute, attribute_rows, load_snapshots, stage_table
+from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
+from memsuite.eval.benchmarks.meme.protocol import evidence_verdict
+from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Question, abs_gold
+from memsuite.eval.config import config_from_dict
+from memsuite.eval.diagnostics import OUTCOMES, format_stage_table
+from memsuite.eval.protocol import Row
+from memsuite.eval.runlog import RunFolder
+from memsuite.eval.runner import run
 
 
 @dataclass(frozen=True)

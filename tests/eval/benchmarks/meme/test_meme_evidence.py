@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from eval.benchmarks.meme.evidence import context_holds_evidence, holds_state, needed_values
-from eval.benchmarks.meme.protocol import evidence_verdict
-from eval.benchmarks.meme.report import meme_undefined_tasks
-from eval.benchmarks.meme.schema import DELETION_GOLD, Question
-from eval.protocol import Row
+from memsuite.eval.benchmarks.meme.evidence import context_holds_evidence, holds_state, needed_values
+from memsuite.eval.benchmarks.meme.protocol import evidence_verdict
+from memsuite.eval.benchmarks.meme.report import meme_undefined_tasks
+from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Question
+from memsuite.eval.protocol import Row
 
 RULE = "My mechanic depends on my car; if my car changes, my mechanic will be Gearwell Garage."
 CHANGE = "My car changed from Dunmore Glide to Kestrel Compact 4."

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from eval.benchmarks.meme import evidence
-from eval.benchmarks.meme.evidence import change_reached, context_holds_evidence, holds_state
-from eval.benchmarks.meme.release import UpstreamChange
+from memsuite.eval.benchmarks.meme import evidence
+from memsuite.eval.benchmarks.meme.evidence import change_reached, context_holds_evidence, holds_state
+from memsuite.eval.benchmarks.meme.release import UpstreamChange
 
 CHANGE = UpstreamChange("health_condition", "mild asthma", "chronic migraine")
 

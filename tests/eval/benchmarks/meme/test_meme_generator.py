@@ -12,14 +12,19 @@ from datetime import UTC, datetime
 
 import pytest
 
-from eval.benchmarks.meme import load_episodes, save_episodes
-from eval.benchmarks.meme.generator import EVIDENCE_TYPES, FILLER_BUDGETS, generate_episode, generate_episodes
-from eval.benchmarks.meme.generator.domains import DOMAINS, VERBATIM_MAKERS
-from eval.benchmarks.meme.judges.rule import judge_rule
-from eval.benchmarks.meme.schema import BEFORE_TASK_TYPES, DELETION_GOLD, TASK_TYPES, Episode
-from eval.cli import main
-from memory_systems.errors import ConfigError
-from memory_systems.tokens import count_tokens
+from memsuite.eval.benchmarks.meme import load_episodes, save_episodes
+from memsuite.eval.benchmarks.meme.generator import (
+    EVIDENCE_TYPES,
+    FILLER_BUDGETS,
+    generate_episode,
+    generate_episodes,
+)
+from memsuite.eval.benchmarks.meme.generator.domains import DOMAINS, VERBATIM_MAKERS
+from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
+from memsuite.eval.benchmarks.meme.schema import BEFORE_TASK_TYPES, DELETION_GOLD, TASK_TYPES, Episode
+from memsuite.eval.cli import main
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.tokens import count_tokens
 
 #: Tolerance of the filler budget: the last filler session is trimmed a turn pair at a time, which
 #: lands within a few hundred tokens; 1% of the budget (320 tokens at 32K) is the documented bound.

@@ -11,11 +11,11 @@ import json
 
 import pytest
 
-from eval.benchmarks.meme.generator import dialogue, generate_episodes
-from eval.benchmarks.meme.generator.dialogue import _DEV, PHRASINGS, templates
-from eval.benchmarks.meme.generator.tables import load_table
-from eval.cli import build_parser
-from memory_systems.errors import ConfigError
+from memsuite.eval.benchmarks.meme.generator import dialogue, generate_episodes
+from memsuite.eval.benchmarks.meme.generator.dialogue import _DEV, PHRASINGS, templates
+from memsuite.eval.benchmarks.meme.generator.tables import load_table
+from memsuite.eval.cli import build_parser
+from memsuite.memory_systems.errors import ConfigError
 
 #: Families written blind to the rules: the retired third held-out family and the current one.
 BLIND = ("dev4", "heldout")
@@ -169,7 +169,7 @@ def test_no_blind_family_delete_turn_restates_the_deleted_value(blind_episodes):
 
 @pytest.mark.parametrize("family", BLIND)
 def test_blind_family_paraphrases_are_of_real_values_and_keep_their_numbers(family):
-    from eval.benchmarks.meme.generator.domains import DOMAINS
+    from memsuite.eval.benchmarks.meme.generator.domains import DOMAINS
 
     values = {v for d in DOMAINS.values() for e in d.entities for v in e.pool}
     para = load_table(f"dialogue_{family}")["value_paraphrases"]

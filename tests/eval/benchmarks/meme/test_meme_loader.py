@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from eval.benchmarks.meme import Episode, load_episodes, parse_task_type, save_episodes
-from eval.benchmarks.meme.schema import DELETION_GOLD
-from memory_systems.errors import ConfigError, DatasetError
-from memory_systems.records import Session
+from memsuite.eval.benchmarks.meme import Episode, load_episodes, parse_task_type, save_episodes
+from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD
+from memsuite.memory_systems.errors import ConfigError, DatasetError
+from memsuite.memory_systems.records import Session
 
 
 def _session(sid, ts, *lines, **extra):

@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from eval.benchmarks.meme import phrases
-from eval.benchmarks.meme.phrases import (
+from memsuite.eval.benchmarks.meme import phrases
+from memsuite.eval.benchmarks.meme.phrases import (
     change_stated,
     deletion_requested,
     dependency_stated,

@@ -2,9 +2,9 @@
 
 Per question the evidence verdict must say True on the gold evidence context and False on every
 control context (the key session left out), and the rule judge must pass the gold answer and fail a
-stale one (eval/benchmarks/meme/agreement.py; benchmarks/bench_meme_phrasing.py prints the figures).
+stale one (eval/benchmarks/meme/agreement.py; perf/bench_meme_phrasing.py prints the figures).
 ``dev`` is the rules' own wording; ``dev2``, ``dev3`` and ``dev4`` were held-out families, measured once
-each and then read to correct the rules; ``heldout`` (50 episodes, as issue 18 asks) was written blind
+each and then read to correct the rules; ``heldout`` (50 episodes) was written blind
 to the rules and measured once with them frozen. No fixture here is written against its wording.
 """
 
@@ -14,9 +14,9 @@ from functools import cache
 
 import pytest
 
-from eval.benchmarks.meme.agreement import Agreement, agreement
-from eval.benchmarks.meme.generator import generate_episodes
-from memory_systems.errors import ConfigError
+from memsuite.eval.benchmarks.meme.agreement import Agreement, agreement
+from memsuite.eval.benchmarks.meme.generator import generate_episodes
+from memsuite.memory_systems.errors import ConfigError
 
 
 @cache
@@ -49,7 +49,7 @@ def test_blind_heldout_family_meets_the_bar():
 
 
 def test_controls_catch_a_verdict_that_says_yes_to_everything(monkeypatch):
-    from eval.benchmarks.meme.protocol import MemeCase
+    from memsuite.eval.benchmarks.meme.protocol import MemeCase
 
     monkeypatch.setattr(MemeCase, "evidence", lambda case, context: {"correct": True, "reason": "always"})
     result = agreement(generate_episodes(2, seed=0))

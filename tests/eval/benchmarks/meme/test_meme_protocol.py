@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from eval.benchmarks.meme.protocol import answer_messages, evidence_verdict, truncate_tokens
-from eval.benchmarks.meme.schema import Question
-from eval.config import config_from_dict
-from eval.runlog import load_run
-from eval.runner import run
+from memsuite.eval.benchmarks.meme.protocol import answer_messages, evidence_verdict, truncate_tokens
+from memsuite.eval.benchmarks.meme.schema import Question
+from memsuite.eval.config import config_from_dict
+from memsuite.eval.runlog import load_run
+from memsuite.eval.runner import run
 
 ERROR_LOG = "FATAL qv-7 quorum lost\n  at shard brindle-3 (epoch 4471)"
 
@@ -244,7 +244,7 @@ def _dead_endpoint() -> dict:
 def _run_cli(tmp_path, config: dict, capsys) -> tuple[int, list[str]]:
     import yaml
 
-    from eval.cli import main
+    from memsuite.eval.cli import main
 
     path = tmp_path / "config.yaml"
     path.write_text(yaml.safe_dump(config))

@@ -8,9 +8,9 @@ Cascade after-question's ``entity_values`` is ``{entity: new value}``, an Absenc
 
 from __future__ import annotations
 
-from eval.benchmarks.meme.generator import generate_episode
-from eval.benchmarks.meme.release import UpstreamChange, old_value_of, root_entity, upstream_change
-from eval.benchmarks.meme.schema import Episode
+from memsuite.eval.benchmarks.meme.generator import generate_episode
+from memsuite.eval.benchmarks.meme.release import UpstreamChange, old_value_of, root_entity, upstream_change
+from memsuite.eval.benchmarks.meme.schema import Episode
 
 
 def _session(sid, facts=None):

@@ -18,12 +18,12 @@ import json
 
 import pytest
 
-from eval.benchmarks.meme.evidence import holds_state, needed_values
-from eval.benchmarks.meme.judges.rule import judge_rule
-from eval.benchmarks.meme.loader import load_episodes
-from eval.benchmarks.meme.protocol import evidence_verdict, meme_case
-from eval.benchmarks.meme.release import UpstreamChange, old_value_of, upstream_change
-from eval.benchmarks.meme.schema import Episode
+from memsuite.eval.benchmarks.meme.evidence import holds_state, needed_values
+from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
+from memsuite.eval.benchmarks.meme.loader import load_episodes
+from memsuite.eval.benchmarks.meme.protocol import evidence_verdict, meme_case
+from memsuite.eval.benchmarks.meme.release import UpstreamChange, old_value_of, upstream_change
+from memsuite.eval.benchmarks.meme.schema import Episode
 
 OLD_AREA, NEW_AREA = "Pellworth Hills", "Draymoor Quay"
 OLD_SHOP, NEW_SHOP = "Osterby Market", "Fennimart Select"

@@ -4,14 +4,14 @@ states both the old and the new value fails the rule judge."""
 
 from __future__ import annotations
 
-from eval.benchmarks.meme.agreement import gold_context, stale_answer
-from eval.benchmarks.meme.generator import generate_episode
-from eval.benchmarks.meme.judges.rule import judge_rule
-from eval.benchmarks.meme.loader import save_episodes
-from eval.benchmarks.meme.protocol import MemeBenchmark, evidence_verdict, meme_case
-from eval.benchmarks.meme.schema import Episode
-from eval.protocol import RunContext
-from memory_systems.registry import get_system
+from memsuite.eval.benchmarks.meme.agreement import gold_context, stale_answer
+from memsuite.eval.benchmarks.meme.generator import generate_episode
+from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
+from memsuite.eval.benchmarks.meme.loader import save_episodes
+from memsuite.eval.benchmarks.meme.protocol import MemeBenchmark, evidence_verdict, meme_case
+from memsuite.eval.benchmarks.meme.schema import Episode
+from memsuite.eval.protocol import RunContext
+from memsuite.memory_systems.registry import get_system
 
 
 def as_released(episode: Episode) -> Episode:

@@ -12,15 +12,16 @@ import json
 import pytest
 from runfolders import csv_rows, table_of, write_run
 
-from eval.benchmarks.meme.paper import PAPER_MAIN_TABLE, protocol_differences
-from eval.benchmarks.meme.scoring import meme_scores
-from eval.cli import main
-from eval.config import config_from_dict
-from eval.protocol import Row
-from eval.report import build_report, load_runs, table_markdown, write_report
-from eval.runlog import RunFolder
-from eval.runner import run
-from memory_systems.llm import PriceTable
+from memsuite.eval.benchmarks.meme.paper import PAPER_MAIN_TABLE, protocol_differences
+from memsuite.eval.benchmarks.meme.scoring import meme_scores
+from memsuite.eval.cli import main
+from memsuite.eval.config import config_from_dict
+from memsuite.eval.protocol import Row
+from memsuite.eval.report.document import build_report, table_markdown, write_report
+from memsuite.eval.report.runs import load_runs
+from memsuite.eval.runlog import RunFolder
+from memsuite.eval.runner import run
+from memsuite.memory_systems.llm import PriceTable
 
 LOG = "FATAL qv-7 quorum lost at shard brindle-3"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval.benchmarks.meme.judges.rule import judge_rule
+from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_before_phase_is_value_match_and_unknown_task_fails_loudly():
 
 
 def test_marker_lists_are_data_and_checked(tmp_path):
-    from eval.benchmarks.meme.judges import rule
+    from memsuite.eval.benchmarks.meme.judges import rule
 
     assert "may have changed" in rule.markers()["doubt"] and "don't have" in rule.markers()["declines"]
     bad = tmp_path / "answer_markers.json"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from eval.benchmarks.meme.scoring import filter_labels, meme_scores
-from eval.protocol import Row
+from memsuite.eval.benchmarks.meme.scoring import filter_labels, meme_scores
+from memsuite.eval.protocol import Row
 
 
 def _row(unit, task, phase, entity, correct):

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from eval.benchmarks.meme.matching import head, is_name, lines_holding, missing_values, tokens, value_present
+from memsuite.eval.benchmarks.meme.matching import (
+    head,
+    is_name,
+    lines_holding,
+    missing_values,
+    tokens,
+    value_present,
+)
 
 # Phrasings below are ones memsuite's generator never writes (it always states the label verbatim).
 

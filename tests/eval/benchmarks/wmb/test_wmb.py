@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from runfolders import write_run
 
-from eval.benchmarks.wmb import (
+from memsuite.eval.benchmarks.wmb import (
     WMBBenchmark,
     calibrate,
     calibrate_run,
@@ -22,10 +22,10 @@ from eval.benchmarks.wmb import (
     select_within_turns,
     wmb_scores,
 )
-from eval.benchmarks.wmb.loader import find_turn_file, gold_turns_loaded
-from eval.benchmarks.wmb.protocol import resolve_min_score
-from eval.benchmarks.wmb.schema import CATEGORIES, QTYPES, QUICK_CATEGORIES
-from eval.benchmarks.wmb.scoring import (
+from memsuite.eval.benchmarks.wmb.loader import find_turn_file, gold_turns_loaded
+from memsuite.eval.benchmarks.wmb.protocol import resolve_min_score
+from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, QTYPES, QUICK_CATEGORIES
+from memsuite.eval.benchmarks.wmb.scoring import (
     JudgeCallError,
     content_stems,
     grade,
@@ -36,12 +36,12 @@ from eval.benchmarks.wmb.scoring import (
     rescore,
     speed_penalty,
 )
-from eval.cli import main
-from eval.config import load_config
-from eval.protocol import Row, RunContext
-from eval.registry import get_benchmark
-from memory_systems.errors import ConfigError, DatasetError
-from memory_systems.registry import get_system
+from memsuite.eval.cli import main
+from memsuite.eval.config import load_config
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.registry import get_benchmark
+from memsuite.memory_systems.errors import ConfigError, DatasetError
+from memsuite.memory_systems.registry import get_system
 
 CONFIGS = Path(__file__).resolve().parents[4] / "configs"
 
@@ -636,7 +636,7 @@ def test_real_bm25_run_on_the_daily_life_sample(shared_data: Path) -> None:
 
 @pytest.mark.slow
 def test_llm_judge_through_the_real_local_model(shared_data: Path, local_llm, monkeypatch) -> None:
-    from memory_systems.llm import LLMClient, local_config
+    from memsuite.memory_systems.llm import LLMClient, local_config
 
     benchmark = WMBBenchmark(
         shared_data / "wmb100k",

@@ -7,8 +7,8 @@ left out, as in the run's summary). Only systems whose memories are turns have a
 answer-in-context rate (LoCoMo's ``has_answer`` of the gold answer in the context the run handed on,
 categories 1-4) is printed for every system. A k above the run's own k is refused.
 
-    .venv/bin/python -m eval.cli run configs/locomo_quick.yaml --set k=25 --out /tmp/lq25
-    .venv/bin/python benchmarks/locomo_recall_table.py /tmp/lq25 --ks 5 10 25
+    .venv/bin/python -m memsuite run configs/locomo_quick.yaml --set k=25 --out /tmp/lq25
+    .venv/bin/python perf/locomo_recall_table.py /tmp/lq25 --ks 5 10 25
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from eval.benchmarks.locomo.metrics import evidence_recall
-from eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, CATEGORY_ORDER
-from eval.metrics import mean
-from eval.report import load_runs
+from memsuite.eval.benchmarks.locomo.metrics import evidence_recall
+from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, CATEGORY_ORDER
+from memsuite.eval.metrics import mean
+from memsuite.eval.report.runs import load_runs
 
 
 def _pct(value: float | None) -> str:

@@ -8,8 +8,8 @@ embeds at finalize what ingestion deferred). Each is timed ``--repeats`` times,
 alternating, after one untimed warm-up of each; the medians give the throughput ratio
 (dense / raw, turns per second), printed with both medians as JSON.
 
-    .venv/bin/python benchmarks/bench_locomo.py                    # the shared dev file
-    .venv/bin/python benchmarks/bench_locomo.py --data path/to/locomo10.json --repeats 5
+    .venv/bin/python perf/bench_locomo.py                    # the shared dev file
+    .venv/bin/python perf/bench_locomo.py --data path/to/locomo10.json --repeats 5
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from baselines.dense import DenseMemory
-from eval.benchmarks.locomo.loader import load_conversations
-from eval.benchmarks.locomo.protocol import default_data_path, to_session
-from memory_systems.embedder import Embedder
+from memsuite.baselines.dense import DenseMemory
+from memsuite.eval.benchmarks.locomo.loader import load_conversations
+from memsuite.eval.benchmarks.locomo.protocol import default_data_path, to_session
+from memsuite.memory_systems.embedder import Embedder
 
 
 def main() -> None:
@@ -37,7 +37,7 @@ def main() -> None:
     path = args.data or default_data_path()
     conversations, _ = load_conversations(path)
     sessions = [(c.sample_id, to_session(c, s)) for c in conversations for s in c.sessions]
-    texts = [t.document for _, session in sessions for t in session.turns]
+    texts = [document.text for _, session in sessions for document in session.documents or ()]
     model = Embedder().model
 
     def raw() -> float:

@@ -3,11 +3,12 @@
 Generates ``--episodes`` episodes (no filler) in each phrasing family from the same seed and prints,
 per family, the share of questions where the evidence verdict agrees with gold both ways (True on the
 gold evidence context, False on every control without a key session), each half apart, and the share
-where the rule judge passes the gold answer and fails a stale one (:mod:`eval.benchmarks.meme.agreement`).
-The rules were written against ``dev`` and corrected on ``dev2`` to ``dev4`` (retired held-out
-families); ``heldout`` was written blind to them. ``--misses 0`` keeps the held-out misses unread.
+where the rule judge passes the gold answer and fails a stale one
+(:mod:`memsuite.eval.benchmarks.meme.agreement`). The rules were written against ``dev`` and corrected on
+``dev2`` to ``dev4`` (retired held-out families); ``heldout`` was written blind to them. ``--misses 0`` keeps
+the held-out misses unread.
 
-    python -m benchmarks.bench_meme_phrasing [--episodes 50] [--seed 0] [--misses 10] [--phrasing ...]
+    python -m perf.bench_meme_phrasing [--episodes 50] [--seed 0] [--misses 10] [--phrasing ...]
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from eval.benchmarks.meme.agreement import agreement
-from eval.benchmarks.meme.generator import generate_episodes
-from eval.benchmarks.meme.generator.dialogue import PHRASINGS
+from memsuite.eval.benchmarks.meme.agreement import agreement
+from memsuite.eval.benchmarks.meme.generator import generate_episodes
+from memsuite.eval.benchmarks.meme.generator.dialogue import PHRASINGS
 
 
 def main() -> None:

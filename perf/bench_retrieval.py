@@ -1,10 +1,10 @@
-"""Retrieval figures of issue 2 on generated short turns (default 105,000), single process.
+"""Retrieval figures on generated short turns (default 105,000), single process.
 
 Each section runs in its own subprocess so peak memory is measured per system. Latencies are medians
 over repeated runs; the speed-up is against rank_bm25 measured in the same run.
 
-    .venv/bin/python benchmarks/bench_retrieval.py            # all figures, 105K turns
-    .venv/bin/python benchmarks/bench_retrieval.py --turns 20000 --section bm25
+    .venv/bin/python perf/bench_retrieval.py            # all figures, 105K turns
+    .venv/bin/python perf/bench_retrieval.py --turns 20000 --section bm25
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def _peak_rss_gib() -> float:
 def section_bm25(turns: int, repeats: int) -> dict:
     from rank_bm25 import BM25Okapi
 
-    from baselines.bm25 import BM25Memory
+    from memsuite.baselines.bm25 import BM25Memory
 
     texts, queries = generate_turns(turns), generate_queries(200)
     builds = []
@@ -144,8 +144,8 @@ def section_bm25(turns: int, repeats: int) -> dict:
 
 
 def section_dense(turns: int, repeats: int) -> dict:
-    from baselines.dense import DenseMemory
-    from memory_systems.embedder import Embedder
+    from memsuite.baselines.dense import DenseMemory
+    from memsuite.memory_systems.embedder import Embedder
 
     texts, queries = generate_turns(turns), generate_queries(200)
     embedder = Embedder()

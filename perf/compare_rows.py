@@ -6,8 +6,8 @@ differ on every run and are left out: every ``usage`` key ending in ``_ms`` or `
 latency_ms, wall_s ...) plus any ``--ignore`` dotted path. Rows that differ are listed with the first
 fields that differ.
 
-    .venv/bin/python benchmarks/compare_rows.py runs/before/meme_quick runs/after/meme_quick
-    .venv/bin/python benchmarks/compare_rows.py A B --ignore metadata.hits --show 5
+    .venv/bin/python perf/compare_rows.py runs/before/meme_quick runs/after/meme_quick
+    .venv/bin/python perf/compare_rows.py A B --ignore metadata.hits --show 5
 
 Exit status: 0 identical, 1 different, 2 not a run folder.
 """

@@ -1,9 +1,9 @@
-"""Speed-up of the runner's worker pool (issue 11): MEME on generated episodes, answers from a local
+"""Speed-up of the runner's worker pool: MEME on generated episodes, answers from a local
 endpoint that adds a fixed latency to every call (a stand-in for a remote LLM), 1 vs N workers.
 
-    .venv/bin/python benchmarks/bench_workers.py                     # 20 episodes, 200 ms, 4 workers
-    .venv/bin/python benchmarks/bench_workers.py --episodes 8 --repeats 1
-    .venv/bin/python benchmarks/bench_workers.py --executor ray      # the same units as Ray tasks
+    .venv/bin/python perf/bench_workers.py                     # 20 episodes, 200 ms, 4 workers
+    .venv/bin/python perf/bench_workers.py --episodes 8 --repeats 1
+    .venv/bin/python perf/bench_workers.py --executor ray      # the same units as Ray tasks
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from eval.config import config_from_dict
-from eval.runner import run
-from memory_systems.fake_endpoint import FakeEndpoint
+from memsuite.eval.config import config_from_dict
+from memsuite.eval.runner import run
+from memsuite.memory_systems.fake_endpoint import FakeEndpoint
 
 
 def timed_run(

@@ -1,11 +1,11 @@
-"""DynamicMem figures of issue 7: generation time per user, end-to-end time of bm25 and dense over the
+"""DynamicMem figures: generation time per user, end-to-end time of bm25 and dense over the
 five checkpoints of one full-volume generated user, and their evidence recall@20 per checkpoint.
 
 The run is retrieval-only (no answer model): one retrieval per state key and per service item at
 k = 20 (the release's RAG default), evidence scored by app_log_id against the gold evidence ids.
 
-    .venv/bin/python benchmarks/bench_dynamicmem.py
-    .venv/bin/python benchmarks/bench_dynamicmem.py --users 3 --repeats 1
+    .venv/bin/python perf/bench_dynamicmem.py
+    .venv/bin/python perf/bench_dynamicmem.py --users 3 --repeats 1
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from eval.benchmarks.dynamicmem.generator import generate_users
-from eval.config import config_from_dict
-from eval.runner import run
+from memsuite.eval.benchmarks.dynamicmem.generator import generate_users
+from memsuite.eval.config import config_from_dict
+from memsuite.eval.runner import run
 
 
 def main() -> None:

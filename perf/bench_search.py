@@ -1,13 +1,13 @@
 """Ingest time and search latency of bm25, dense and the LangChain FAISS adapter on generated turns.
 
-The figures of issue 6 (LangChain FAISS vs our dense baseline at 10K and 100K turns) and issue 8
-(ingest and search p50/p95 for bm25, dense and langchain_faiss on a generated 105K-turn corpus).
+LangChain FAISS against our dense baseline at 10K and 105K turns, and ingest and search p50/p95
+for bm25, dense and langchain_faiss on a generated 105K-turn corpus.
 Each system ingests the same turns through ``store`` with an empty embedding cache (no system is
 helped by another's embeddings), then answers the same queries one at a time; a search is timed
 alone, query embedding included. Latencies pool every repeat; ingest is the median over repeats.
 
-    .venv/bin/python benchmarks/bench_search.py                          # 10K and 105K, 3 repeats
-    .venv/bin/python benchmarks/bench_search.py --turns 10000 --repeats 1
+    .venv/bin/python perf/bench_search.py                          # 10K and 105K, 3 repeats
+    .venv/bin/python perf/bench_search.py --turns 10000 --repeats 1
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from bench_retrieval import _percentile, generate_queries, generate_turns
 
-from memory_systems.embedder import Embedder
-from memory_systems.registry import get_system
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.registry import get_system
 
 SYSTEMS = ("bm25", "dense", "langchain_faiss")
 

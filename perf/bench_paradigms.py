@@ -1,4 +1,4 @@
-"""LLM cost of ingestion per memory paradigm on one generated MEME episode (issues 5 and 6).
+"""LLM cost of ingestion per memory paradigm on one generated MEME episode.
 
 Every LLM-based system ingests the same episode (no filler by default) session by session as the
 MEME protocol does, its internal LLM being the embedded SmolLM2-135M server, with no response cache
@@ -8,8 +8,8 @@ time; then the ratios of the third-party libraries to our re-implementations (me
 llm_extraction, graphiti vs temporal_kg). A 135M model proves the wiring: its extractions are poor,
 so the counts describe each algorithm's call pattern, not its quality.
 
-    .venv/bin/python benchmarks/bench_paradigms.py
-    .venv/bin/python benchmarks/bench_paradigms.py --systems llm_extraction,mem0ai --repeats 1
+    .venv/bin/python perf/bench_paradigms.py
+    .venv/bin/python perf/bench_paradigms.py --systems llm_extraction,mem0ai --repeats 1
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import statistics
 import time
 from pathlib import Path
 
-from eval.benchmarks.meme.generator import generate_episodes
-from memory_systems.embedder import Embedder
-from memory_systems.llm import open_llm
-from memory_systems.registry import get_system
+from memsuite.eval.benchmarks.meme.generator import generate_episodes
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.llm import open_llm
+from memsuite.memory_systems.registry import get_system
 
 SYSTEMS = ("llm_extraction", "mem0ai", "temporal_kg", "graphiti", "md_flat", "karpathy_wiki")
 PAIRS = (("mem0ai", "llm_extraction"), ("graphiti", "temporal_kg"))

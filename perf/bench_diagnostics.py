@@ -1,4 +1,4 @@
-"""Failure-stage figure of issue 10: where MEME questions fail, for bm25, dense and each LLM paradigm in
+"""Failure-stage figure: where MEME questions fail, for bm25, dense and each LLM paradigm in
 extraction-oracle mode (gold facts in place of the LLM's extraction), on generated episodes.
 
 No LLM runs at all: the oracle variants do not call one at ingestion, and there is no answer LLM, so
@@ -7,8 +7,8 @@ table means the question passed every stage up to and including retrieval (the r
 ``evidence`` verdict for ER/Agg/Tr/Cas and before-questions; eval/benchmarks/meme/diagnostics.py's rules
 for Abs/Del).
 
-    .venv/bin/python benchmarks/bench_diagnostics.py                 # 20 episodes, no filler, k=5
-    .venv/bin/python benchmarks/bench_diagnostics.py --episodes 4 --k 1 --out runs/diag
+    .venv/bin/python perf/bench_diagnostics.py                 # 20 episodes, no filler, k=5
+    .venv/bin/python perf/bench_diagnostics.py --episodes 4 --k 1 --out runs/diag
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from eval.benchmarks.meme.diagnostics import attribute_rows, stage_table
-from eval.config import load_config, with_systems
-from eval.diagnostics import format_stage_table
-from eval.runner import run
+from memsuite.eval.benchmarks.meme.diagnostics import attribute_rows, stage_table
+from memsuite.eval.config import load_config, with_systems
+from memsuite.eval.diagnostics import format_stage_table
+from memsuite.eval.runner import run
 
 CONFIG = Path(__file__).resolve().parents[1] / "configs" / "meme_oracle.yaml"
 SYSTEMS = [

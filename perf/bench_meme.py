@@ -1,4 +1,4 @@
-"""MEME figures of issue 4: generation time, end-to-end run time and the driver's share of it.
+"""MEME figures: generation time, end-to-end run time and the driver's share of it.
 
 - Generation: 100 episodes at 32k filler (``generate_episodes``), median of ``--repeats`` runs.
 - End to end: ``configs/meme_main.yaml`` restricted to bm25 and dense, retrieval-only (no answer LLM:
@@ -7,8 +7,8 @@
   (ingest_session, finalize, retrieve, snapshot), as a share of the run wall time. The methods are
   wrapped with a timer here only, for the measurement; the outermost call counts once.
 
-    .venv/bin/python benchmarks/bench_meme.py                 # 100 / 20 episodes, 3 repeats
-    .venv/bin/python benchmarks/bench_meme.py --episodes 5 --repeats 1
+    .venv/bin/python perf/bench_meme.py                 # 100 / 20 episodes, 3 repeats
+    .venv/bin/python perf/bench_meme.py --episodes 5 --repeats 1
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import threading
 import time
 from pathlib import Path
 
-from eval.benchmarks.meme.generator import generate_episodes
-from eval.config import load_config, with_systems
-from eval.runner import run
-from memory_systems.base import MemorySystem
+from memsuite.eval.benchmarks.meme.generator import generate_episodes
+from memsuite.eval.config import load_config, with_systems
+from memsuite.eval.runner import run
+from memsuite.memory_systems.base import MemorySystem
 
 CONFIG = Path(__file__).resolve().parents[1] / "configs" / "meme_main.yaml"
 TIMED_METHODS = ("ingest_session", "finalize", "retrieve", "snapshot")
@@ -76,8 +76,8 @@ def main() -> None:
         generate_episodes(args.generate, seed=0, filler=args.filler)
         gen.append(time.perf_counter() - started)
 
-    from baselines.bm25 import BM25Memory
-    from baselines.dense import DenseMemory
+    from memsuite.baselines.bm25 import BM25Memory
+    from memsuite.baselines.dense import DenseMemory
 
     clock = SystemClock()
     instrument([BM25Memory, DenseMemory], clock)

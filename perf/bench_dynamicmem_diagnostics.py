@@ -1,11 +1,11 @@
-"""Failure-stage figure of issue 10 for DynamicMem: where State Completion keys fail, for bm25 and dense on
+"""Failure-stage figure for DynamicMem: where State Completion keys fail, for bm25 and dense on
 generated users (configs/dynamicmem_quick.yaml), per state category over all checkpoints.
 
 No LLM runs: the quick config is retrieval-only, so ``answered`` is undecided and "none" in the table
 means the key passed every stage up to and including retrieval (eval/benchmarks/dynamicmem/diagnostics.py).
 
-    .venv/bin/python benchmarks/bench_dynamicmem_diagnostics.py               # 2 users, as configured
-    .venv/bin/python benchmarks/bench_dynamicmem_diagnostics.py --users 1 --out runs/dm_diag
+    .venv/bin/python perf/bench_dynamicmem_diagnostics.py               # 2 users, as configured
+    .venv/bin/python perf/bench_dynamicmem_diagnostics.py --users 1 --out runs/dm_diag
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from eval.benchmarks.dynamicmem.diagnostics import attribute_rows, stage_table
-from eval.config import load_config
-from eval.diagnostics import format_stage_table
-from eval.runner import run
+from memsuite.eval.benchmarks.dynamicmem.diagnostics import attribute_rows, stage_table
+from memsuite.eval.config import load_config
+from memsuite.eval.diagnostics import format_stage_table
+from memsuite.eval.runner import run
 
 CONFIG = Path(__file__).resolve().parents[1] / "configs" / "dynamicmem_quick.yaml"
 

@@ -1,11 +1,11 @@
-"""LLM-layer figures of issue 3 on this machine: embedded server start-up, prompt and generation
+"""LLM-layer figures on this machine: embedded server start-up, prompt and generation
 throughput of SmolLM2-135M (llama_cpp.server), and the latency of an on-disk cache hit.
 
 Every figure is the median over ``--repeats`` runs. llama.cpp's threads compete badly for CPU with
 other work, so the script prints how busy the CPU was when it started; run it on an idle machine.
 
-    .venv/bin/python benchmarks/bench_llm.py
-    .venv/bin/python benchmarks/bench_llm.py --repeats 5 --json results/bench_llm.json
+    .venv/bin/python perf/bench_llm.py
+    .venv/bin/python perf/bench_llm.py --repeats 5 --json results/bench_llm.json
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from memory_systems.llm import LLMClient, local_config
-from memory_systems.llm_server import LOCAL_MODEL, serve_local
+from memsuite.memory_systems.llm import LLMClient, local_config
+from memsuite.memory_systems.llm_server import LOCAL_MODEL, serve_local
 
 _FILLER = (
     "The quarterly report lists the ferry schedule, the bakery's opening hours, the names of the "
