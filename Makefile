@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml setup.py Makefile | $(BIN)/python
 	# different project on the package index), would keep its stale entry points: remove them first.
 	$(BIN)/pip uninstall --quiet --yes memsuite 2>/dev/null || true
 	rm -rf memsuite.egg-info
-	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo]"
+	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo,longmemeval]"
 	touch $(STAMP)
 
 demo: install
@@ -41,8 +41,8 @@ bench: install
 
 # The committed outputs of the offline quick configs: MEME quick (bm25 + dense, retrieval-only, 2
 # generated episodes with 32k filler, so k is a real choice), the WMB-100K sample (reads
-# ../shared/data/wmb100k), DynamicMem quick (2 generated users, C1..C5, retrieval-only) and the MEME
-# top-k ablation.
+# ../shared/data/wmb100k), DynamicMem quick (2 generated users, C1..C5, retrieval-only), LoCoMo quick
+# and LongMemEval quick (the shared dev files) and the MEME top-k ablation.
 # Raw runs go to runs/results/ (not committed); tables and plots to results/ (small, committed).
 # Every run comes before any report is written: reports change tracked files, and a run started on a
 # changed tree is labelled +dirty.
@@ -54,16 +54,18 @@ results: install
 	$(BIN)/memsuite run configs/wmb_sample.yaml --out runs/results/wmb_sample --quiet
 	$(BIN)/memsuite run configs/dynamicmem_quick.yaml --out runs/results/dynamicmem_quick --quiet
 	$(BIN)/memsuite run configs/locomo_quick.yaml --out runs/results/locomo_quick --quiet
+	$(BIN)/memsuite run configs/longmemeval_quick.yaml --out runs/results/longmemeval_quick --quiet
 	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
 		--report-dir runs/results/meme_topk/report --quiet
 	rm -rf results/meme_quick results/wmb_sample results/dynamicmem_quick results/meme_topk \
-		results/locomo_quick
+		results/locomo_quick results/longmemeval_quick
 	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
 		--report-dir results/meme_topk --report-only --quiet
 	$(BIN)/memsuite report runs/results/meme_quick --out results/meme_quick
 	$(BIN)/memsuite report runs/results/wmb_sample --out results/wmb_sample
 	$(BIN)/memsuite report runs/results/dynamicmem_quick --out results/dynamicmem_quick
 	$(BIN)/memsuite report runs/results/locomo_quick --out results/locomo_quick
+	$(BIN)/memsuite report runs/results/longmemeval_quick --out results/longmemeval_quick
 	$(BIN)/python perf/locomo_recall_table.py runs/results/locomo_quick --ks 5 10 25 \
 		> results/locomo_quick/recall_at_k.md
 

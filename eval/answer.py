@@ -31,6 +31,7 @@ from typing import Any
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import get_judge
 from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.tokens import encoding
 
 logger = logging.getLogger(__name__)
 
@@ -202,6 +203,17 @@ def context_budget(ctx: RunContext, reserve_tokens: int, override: int | None = 
         return override
     window = ctx.answer_llm.identity().get("n_ctx") if ctx.answer_llm is not None else None
     return int((window - reserve_tokens) * 0.8) if window else None
+
+
+def cut_to_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:
+    """``text`` cut to its first ``max_tokens`` cl100k tokens (a ranked context keeps its best), and
+    whether it was cut."""
+    if max_tokens is None:
+        return text, False
+    ids = encoding().encode_ordinary(text)
+    if len(ids) <= max_tokens:
+        return text, False
+    return encoding().decode(ids[:max_tokens]), True
 
 
 def failed_verdict(kind: str, call: str, message: str = "") -> dict[str, Any]:

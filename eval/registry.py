@@ -31,6 +31,7 @@ _BUILTIN_MODULES = {
     "dynamicmem": "memsuite.eval.benchmarks.dynamicmem.protocol",
     "wmb": "memsuite.eval.benchmarks.wmb.protocol",
     "locomo": "memsuite.eval.benchmarks.locomo.protocol",
+    "longmemeval": "memsuite.eval.benchmarks.longmemeval.protocol",
 }
 BENCHMARKS: Registry[BenchmarkFactory] = Registry(
     "benchmark", group=ENTRY_POINT_GROUP, builtins=_BUILTIN_MODULES

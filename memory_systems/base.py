@@ -101,10 +101,12 @@ class MemorySystem(ABC):
 
     def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
         """Process one session natively. Default: store the session's documents as the benchmark laid
-        them out (:attr:`Session.documents`), else one ``"role: content"`` document per non-empty turn."""
+        them out (:attr:`Session.documents`; an empty one holds nothing to find and is skipped), else one
+        ``"role: content"`` document per non-empty turn."""
         check_session(session)
         started = time.perf_counter()
-        documents = session.documents if session.documents is not None else turn_documents(session)
+        given = session.documents if session.documents is not None else turn_documents(session)
+        documents = [d for d in given if d.text.strip()]
         with self.timed("ingest"):
             ids = (
                 self.store(

@@ -36,14 +36,13 @@ answer or judge call gives ``correct: None`` with the failure kind; summaries co
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput, answer_and_judge, context_budget
+from memsuite.eval.answer import Judge, JudgeInput, answer_and_judge, context_budget, cut_to_tokens
 from memsuite.eval.benchmarks.locomo import report as _report  # noqa: F401 -- registers the report renderer
 from memsuite.eval.benchmarks.locomo.judges import (
     ANSWER_MAX_TOKENS,
@@ -61,38 +60,28 @@ from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
 from memsuite.eval.benchmarks.locomo.scores import locomo_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import check_judges, register_benchmark, register_judge
+from memsuite.eval.shared_data import shared_data_file
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document, Hit, Session, Turn
-from memsuite.memory_systems.tokens import count_tokens, encoding
+from memsuite.memory_systems.tokens import count_tokens
 
 logger = logging.getLogger(__name__)
 
 #: File name of the shared dev sample under the shared data folder.
 DEV_FILE = Path("locomo") / "locomo.dev.json"
-CODE_ROOT = Path(__file__).resolve().parents[3]
 #: Room kept free in the answer model's window: prompt text, chat template and the answer.
 _PROMPT_RESERVE_TOKENS = 300
 
 
 def default_data_path() -> Path:
-    """The shared dev file: under ``$MEMSUITE_SHARED_DATA``, else ``../shared/data`` beside the checkout.
+    """The shared dev file (:func:`memsuite.eval.shared_data.shared_data_file`).
 
     Raises:
-        ConfigError: Neither exists; the message says where to get the released file.
+        ConfigError: It is not there; the message says where to get the released file.
     """
-    tried = []
-    if os.environ.get("MEMSUITE_SHARED_DATA"):
-        tried.append(Path(os.environ["MEMSUITE_SHARED_DATA"]) / DEV_FILE)
-    tried.append(CODE_ROOT.parent / "shared" / "data" / DEV_FILE)
-    for path in tried:
-        if path.is_file():
-            return path
-    raise ConfigError(
-        "locomo needs benchmark_options.data: the released locomo10.json (snap-research/LoCoMo, "
-        f"data/locomo10.json); no shared dev file at {' or '.join(map(str, tried))} "
-        "(set MEMSUITE_SHARED_DATA to the folder holding locomo/locomo.dev.json)"
-    )
+    release = "the released locomo10.json (snap-research/LoCoMo, data/locomo10.json)"
+    return shared_data_file(DEV_FILE, benchmark="locomo", release=release)
 
 
 def turn_document(turn: LocomoTurn, date_time: str) -> str:
@@ -130,16 +119,6 @@ def _stores_turns(system: MemorySystem, namespace: str) -> bool:
         return any("dia_id" in (r.metadata or {}) for r in system.records(namespace=namespace))
     except NotImplementedError:
         return False
-
-
-def _cut_head(text: str, max_tokens: int | None) -> tuple[str, bool]:
-    """``text`` cut to its first ``max_tokens`` cl100k tokens (a ranked context keeps its best)."""
-    if max_tokens is None:
-        return text, False
-    ids = encoding().encode_ordinary(text)
-    if len(ids) <= max_tokens:
-        return text, False
-    return encoding().decode(ids[:max_tokens]), True
 
 
 def _cut_oldest(hits: list[Hit], max_tokens: int | None) -> tuple[list[Hit], bool]:
@@ -352,7 +331,7 @@ class LocomoBenchmark:
         else:
             retrieved = system.retrieve(question.question, k=ctx.k, namespace=namespace)
             hits = list(retrieved.hits)
-            context, truncated = _cut_head(retrieved.context, budget)
+            context, truncated = cut_to_tokens(retrieved.context, budget)
         retrieve_ms = (time.perf_counter() - started) * 1000
         dia_ids = list(dict.fromkeys(h.metadata["dia_id"] for h in hits if "dia_id" in (h.metadata or {})))
         gold = gold_for_scoring(question)

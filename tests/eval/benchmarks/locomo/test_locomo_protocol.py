@@ -147,7 +147,7 @@ def test_default_data_path_and_its_error(shared_data, monkeypatch, tmp_path):
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
     assert default_data_path() == shared_data / DEV
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(tmp_path))
-    monkeypatch.setattr("memsuite.eval.benchmarks.locomo.protocol.CODE_ROOT", tmp_path / "checkout")
+    monkeypatch.setattr("memsuite.eval.shared_data.CHECKOUT", tmp_path / "checkout")
     with pytest.raises(ConfigError, match=r"locomo10\.json"):
         default_data_path()
 

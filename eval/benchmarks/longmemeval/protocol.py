@@ -1,0 +1,317 @@
+"""The LongMemEval protocol: one question per unit, its own haystack in its own namespace.
+
+Per unit (a question): reset the namespace; ingest the haystack's sessions in date order through
+``ingest_session``, each a :class:`~memsuite.memory_systems.records.Session` (all its turns, for systems
+that read dialogue) whose documents are the session's part of the official corpus (:mod:`.schema`: user
+turns only, one document per session or per user turn by ``granularity``), each with ``corpus_id``,
+``corpus_index`` (its place in the official corpus order), ``session_id`` and ``date`` as metadata;
+then ``finalize``; then the question, asked at its ``question_date``:
+
+- the ranking: one ``search`` for every document of the corpus, read as corpus ids in rank order
+  (``metadata.ranking``; a haystack that holds a session twice has its documents twice, as in the
+  official corpus). Documents the system did not return (a blank document, which systems skip, or
+  fewer hits) follow in corpus order. A system whose memories are not the corpus's documents
+  (extracted facts, graphs) has no ranking, and its rows carry only the answer-level verdicts;
+- the context: one ``retrieve`` at the run's ``k``; when its hits carry their session date, each is
+  shown under it (the answer prompt gives the question's date too), cut to the answer model's window.
+
+Verdicts: ``retrieval`` (always, LLM-free): the official metrics at every depth (:mod:`.metrics`),
+``correct`` = recall_all at the run's k; undefined for abstention questions and questions without a
+relevant document (the official averages keep the latter: :mod:`.scores` reports both).
+``answer_in_context`` (always, LLM-free): whether the gold answer's words appear in the context (as
+LoCoMo's ``has_answer``); undefined for preference rubrics and abstention. ``llm`` (with an answer LLM):
+the official per-type judge (:mod:`.judges`) through the run's judge LLM.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+from pathlib import Path
+from typing import Any
+
+from memsuite.eval.answer import Judge, JudgeInput, answer_and_judge, context_budget, cut_to_tokens
+from memsuite.eval.benchmarks.locomo.metrics import has_answer
+from memsuite.eval.benchmarks.longmemeval import reference as _reference  # noqa: F401 -- registers flat_bm25
+from memsuite.eval.benchmarks.longmemeval import report as _report  # noqa: F401 -- registers the renderer
+from memsuite.eval.benchmarks.longmemeval.judges import ANSWER_MAX_TOKENS, answer_prompt, judge_llm
+from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
+from memsuite.eval.benchmarks.longmemeval.metrics import question_metrics
+from memsuite.eval.benchmarks.longmemeval.schema import (
+    GRANULARITIES,
+    CorpusDocument,
+    LmeQuestion,
+    corpus,
+    session_documents,
+)
+from memsuite.eval.benchmarks.longmemeval.scores import longmemeval_scores
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.registry import check_judges, register_benchmark, register_judge
+from memsuite.eval.shared_data import shared_data_file
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.records import Document, Session, Turn
+
+logger = logging.getLogger(__name__)
+
+DEV_FILE = Path("longmemeval") / "longmemeval_s_cleaned.dev.json.gz"
+_PROMPT_RESERVE_TOKENS = 400
+
+
+@dataclass(frozen=True)
+class LmeCase:
+    """What LongMemEval's judges see of one question."""
+
+    question: LmeQuestion
+    metrics: dict[str, dict[str, float]] | None
+    """The official metrics, or None when the system's memories are not corpus documents."""
+    relevant: tuple[str, ...]
+    k: int
+    granularity: str
+    in_context: bool | None
+
+
+def _retrieval_judge(inp: JudgeInput) -> dict[str, Any]:
+    case: LmeCase = inp.case
+    verdict: dict[str, Any] = {"judge": "retrieval", "granularity": case.granularity}
+    if case.metrics is None:
+        return {**verdict, "correct": None, "undefined": "the memories are not corpus documents"}
+    verdict["metrics"] = case.metrics
+    if case.question.abstention:
+        return {**verdict, "correct": None, "undefined": "abstention question"}
+    if not case.relevant:
+        return {**verdict, "correct": None, "undefined": "no relevant document (evidence in assistant turns)"}
+    level = case.metrics[case.granularity]
+    key = f"recall_all@{case.k}"
+    return {**verdict, "correct": level[key] == 1.0 if key in level else None, "k": case.k}
+
+
+def _in_context_judge(inp: JudgeInput) -> dict[str, Any]:
+    case: LmeCase = inp.case
+    verdict = {"judge": "answer_in_context", "correct": case.in_context}
+    return verdict if case.in_context is not None else {**verdict, "undefined": "a rubric or an abstention"}
+
+
+def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
+    if inp.llm is None:
+        raise ConfigError("the longmemeval llm judge needs judge_llm (or answer_llm) in the config")
+    return judge_llm(inp.llm, inp.case.question, inp.answer.text or "")
+
+
+register_judge("longmemeval", "retrieval")(Judge(_retrieval_judge, needs_answer=False))
+register_judge("longmemeval", "answer_in_context")(Judge(_in_context_judge, needs_answer=False))
+register_judge("longmemeval", "llm")(Judge(_llm_judge, uses_llm=True))
+
+
+def default_data_path() -> Path:
+    """The shared dev S file (:func:`memsuite.eval.shared_data.shared_data_file`)."""
+    release = "a released file (xiaowu0162/LongMemEval: longmemeval_oracle, _s_cleaned or _m_cleaned .json)"
+    return shared_data_file(DEV_FILE, benchmark="longmemeval", release=release)
+
+
+def to_sessions(question: LmeQuestion, granularity: str) -> list[Session]:
+    """The haystack as memory-system sessions in date order, each laid out as its corpus documents."""
+    parts = [session_documents(s, granularity) for s in question.sessions]
+    starts = [0, *accumulate(len(p) for p in parts)]
+    sessions = []
+    for position in question.date_order():
+        session = question.sessions[position]
+        documents = tuple(
+            Document(
+                d.text,
+                {
+                    "corpus_id": d.corpus_id,
+                    "corpus_index": starts[position] + i,
+                    "session_id": d.session_id,
+                    "date": d.date,
+                },
+                turn=d.turn,
+            )
+            for i, d in enumerate(parts[position])
+        )
+        turns = tuple(Turn(t.role, t.content) for t in session.turns)
+        metadata = {"question_id": question.question_id}
+        sessions.append(Session(session.session_id, session.date, turns, metadata, documents))
+    return sessions
+
+
+class LongMemEvalBenchmark:
+    """LongMemEval questions as runner units and a protocol (module docstring).
+
+    Args:
+        data: A released file (oracle, S or M; ``.json`` or ``.json.gz``) unchanged; default the shared
+            dev S file.
+        granularity: ``session`` or ``turn``: the corpus documents (:mod:`.schema`).
+        question_types: Only these types.
+        question_ids: Only these questions.
+        per_type: The first N questions of each type (a stratified subset).
+        max_context_tokens: Cut contexts to this many cl100k tokens; default the answer model's window
+            less room for the prompt, when the endpoint reports it.
+        answer_max_tokens: Answer budget.
+
+    Raises:
+        ConfigError: Bad options or no data file.
+        DatasetError: The file is malformed (file, record index and field named).
+    """
+
+    name = "longmemeval"
+
+    def __init__(
+        self,
+        data: str | Path | None = None,
+        *,
+        granularity: str = "session",
+        question_types: Sequence[str] | None = None,
+        question_ids: Sequence[str] | None = None,
+        per_type: int | None = None,
+        max_context_tokens: int | None = None,
+        answer_max_tokens: int = ANSWER_MAX_TOKENS,
+    ) -> None:
+        if granularity not in GRANULARITIES:
+            raise ConfigError(
+                f"longmemeval granularity must be one of {', '.join(GRANULARITIES)}, got {granularity!r}"
+            )
+        path = Path(data) if data is not None else default_data_path()
+        if isinstance(question_types, str):
+            question_types = [question_types]
+        if isinstance(question_ids, str):
+            question_ids = [question_ids]
+        self.file = LmeFile(path, question_types=question_types, question_ids=question_ids, per_type=per_type)
+        self.granularity = granularity
+        self.max_context_tokens = max_context_tokens
+        self.answer_max_tokens = answer_max_tokens
+        self.source = {
+            "kind": "official",
+            "path": str(path),
+            "questions_in_file": sum(self.file.counts.values()),
+            "questions": len(self.file.ids),
+            "granularity": granularity,
+        }
+
+    def units(self) -> list[str]:
+        return self.file.ids
+
+    def run_unit(self, system: MemorySystem, unit_id: str, ctx: RunContext) -> Iterator[Row]:
+        """Ingest one question's haystack, then ask it (module docstring).
+
+        Raises:
+            ConfigError: Unknown unit or judge, or the llm judge without an answer LLM.
+        """
+        if unit_id not in self.file.ids:
+            raise ConfigError(f"longmemeval: unknown unit {unit_id!r}")
+        check_judges(self.name, ctx.judges)
+        if ctx.answer_llm is None and "llm" in ctx.judges:
+            raise ConfigError("the longmemeval llm judge needs an answer_llm; judges: [] runs retrieval only")
+        question = self.file.question(unit_id)
+        documents = corpus(question, self.granularity)
+        namespace = unit_id
+        system.reset(namespace=namespace)
+        failures = 0
+        for session in to_sessions(question, self.granularity):
+            failures += system.ingest_session(session, namespace=namespace).failures
+        system.finalize(namespace=namespace)
+        yield self._ask(system, question, documents, ctx, failures=failures)
+
+    def _ranking(
+        self, system: MemorySystem, question: LmeQuestion, documents: list[CorpusDocument]
+    ) -> list[str] | None:
+        """Corpus ids in the system's rank order (module docstring), or None when its memories are not
+        corpus documents."""
+        namespace = question.question_id
+        try:
+            stored = system.records(namespace=namespace)
+        except NotImplementedError:
+            return None
+        if not any("corpus_index" in (r.metadata or {}) for r in stored):
+            return None
+        hits = system.search(question.question, k=len(documents), namespace=namespace)
+        # By corpus position, not id: a haystack may hold one session twice (the release does).
+        ranked = list(
+            dict.fromkeys(h.metadata["corpus_index"] for h in hits if "corpus_index" in (h.metadata or {}))
+        )
+        returned = set(ranked)
+        ranked += [i for i in range(len(documents)) if i not in returned]
+        return [documents[i].corpus_id for i in ranked]
+
+    def _ask(
+        self,
+        system,
+        question: LmeQuestion,
+        documents: list[CorpusDocument],
+        ctx: RunContext,
+        *,
+        failures: int,
+    ) -> Row:
+        namespace = question.question_id
+        ranking = self._ranking(system, question, documents)
+        relevant = tuple(sorted({d.corpus_id for d in documents if d.relevant}))
+        metrics = (
+            question_metrics(ranking, [d.corpus_id for d in documents], set(relevant), self.granularity)
+            if ranking is not None
+            else None
+        )
+        started = time.perf_counter()
+        retrieved = system.retrieve(question.question, k=ctx.k, namespace=namespace)
+        retrieve_ms = (time.perf_counter() - started) * 1000
+        dated = [h for h in retrieved.hits if "date" in (h.metadata or {})]
+        if dated and len(dated) == len(retrieved.hits):
+            full = CONTEXT_SEPARATOR.join(f"[Session date: {h.metadata['date']}]\n{h.text}" for h in dated)
+        else:
+            full = retrieved.context
+        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
+        context, truncated = cut_to_tokens(full or NO_MEMORY, budget)
+        scorable = not question.abstention and question.question_type != "single-session-preference"
+        in_context = has_answer([question.answer], context) if scorable else None
+        case = LmeCase(question, metrics, relevant, ctx.k, self.granularity, in_context)
+        usage: dict[str, Any] = {"retrieve_ms": retrieve_ms}
+        messages = (
+            [{"role": "user", "content": answer_prompt(question, context)}]
+            if ctx.answer_llm is not None
+            else None
+        )
+        answer, verdicts = answer_and_judge(
+            ctx,
+            self.name,
+            case=case,
+            context=context,
+            messages=messages,
+            usage=usage,
+            max_tokens=self.answer_max_tokens,
+            temperature=0.0,
+            always=("retrieval", "answer_in_context"),
+        )
+        return Row(
+            system=system.name,
+            benchmark=self.name,
+            unit_id=namespace,
+            question_id=question.question_id,
+            question=question.question,
+            gold=question.answer,
+            context=context,
+            answer=answer.text if answer is not None and not answer.failed else None,
+            verdicts=verdicts,
+            usage=usage,
+            metadata={
+                "question_type": question.question_type,
+                "abstention": question.abstention,
+                "question_date": question.question_date,
+                "granularity": self.granularity,
+                "ranking": ranking or [],
+                "relevant": list(relevant),
+                "corpus_size": len(documents),
+                "k": ctx.k,
+                "context_truncated": truncated,
+                "ingest_failures": failures,
+            },
+        )
+
+    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+        """Official retrieval averages, answer-level rates per question type, and the data read."""
+        return {"source": self.source, **longmemeval_scores(rows)}
+
+
+# The class itself is the factory: its signature is the schema of LongMemEval's benchmark_options.
+register_benchmark("longmemeval")(LongMemEvalBenchmark)

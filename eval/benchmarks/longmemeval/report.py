@@ -1,0 +1,174 @@
+"""The LongMemEval report section: the official retrieval metrics, per question type, answer rates, usage.
+
+Retrieval tables follow LongMemEval's retrieval printouts (recall_any / recall_all / ndcg_any at 5 and
+10, per granularity; abstention questions left out), averaged as its scripts average
+(:mod:`.scores`: ``official``), with the recall_all@5 of questions that have a relevant document beside
+it. Answer-level rates (``answer_in_context``; the ``llm`` judge when the run has one) per question
+type, abstention apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from memsuite.eval.benchmarks.longmemeval.scores import TYPE_ORDER
+from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
+from memsuite.eval.report.model import ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.report.usage import usage_table
+
+HEADLINE = tuple(f"{m}@{k}" for k in (5, 10) for m in ("recall_any", "recall_all", "ndcg_any"))
+LEVEL_NOTES = {
+    "session": "session: one document per session (its user turns); for a turn-granularity run, its turn "
+    "ranking read as sessions (k grows until k distinct sessions are covered), as LongMemEval's scripts do.",
+    "turn": "turn: one document per user turn.",
+}
+
+_AVERAGING_NOTE = (
+    "Averaged over non-abstention questions, as LongMemEval's scripts do: a question with no relevant "
+    "document (single-session-assistant evidence lies in assistant turns, which the corpus leaves out) "
+    "counts with recall_all 1 and recall_any and ndcg 0 ('no relevant' of n); 'with relevant' leaves "
+    "those out. Every k of 1, 3, 5, 10, 30, 50 is in summary.json."
+)
+
+
+def _pct(value: Any) -> float | None:
+    return None if value is None else 100 * float(value)
+
+
+def _retrieval(run: RunInfo, system: str) -> Mapping[str, Any] | None:
+    found = run.scores(system).get("retrieval")
+    return found if isinstance(found, Mapping) else None
+
+
+@register_renderer("longmemeval")
+def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
+    """Retrieval per level and per question type, answer-level rates, usage."""
+    section = Section("LongMemEval")
+    prefix = run_column(runs, options)
+    systems = ordered_systems(runs)
+    for level in ("session", "turn"):
+        records = []
+        for system in systems:
+            for run in runs:
+                r = _retrieval(run, system)
+                official = ((r or {}).get("official") or {}).get(level)
+                if not official:
+                    continue
+                records.append(
+                    {
+                        **run_cell(run, prefix),
+                        "system": system,
+                        "granularity": r.get("granularity"),
+                        **{name: _pct(official.get(name)) for name in HEADLINE},
+                        "recall_all@5 (with relevant)": _pct(
+                            ((r.get("with_relevant") or {}).get(level) or {}).get("recall_all@5")
+                        ),
+                        "n": r.get("n"),
+                        "no relevant": r.get("n_no_relevant"),
+                    }
+                )
+        if records:
+            section.tables.append(
+                Table.from_records(
+                    f"longmemeval_retrieval_{level}",
+                    f"LongMemEval retrieval, {level} level (%)",
+                    (
+                        *prefix,
+                        "system",
+                        "granularity",
+                        *HEADLINE,
+                        "recall_all@5 (with relevant)",
+                        "n",
+                        "no relevant",
+                    ),
+                    records,
+                    (
+                        LEVEL_NOTES[level],
+                        _AVERAGING_NOTE,
+                    ),
+                    {name: ".1f" for name in (*HEADLINE, "recall_all@5 (with relevant)")},
+                )
+            )
+    section.tables.append(_by_type_table(runs, systems, prefix))
+    for judge, title, note in (
+        (
+            "answer_in_context",
+            "gold answer in the context (%)",
+            "LLM-free: the gold answer's tokens appear contiguously in the context handed to the answer "
+            "model (LoCoMo's has_answer); undefined for preference rubrics and abstention questions.",
+        ),
+        (
+            "llm",
+            "LLM judge accuracy (%)",
+            "LongMemEval's per-type yes/no judge (src/evaluation/evaluate_qa.py) through the run's judge "
+            "LLM; failed calls are left out and counted in n_failed.",
+        ),
+    ):
+        table = _answer_table(runs, systems, prefix, judge, title, note)
+        if table.rows:
+            section.tables.append(table)
+    section.tables.append(usage_table("longmemeval_usage", "LongMemEval usage and cost", runs, options))
+    return section
+
+
+def _by_type_table(runs, systems, prefix) -> Table:
+    records = []
+    for system in systems:
+        for run in runs:
+            r = _retrieval(run, system)
+            if r is None:
+                continue
+            by_type = r.get("by_type") or {}
+            records.append(
+                {
+                    **run_cell(run, prefix),
+                    "system": system,
+                    **{
+                        t: _pct(
+                            (((by_type.get(t) or {}).get("official") or {}).get("session") or {}).get(
+                                "recall_all@5"
+                            )
+                        )
+                        for t in TYPE_ORDER[:-1]
+                    },
+                }
+            )
+    return Table.from_records(
+        "longmemeval_retrieval_by_type",
+        "LongMemEval session recall_all@5 per question type (%)",
+        (*prefix, "system", *TYPE_ORDER[:-1]),
+        records,
+        ("Official averaging per type (non-abstention questions).",),
+        {t: ".1f" for t in TYPE_ORDER},
+    )
+
+
+def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> Table:
+    records = []
+    for system in systems:
+        for run in runs:
+            scores = run.scores(system).get(judge)
+            if not isinstance(scores, Mapping):
+                continue
+            by_type = scores.get("by_type") or {}
+            overall = scores.get("overall") or {}
+            records.append(
+                {
+                    **run_cell(run, prefix),
+                    "system": system,
+                    **{t: _pct((by_type.get(t) or {}).get("rate")) for t in TYPE_ORDER},
+                    "overall": _pct(overall.get("rate")),
+                    "n": overall.get("n"),
+                    "n_failed": overall.get("n_failed"),
+                }
+            )
+    return Table.from_records(
+        f"longmemeval_{judge}",
+        f"LongMemEval {title}",
+        (*prefix, "system", *TYPE_ORDER, "overall", "n", "n_failed"),
+        records,
+        (note,),
+        {t: ".1f" for t in (*TYPE_ORDER, "overall")},
+    )
