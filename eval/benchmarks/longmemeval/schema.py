@@ -35,13 +35,18 @@ DATE_FORMAT = "%Y/%m/%d (%a) %H:%M"
 
 @dataclass(frozen=True)
 class Turn:
+    """One turn of a haystack session."""
+
     role: str
     content: str
     has_answer: bool = False
+    """The release's evidence mark (absent in the file reads as False)."""
 
 
 @dataclass(frozen=True)
 class HaystackSession:
+    """One session of a question's haystack: its id, its date as the release writes it, its turns."""
+
     session_id: str
     date: str
     turns: tuple[Turn, ...]
@@ -61,6 +66,7 @@ class LmeQuestion:
 
     @property
     def abstention(self) -> bool:
+        """An abstention question (its id ends in ``_abs``): the answer explains why none exists."""
         return self.question_id.endswith("_abs")
 
     def date_order(self) -> list[int]:
