@@ -12,7 +12,7 @@ import traceback
 from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -197,7 +197,8 @@ def _write_units(
         call of it worked and units are left to run.
     """
     errors, written, stop_reason = 0, 0, None
-    with progress_bar(total=total, desc=desc, enabled=show_progress) as bar:
+    # Closing the executor's generator, however the loop ends, cancels the units not started.
+    with closing(finished), progress_bar(total=total, desc=desc, enabled=show_progress) as bar:
         for record, rows in finished:
             errors += _write(folder, record, rows)
             written += 1
@@ -207,8 +208,6 @@ def _write_units(
                 stop_reason = _dead_answer_endpoint(record, rows, answer_llm)
                 if stop_reason:
                     break
-    if hasattr(finished, "close"):
-        finished.close()
     return errors, stop_reason
 
 

@@ -39,7 +39,7 @@ from memsuite.eval.benchmarks.longmemeval import reference as _reference  # noqa
 from memsuite.eval.benchmarks.longmemeval import report as _report  # noqa: F401 -- registers the renderer
 from memsuite.eval.benchmarks.longmemeval.judges import ANSWER_MAX_TOKENS, answer_prompt, judge_llm
 from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
-from memsuite.eval.benchmarks.longmemeval.metrics import question_metrics
+from memsuite.eval.benchmarks.longmemeval.metrics import question_metrics, retrieval_metrics
 from memsuite.eval.benchmarks.longmemeval.schema import (
     GRANULARITIES,
     CorpusDocument,
@@ -70,6 +70,8 @@ class LmeCase:
     """The official metrics, or None when the system's memories are not corpus documents."""
     relevant: tuple[str, ...]
     k: int
+    recall_all_at_k: float | None
+    """recall_all at the run's k (any k, not only the official depths), at the run's granularity."""
     granularity: str
     in_context: bool | None
 
@@ -84,9 +86,7 @@ def _retrieval_judge(inp: JudgeInput) -> dict[str, Any]:
         return {**verdict, "correct": None, "undefined": "abstention question"}
     if not case.relevant:
         return {**verdict, "correct": None, "undefined": "no relevant document (evidence in assistant turns)"}
-    level = case.metrics[case.granularity]
-    key = f"recall_all@{case.k}"
-    return {**verdict, "correct": level[key] == 1.0 if key in level else None, "k": case.k}
+    return {**verdict, "correct": case.recall_all_at_k == 1.0, "k": case.k}
 
 
 def _in_context_judge(inp: JudgeInput) -> dict[str, Any]:
@@ -247,9 +247,10 @@ class LongMemEvalBenchmark:
     ) -> Row:
         namespace = question.question_id
         ranking = self._ranking(system, question, documents)
+        corpus_ids = [d.corpus_id for d in documents]
         relevant = tuple(sorted({d.corpus_id for d in documents if d.relevant}))
         metrics = (
-            question_metrics(ranking, [d.corpus_id for d in documents], set(relevant), self.granularity)
+            question_metrics(ranking, corpus_ids, set(relevant), self.granularity)
             if ranking is not None
             else None
         )
@@ -265,7 +266,12 @@ class LongMemEvalBenchmark:
         context, truncated = cut_to_tokens(full or NO_MEMORY, budget)
         scorable = not question.abstention and question.question_type != "single-session-preference"
         in_context = has_answer([question.answer], context) if scorable else None
-        case = LmeCase(question, metrics, relevant, ctx.k, self.granularity, in_context)
+        at_k = (
+            retrieval_metrics(ranking, corpus_ids, set(relevant), ctx.k)["recall_all"]
+            if ranking is not None
+            else None
+        )
+        case = LmeCase(question, metrics, relevant, ctx.k, at_k, self.granularity, in_context)
         usage: dict[str, Any] = {"retrieve_ms": retrieve_ms}
         messages = (
             [{"role": "user", "content": answer_prompt(question, context)}]

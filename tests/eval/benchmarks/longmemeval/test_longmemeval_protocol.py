@@ -94,6 +94,14 @@ class _OwnLayout(BM25Memory):
         return IngestReport(session.session_id)
 
 
+def test_the_retrieval_verdict_holds_at_a_depth_outside_the_official_ones(s_subset):
+    unit = s_subset.units()[0]
+    (row,) = s_subset.run_unit(get_system("bm25"), unit, RunContext(k=7, judges=()))
+    verdict = row.verdicts["retrieval"]
+    top = set(row.metadata["ranking"][:7])
+    assert verdict["k"] == 7 and verdict["correct"] == all(r in top for r in row.metadata["relevant"])
+
+
 def test_a_system_without_corpus_documents_gets_no_ranking(s_subset):
     unit = s_subset.units()[0]
     (row,) = s_subset.run_unit(_OwnLayout(), unit, RunContext(k=3, judges=()))
