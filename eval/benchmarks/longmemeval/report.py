@@ -114,13 +114,16 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
 
 
 def _by_type_table(runs, systems, prefix) -> Table:
-    records = []
+    records, marks = [], {}
     for system in systems:
         for run in runs:
             r = _retrieval(run, system)
             if r is None:
                 continue
             by_type = r.get("by_type") or {}
+            for t in TYPE_ORDER[:-1]:
+                if t in by_type:
+                    marks[(len(records), t)] = f" (n={by_type[t].get('n')})"
             records.append(
                 {
                     **run_cell(run, prefix),
@@ -140,13 +143,14 @@ def _by_type_table(runs, systems, prefix) -> Table:
         "LongMemEval session recall_all@5 per question type (%)",
         (*prefix, "system", *TYPE_ORDER[:-1]),
         records,
-        ("Official averaging per type (non-abstention questions).",),
+        ("Official averaging per type (non-abstention questions); n = questions in the cell.",),
         {t: ".1f" for t in TYPE_ORDER},
+        marks,
     )
 
 
 def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> Table:
-    records = []
+    records, marks = [], {}
     for system in systems:
         for run in runs:
             scores = run.scores(system).get(judge)
@@ -154,6 +158,9 @@ def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> T
                 continue
             by_type = scores.get("by_type") or {}
             overall = scores.get("overall") or {}
+            for t in TYPE_ORDER:
+                if (by_type.get(t) or {}).get("n"):
+                    marks[(len(records), t)] = f" (n={by_type[t]['n']})"
             records.append(
                 {
                     **run_cell(run, prefix),
@@ -169,6 +176,7 @@ def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> T
         f"LongMemEval {title}",
         (*prefix, "system", *TYPE_ORDER, "overall", "n", "n_failed"),
         records,
-        (note,),
+        (note, "n = judged questions in the cell; the overall n and n_failed are columns."),
         {t: ".1f" for t in (*TYPE_ORDER, "overall")},
+        marks,
     )

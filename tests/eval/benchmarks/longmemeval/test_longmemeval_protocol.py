@@ -132,3 +132,4 @@ def test_a_retrieval_only_run_reports_the_official_averages(shared_data, tmp_pat
     assert names[:2] == ["longmemeval_retrieval_session", "longmemeval_retrieval_by_type"]
     markdown = report_markdown(report)
     assert "| flat_bm25 | session |" in markdown and "as LongMemEval's scripts do" in markdown
+    assert "100.0 (n=1)" in markdown or "0.0 (n=1)" in markdown  # every per-type cell says its n
