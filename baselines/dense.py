@@ -31,7 +31,7 @@ from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError
 from memsuite.memory_systems.records import Hit, MemoryRecord, RetrievalResult, Usage
 from memsuite.memory_systems.registry import register
-from memsuite.memory_systems.store import RecordStore, check_k, check_namespace, check_text, check_texts
+from memsuite.memory_systems.store import RecordStore, check_k, check_namespace, check_text
 from memsuite.memory_systems.tokens import fits_in_tokens, split_by_tokens
 from memsuite.memory_systems.vector_index import INDEX_KINDS, VectorIndex, load_indexes, save_indexes
 
@@ -117,9 +117,7 @@ class DenseMemory(MemorySystem):
         namespace: str = "default",
         metadata: Sequence[dict[str, Any]] | None = None,
     ) -> list[str]:
-        texts = check_texts(items)  # validate before anything changes
-        check_namespace(namespace)
-        added = self._records.add(texts, namespace, metadata)
+        added = self._records.add(items, namespace, metadata)  # validates the whole batch first
         self._pending.setdefault(namespace, []).extend(added)
         return [r.id for r in added]
 

@@ -323,31 +323,44 @@ class Embedder:
         if not texts:
             return out
         cache = self._disk_cache()
-        # Texts to encode, each once, with every output row it fills.
-        missing: dict[bytes, tuple[str, list[int]]] = {}
+        # Each distinct uncached text once: its key, text and first output row; later rows of the same
+        # text are copied from the first. Rows are filled by index arrays, not one numpy call per text
+        # (on a GPU the per-text Python cost is a visible share of the model's time).
+        first_row: dict[bytes, int] = {}
+        todo_keys, todo_texts, todo_rows = [], [], []
+        hit_rows, hit_vectors, copies = [], [], []
         for i, text in enumerate(texts):
             key = text_key(text)
+            seen = first_row.get(key)
+            if seen is not None:
+                copies.append((i, seen))
+                continue
+            first_row[key] = i
             row = cache.get(key) if cache is not None else None
             if row is not None:
-                out[i] = row
-            elif key in missing:
-                missing[key][1].append(i)
+                hit_rows.append(i)
+                hit_vectors.append(row)
             else:
-                missing[key] = (text, [i])
-        pending = list(missing.items())
+                todo_keys.append(key)
+                todo_texts.append(text)
+                todo_rows.append(i)
+        if hit_rows:
+            out[hit_rows] = np.stack(hit_vectors)
         # Encode in slices: bounded transient memory, and every slice is cached as soon as it is done.
-        for start in range(0, len(pending), ENCODE_SLICE):
-            part = pending[start : start + ENCODE_SLICE]
+        for start in range(0, len(todo_texts), ENCODE_SLICE):
+            end = start + ENCODE_SLICE
             vectors = self.model.encode(
-                [text for _, (text, _) in part],
+                todo_texts[start:end],
                 batch_size=self.batch_size,
                 normalize_embeddings=True,
                 convert_to_numpy=True,
                 show_progress_bar=show_progress,
             ).astype(np.float32, copy=False)
-            self._count(len(part))
-            for (_, (_, rows)), vector in zip(part, vectors, strict=True):
-                out[rows] = vector
+            self._count(len(vectors))
+            out[todo_rows[start:end]] = vectors
             if cache is not None:
-                cache.put_many([key for key, _ in part], vectors)
+                cache.put_many(todo_keys[start:end], vectors)
+        if copies:
+            targets, sources = zip(*copies, strict=True)
+            out[list(targets)] = out[list(sources)]
         return out
