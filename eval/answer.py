@@ -31,7 +31,7 @@ from typing import Any
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import get_judge
 from memsuite.memory_systems.base import MemorySystem
-from memsuite.memory_systems.tokens import encoding
+from memsuite.memory_systems.tokens import count_tokens, encoding
 
 logger = logging.getLogger(__name__)
 
@@ -214,6 +214,20 @@ def cut_to_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:
     if len(ids) <= max_tokens:
         return text, False
     return encoding().decode(ids[:max_tokens]), True
+
+
+def cut_oldest(blocks: Sequence[str], max_tokens: int | None) -> int:
+    """Where a chronological context starts once cut to ``max_tokens``: whole blocks are kept from the
+    newest back while they fit (one token between blocks), so the oldest go first. Returns the index
+    of the first block kept (``len(blocks)`` when not even the newest fits)."""
+    if max_tokens is None:
+        return 0
+    used = 0
+    for index in range(len(blocks) - 1, -1, -1):
+        used += count_tokens(blocks[index]) + 1
+        if used > max_tokens:
+            return index + 1
+    return 0
 
 
 def failed_verdict(kind: str, call: str, message: str = "") -> dict[str, Any]:

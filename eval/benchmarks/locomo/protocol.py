@@ -42,7 +42,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput, answer_and_judge, context_budget, cut_to_tokens
+from memsuite.eval.answer import (
+    Judge,
+    JudgeInput,
+    answer_and_judge,
+    context_budget,
+    cut_oldest,
+    cut_to_tokens,
+)
 from memsuite.eval.benchmarks.locomo import report as _report  # noqa: F401 -- registers the report renderer
 from memsuite.eval.benchmarks.locomo.judges import (
     ANSWER_MAX_TOKENS,
@@ -53,18 +60,17 @@ from memsuite.eval.benchmarks.locomo.judges import (
 )
 from memsuite.eval.benchmarks.locomo.loader import load_conversations
 from memsuite.eval.benchmarks.locomo.metrics import category_f1, evidence_recall, has_answer, stemmer
-from memsuite.eval.benchmarks.locomo.reference import ReferenceContext
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Conversation, Question
 from memsuite.eval.benchmarks.locomo.schema import Session as LocomoSession
 from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
 from memsuite.eval.benchmarks.locomo.scores import locomo_scores
 from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.reference import ReferenceContext
 from memsuite.eval.registry import check_judges, register_benchmark, register_judge
 from memsuite.eval.shared_data import shared_data_file
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
-from memsuite.memory_systems.records import Document, Hit, Session, Turn
-from memsuite.memory_systems.tokens import count_tokens
+from memsuite.memory_systems.records import Document, Session, Turn
 
 logger = logging.getLogger(__name__)
 
@@ -119,19 +125,6 @@ def _stores_turns(system: MemorySystem, namespace: str) -> bool:
         return any("dia_id" in (r.metadata or {}) for r in system.records(namespace=namespace))
     except NotImplementedError:
         return False
-
-
-def _cut_oldest(hits: list[Hit], max_tokens: int | None) -> tuple[list[Hit], bool]:
-    """Whole turns from the newest back while they fit in ``max_tokens`` (oldest dropped first)."""
-    if max_tokens is None:
-        return hits, False
-    kept, used = [], 0
-    for hit in reversed(hits):
-        used += count_tokens(hit.text) + 1
-        if used > max_tokens:
-            break
-        kept.append(hit)
-    return kept[::-1], len(kept) < len(hits)
 
 
 def gold_for_scoring(question: Question) -> str | None:
@@ -326,7 +319,8 @@ class LocomoBenchmark:
                 hits = system.reference_context(
                     question.question, namespace=namespace, evidence=question.evidence
                 )
-            hits, truncated = _cut_oldest(list(hits), budget)
+            start = cut_oldest([h.text for h in hits], budget)
+            hits, truncated = list(hits)[start:], start > 0
             context = "\n".join(h.text for h in hits) if hits else NO_MEMORY
         else:
             retrieved = system.retrieve(question.question, k=ctx.k, namespace=namespace)

@@ -15,6 +15,11 @@ then ``finalize``; then the question, asked at its ``question_date``:
 - the context: one ``retrieve`` at the run's ``k``; when its hits carry their session date, each is
   shown under it (the answer prompt gives the question's date too), cut to the answer model's window.
 
+Reference rows (:mod:`memsuite.eval.reference`): ``full_context`` is given the whole haystack,
+``gold_evidence`` only the evidence sessions (``answer_session_ids``: LongMemEval's oracle setting),
+each session in full (both speakers, as the paper's long-context setting shows it) under its date, in
+date order, the oldest sessions dropped first to fit the window. They are not retrievers: no ranking.
+
 Verdicts: ``retrieval`` (always, LLM-free): the official metrics at every depth (:mod:`.metrics`),
 ``correct`` = recall_all at the run's k; undefined for abstention questions and questions without a
 relevant document (the official averages keep the latter: :mod:`.scores` reports both).
@@ -28,12 +33,19 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput, answer_and_judge, context_budget, cut_to_tokens
+from memsuite.eval.answer import (
+    Judge,
+    JudgeInput,
+    answer_and_judge,
+    context_budget,
+    cut_oldest,
+    cut_to_tokens,
+)
 from memsuite.eval.benchmarks.locomo.metrics import has_answer
 from memsuite.eval.benchmarks.longmemeval import reference as _reference  # noqa: F401 -- registers flat_bm25
 from memsuite.eval.benchmarks.longmemeval import report as _report  # noqa: F401 -- registers the renderer
@@ -43,12 +55,14 @@ from memsuite.eval.benchmarks.longmemeval.metrics import question_metrics, retri
 from memsuite.eval.benchmarks.longmemeval.schema import (
     GRANULARITIES,
     CorpusDocument,
+    HaystackSession,
     LmeQuestion,
     corpus,
     session_documents,
 )
 from memsuite.eval.benchmarks.longmemeval.scores import longmemeval_scores
 from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.reference import ReferenceContext
 from memsuite.eval.registry import check_judges, register_benchmark, register_judge
 from memsuite.eval.shared_data import shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
@@ -67,20 +81,21 @@ class LmeCase:
 
     question: LmeQuestion
     metrics: dict[str, dict[str, float]] | None
-    """The official metrics, or None when the system's memories are not corpus documents."""
+    """The official metrics, or None when the system has no ranking (``no_ranking`` says why)."""
     relevant: tuple[str, ...]
     k: int
     recall_all_at_k: float | None
     """recall_all at the run's k (any k, not only the official depths), at the run's granularity."""
     granularity: str
     in_context: bool | None
+    no_ranking: str = "the memories are not corpus documents"
 
 
 def _retrieval_judge(inp: JudgeInput) -> dict[str, Any]:
     case: LmeCase = inp.case
     verdict: dict[str, Any] = {"judge": "retrieval", "granularity": case.granularity}
     if case.metrics is None:
-        return {**verdict, "correct": None, "undefined": "the memories are not corpus documents"}
+        return {**verdict, "correct": None, "undefined": case.no_ranking}
     verdict["metrics"] = case.metrics
     if case.question.abstention:
         return {**verdict, "correct": None, "undefined": "abstention question"}
@@ -110,6 +125,33 @@ def default_data_path() -> Path:
     """The shared dev S file (:func:`memsuite.eval.shared_data.shared_data_file`)."""
     release = "a released file (xiaowu0162/LongMemEval: longmemeval_oracle, _s_cleaned or _m_cleaned .json)"
     return shared_data_file(DEV_FILE, benchmark="longmemeval", release=release)
+
+
+def dated_text(date: str, text: str) -> str:
+    """A memory's text under its session's date, as the answer prompt shows it."""
+    return f"[Session date: {date}]\n{text}"
+
+
+def render_session(session: HaystackSession) -> str:
+    """One haystack session in full, both speakers, under its date."""
+    return dated_text(session.date, "\n".join(f"{t.role}: {t.content}" for t in session.turns))
+
+
+def reference_context(question: LmeQuestion, scope: str, max_tokens: int | None) -> tuple[str, bool]:
+    """A reference row's context: every haystack session (``scope`` "all") or the evidence sessions
+    ("evidence"), in date order, whole sessions dropped oldest first to fit ``max_tokens`` (the newest
+    session cut at its head if even it alone is too long); and whether anything was dropped."""
+    evidence = set(question.answer_session_ids)
+    sessions = [
+        question.sessions[i]
+        for i in question.date_order()
+        if scope == "all" or question.sessions[i].session_id in evidence
+    ]
+    blocks = [render_session(s) for s in sessions]
+    start = cut_oldest(blocks, max_tokens)
+    if start == len(blocks) and blocks:  # not even the newest session fits: keep its head
+        return cut_to_tokens(blocks[-1], max_tokens)[0], True
+    return (CONTEXT_SEPARATOR.join(blocks[start:]) or NO_MEMORY), start > 0
 
 
 def to_sessions(question: LmeQuestion, granularity: str) -> list[Session]:
@@ -246,7 +288,8 @@ class LongMemEvalBenchmark:
         failures: int,
     ) -> Row:
         namespace = question.question_id
-        ranking = self._ranking(system, question, documents)
+        reference = isinstance(system, ReferenceContext)
+        ranking = None if reference else self._ranking(system, question, documents)
         corpus_ids = [d.corpus_id for d in documents]
         relevant = tuple(sorted({d.corpus_id for d in documents if d.relevant}))
         metrics = (
@@ -254,16 +297,20 @@ class LongMemEvalBenchmark:
             if ranking is not None
             else None
         )
-        started = time.perf_counter()
-        retrieved = system.retrieve(question.question, k=ctx.k, namespace=namespace)
-        retrieve_ms = (time.perf_counter() - started) * 1000
-        dated = [h for h in retrieved.hits if "date" in (h.metadata or {})]
-        if dated and len(dated) == len(retrieved.hits):
-            full = CONTEXT_SEPARATOR.join(f"[Session date: {h.metadata['date']}]\n{h.text}" for h in dated)
-        else:
-            full = retrieved.context
         budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
-        context, truncated = cut_to_tokens(full or NO_MEMORY, budget)
+        started = time.perf_counter()
+        if reference:
+            with system.timed("retrieve"):
+                context, truncated = reference_context(question, system.scope, budget)
+        else:
+            retrieved = system.retrieve(question.question, k=ctx.k, namespace=namespace)
+            dated = [h for h in retrieved.hits if "date" in (h.metadata or {})]
+            if dated and len(dated) == len(retrieved.hits):
+                full = CONTEXT_SEPARATOR.join(dated_text(h.metadata["date"], h.text) for h in dated)
+            else:
+                full = retrieved.context
+            context, truncated = cut_to_tokens(full or NO_MEMORY, budget)
+        retrieve_ms = (time.perf_counter() - started) * 1000
         scorable = not question.abstention and question.question_type != "single-session-preference"
         in_context = has_answer([question.answer], context) if scorable else None
         at_k = (
@@ -272,6 +319,8 @@ class LongMemEvalBenchmark:
             else None
         )
         case = LmeCase(question, metrics, relevant, ctx.k, at_k, self.granularity, in_context)
+        if reference:
+            case = replace(case, no_ranking=f"a reference row ({system.scope} sessions given, not retrieved)")
         usage: dict[str, Any] = {"retrieve_ms": retrieve_ms}
         messages = (
             [{"role": "user", "content": answer_prompt(question, context)}]

@@ -19,7 +19,7 @@ from memsuite.eval.report.runs import load_runs
 from memsuite.eval.runner import run
 from memsuite.memory_systems.records import IngestReport
 from memsuite.memory_systems.registry import get_system
-from memsuite.memory_systems.tokens import split_by_tokens
+from memsuite.memory_systems.tokens import count_tokens, split_by_tokens
 
 S = Path("longmemeval") / "longmemeval_s_cleaned.dev.json.gz"
 rank_bm25 = pytest.importorskip("rank_bm25", reason="rank_bm25 is the longmemeval extra")
@@ -176,3 +176,55 @@ def test_a_session_recurring_across_haystacks_is_encoded_once(shared_data, tmp_p
                     windows.update(split_by_tokens(document.text, max_tokens=200, overlap=40))
     assert windows <= set(per_question[0]) and not windows & set(per_question[1])
     assert per_question[1], "the second question's own sessions were encoded"
+
+
+ORACLE = Path("longmemeval") / "longmemeval_oracle.dev.json"
+
+
+def test_reference_rows_get_whole_sessions_not_a_ranking(shared_data):
+    """gold_evidence is given the evidence sessions in full (assistant turns too), full_context every
+    session; on the oracle file, whose haystack is the evidence, the two contexts are the same."""
+    question_id = "gpt4_2655b836"
+    s_file = LongMemEvalBenchmark(shared_data / S, question_ids=[question_id])
+    question = s_file.file.question(question_id)
+    evidence = [s for s in question.sessions if s.session_id in set(question.answer_session_ids)]
+    others = [s for s in question.sessions if s.session_id not in set(question.answer_session_ids)]
+    (gold,) = s_file.run_unit(get_system("gold_evidence"), question_id, RunContext(k=5, judges=()))
+    assistant = next(t.content for s in evidence for t in s.turns if t.role == "assistant")
+    assert assistant[:200] in gold.context and f"[Session date: {evidence[0].date}]" in gold.context
+    assert not any(t.content[:200] in gold.context for s in others for t in s.turns if len(t.content) > 80)
+    assert gold.metadata["ranking"] == [] and gold.verdicts["retrieval"]["correct"] is None
+    assert gold.verdicts["retrieval"]["undefined"].startswith("a reference row")
+    (full,) = s_file.run_unit(get_system("full_context"), question_id, RunContext(k=5, judges=()))
+    assert all(f"[Session date: {s.date}]" in full.context for s in question.sessions)
+    oracle = LongMemEvalBenchmark(shared_data / ORACLE, question_ids=[question_id])
+    contexts = [
+        oracle.run_unit(get_system(name), question_id, RunContext(k=5, judges=())).__next__().context
+        for name in ("full_context", "gold_evidence")
+    ]
+    assert contexts[0] == contexts[1] and assistant[:200] in contexts[0]
+
+
+def test_full_context_drops_the_oldest_sessions_to_fit():
+    from memsuite.eval.benchmarks.longmemeval.protocol import reference_context, render_session
+    from memsuite.eval.benchmarks.longmemeval.schema import HaystackSession, LmeQuestion
+    from memsuite.eval.benchmarks.longmemeval.schema import Turn as LmeTurn
+
+    def session(sid, date, words):
+        return HaystackSession(sid, date, (LmeTurn("user", " ".join(words)), LmeTurn("assistant", "ok")))
+
+    sessions = (
+        session("s_new", "2023/05/30 (Tue) 10:00", ["newest"] * 30),
+        session("answer_1", "2023/05/01 (Mon) 10:00", ["oldest"] * 30),
+        session("s_mid", "2023/05/10 (Wed) 10:00", ["middle"] * 30),
+    )
+    asked = "2023/06/01 (Thu) 10:00"
+    question = LmeQuestion("q1", "multi-session", "what?", "x", asked, sessions, ("answer_1",))
+    whole, cut = reference_context(question, "all", None)
+    assert not cut and whole.index("oldest") < whole.index("middle") < whole.index("newest")
+    two_newest = sum(count_tokens(render_session(s)) + 1 for s in (sessions[0], sessions[2]))
+    kept, cut = reference_context(question, "all", two_newest)
+    assert cut and "newest" in kept and "middle" in kept and "oldest" not in kept
+    tiny, cut = reference_context(question, "all", 20)
+    assert cut and tiny.startswith("[Session date: 2023/05/30")
+    assert reference_context(question, "evidence", None)[0].count("[Session date") == 1
