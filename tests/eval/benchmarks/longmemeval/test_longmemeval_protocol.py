@@ -134,6 +134,9 @@ def test_a_retrieval_only_run_reports_the_official_averages(shared_data, tmp_pat
     markdown = report_markdown(report)
     assert "| flat_bm25 | session |" in markdown and "as LongMemEval's scripts do" in markdown
     assert "100.0 (n=1)" in markdown or "0.0 (n=1)" in markdown  # every per-type cell says its n
+    # Published accuracies sit beside ours with their sources and how this run differs.
+    assert "longmemeval_published" in names and "getzep.com/research" in markdown
+    assert "no QA judge: retrieval only" in markdown and "6 questions of" in markdown
 
 
 def test_a_session_recurring_across_haystacks_is_encoded_once(shared_data, tmp_path, monkeypatch):

