@@ -161,8 +161,11 @@ def section_dense(turns: int, repeats: int) -> dict:
         raw.append(len(batch) / (time.perf_counter() - started))
 
     def time_ours(batch: list[str]) -> None:
+        # Ingest as a run does it: store, then the first search, which embeds what was stored.
+        memory = DenseMemory(embedder=Embedder())
         started = time.perf_counter()
-        DenseMemory(embedder=Embedder()).store(batch)
+        memory.store(batch)
+        memory.search(queries[0], k=5)
         ours.append(len(batch) / (time.perf_counter() - started))
 
     for rep in range(repeats):
@@ -175,6 +178,7 @@ def section_dense(turns: int, repeats: int) -> dict:
         started = time.perf_counter()
         memory = DenseMemory(embedder=Embedder(cache_dir=cache_dir))
         memory.store(texts)
+        memory.finalize()  # embedding is deferred to the first search: count it in the ingest
         first_ingest_s = time.perf_counter() - started
         latencies = []
         for query in queries:
@@ -187,6 +191,7 @@ def section_dense(turns: int, repeats: int) -> dict:
             fresh = DenseMemory(embedder=Embedder(cache_dir=cache_dir))  # cache read from disk
             started = time.perf_counter()
             fresh.store(texts)
+            fresh.finalize()
             rates.append(len(texts) / (time.perf_counter() - started))
             assert fresh.embedder.usage.embedded_texts == 0, "re-ingest must come from the cache"
             del fresh
