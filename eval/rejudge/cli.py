@@ -26,7 +26,8 @@ def _llm_spec(text: str | None) -> Any:
     except yaml.YAMLError as exc:
         raise ConfigError(f"--judge-llm {text!r}: not a YAML/JSON mapping ({exc})") from None
     if not isinstance(spec, dict):
-        raise ConfigError(f"--judge-llm {text!r}: expected 'local', a file or a mapping like {json.dumps({'model': '...'})}")
+        example = json.dumps({"model": "...", "base_url": "..."})
+        raise ConfigError(f"--judge-llm {text!r}: expected 'local', a file or a mapping like {example}")
     return spec
 
 
@@ -51,7 +52,8 @@ def cmd_rejudge(args: argparse.Namespace) -> int:
     header = folder.header()
     block = header["rejudge"]
     rows = len(folder.rows())
-    print(f"rejudge {header['status']}: {args.out} ({rows} rows from {block['format']}; judges {', '.join(block['judges'])})")
+    judges = ", ".join(block["judges"])
+    print(f"rejudge {header['status']}: {args.out} ({rows} rows from {block['format']}; judges {judges})")
     return 0 if header["status"] == "complete" else 1
 
 
@@ -60,11 +62,13 @@ def add_rejudge_command(sub: argparse._SubParsersAction, *, cache_dir: Path) -> 
     p = sub.add_parser(
         "rejudge",
         help="judge stored answers again (a run folder or a published answer file), no system or answer LLM",
-        description="Judge stored answers again and write an ordinary run folder that memsuite report renders.",
+        description="Judge stored answers again into an ordinary run folder that memsuite report renders.",
     )
     p.add_argument("source", type=Path, help="a memsuite run folder or a published answer file")
     p.add_argument("--benchmark", required=True, help="whose questions and judges (longmemeval, locomo)")
-    p.add_argument("--data", type=Path, help="the benchmark file (default: the source run's, else the shared dev file)")
+    p.add_argument(
+        "--data", type=Path, help="the benchmark file (default: the source run's, else the shared dev file)"
+    )
     p.add_argument("--out", type=Path, required=True, help="the run folder to write")
     p.add_argument("--judges", default="rule", help="comma-separated answer judges (default rule)")
     p.add_argument("--judge-repeats", type=int, default=1, help="calls per LLM judge and answer (default 1)")

@@ -75,7 +75,8 @@ def _judge_row(
     repeated = [name for name in llm_judges if name in verdicts]
     if repeated and repeats > 1:
         again = RunContext(judges=tuple(repeated), judge_llm=ctx.judge_llm)
-        calls = [verdicts, *(judge(again, benchmark, question.case, answer, context, usage) for _ in range(repeats - 1))]
+        calls = [verdicts]
+        calls += [judge(again, benchmark, question.case, answer, context, usage) for _ in range(repeats - 1)]
         for name in repeated:
             verdicts[name] = {**verdicts[name], "repeats": [c[name].get("correct") for c in calls]}
     if base is not None:
@@ -165,7 +166,9 @@ def rejudge(
     specs = check_judges(benchmark, list(judges))
     for name, spec in zip(judges, specs, strict=True):
         if not spec.needs_answer:
-            raise ConfigError(f"{benchmark} judge {name!r} judges retrieval, not answers: rejudge cannot run it")
+            raise ConfigError(
+                f"{benchmark} judge {name!r} judges retrieval, not answers: rejudge cannot run it"
+            )
     format_name, answers = read_answers(source, benchmark, format_name)
     options: dict[str, Any] = {}
     if format_name == "memsuite_run":

@@ -94,7 +94,9 @@ def detect(path: Path, benchmark: str) -> str:
     raise ConfigError(f"{path}: not an answer file of a known {benchmark} format ({', '.join(serving)})")
 
 
-def read_answers(path: Path, benchmark: str, format_name: str | None = None) -> tuple[str, list[SourceAnswer]]:
+def read_answers(
+    path: Path, benchmark: str, format_name: str | None = None
+) -> tuple[str, list[SourceAnswer]]:
     """``(format name, answers)`` of ``path``; the format detected unless named.
 
     Raises:
@@ -200,7 +202,9 @@ def read_hypothesis_jsonl(path: Path) -> list[SourceAnswer]:
                     _text(record["hypothesis"], where, "hypothesis"),
                     where,
                     question_id=_text(record["question_id"], where, "question_id"),
-                    published_verdict=_verdict(label["label"], where, "autoeval_label.label") if label else None,
+                    published_verdict=_verdict(label["label"], where, "autoeval_label.label")
+                    if label
+                    else None,
                     published_judge=str(label.get("model") or "evaluate_qa") if label else None,
                 )
             )

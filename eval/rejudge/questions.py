@@ -116,7 +116,8 @@ def match_answers(
         slot = (key, answer.unit_index)
         if taken[slot] >= len(candidates):
             what = "no question" if not candidates else "more answers than questions"
-            problems.append(f"{answer.where}: {what} with text {answer.question!r} and category {answer.category}")
+            text = f"text {answer.question!r} and category {answer.category}"
+            problems.append(f"{answer.where}: {what} with {text}")
             continue
         matched.append((answer, candidates[taken[slot]]))
         taken[slot] += 1
