@@ -91,7 +91,9 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
                     {name: ".1f" for name in (*HEADLINE, "recall_all@5 (with relevant)")},
                 )
             )
-    section.tables.append(_by_type_table(runs, systems, prefix))
+    by_type = _by_type_table(runs, systems, prefix)
+    if by_type.rows:  # runs without a ranking (rejudged answers, fact memories) have none
+        section.tables.append(by_type)
     for judge, title, note in (
         (
             "answer_in_context",

@@ -189,3 +189,18 @@ def test_llm_judge_repeats_record_every_call(shared_data, tmp_path, replay_llm):
     (info,) = load_runs([tmp_path / "rep"])
     markdown = report_markdown(build_report([info]))
     assert "| llm | 2 | 1.000 | 0 | 0 | 3 | 0.667 | 0.471 | 0.333 |" in markdown
+
+
+def test_the_command_line(shared_data, tmp_path, capsys):
+    from memsuite.eval.cli import main
+
+    path = sorted((shared_data / "published" / "longmemeval").glob("*bc_only*.jsonl"))[0]
+    out = tmp_path / "cli"
+    argv = ["rejudge", str(path), "--benchmark", "longmemeval", "--data", str(shared_data / ORACLE)]
+    assert main([*argv, "--out", str(out), "--quiet"]) == 0
+    assert "rejudge complete" in capsys.readouterr().out
+    assert main(["report", str(out), "--no-plots"]) == 0
+    markdown = (out / "report" / "report.md").read_text()
+    assert "rule judge accuracy" in markdown and "Agreement between judges" in markdown
+    assert "recall_all@5 per question type" not in markdown  # no ranking in published answers
+    assert main(["rejudge", str(path), "--benchmark", "locomo", "--out", str(tmp_path / "x"), "--quiet"]) == 2
