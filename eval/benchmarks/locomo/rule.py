@@ -24,19 +24,12 @@ from typing import Any
 
 from memsuite.eval.answer_rules.responses import final_answer, refusal
 from memsuite.eval.answer_rules.text import elements, match
+from memsuite.eval.answer_rules.verdict import rule_verdict as _verdict
 from memsuite.eval.benchmarks.locomo.metrics import ABSTENTION_PHRASES
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL
 
-JUDGE = "rule"
 #: At this share of the gold's words (numbers and dates all present) the answer touches its topic.
 TOPIC = 0.5
-
-
-def _verdict(correct: bool | None, reason: str) -> dict[str, Any]:
-    verdict: dict[str, Any] = {"judge": JUDGE, "correct": correct, "reason": reason[:300]}
-    if correct is None:
-        verdict["undecided"] = reason[:300]
-    return verdict
 
 
 def judge_rule(category: int, gold: str | None, answer: str) -> dict[str, Any]:

@@ -32,18 +32,11 @@ from typing import Any
 
 from memsuite.eval.answer_rules.responses import final_answer, gold_alternatives, refusal
 from memsuite.eval.answer_rules.text import elements, match
+from memsuite.eval.answer_rules.verdict import rule_verdict as _verdict
 from memsuite.eval.benchmarks.longmemeval.schema import LmeQuestion
 
-JUDGE = "rule"
 #: Below this share of the gold's elements the answer holds only a part of it (no).
 PART = 0.5
-
-
-def _verdict(correct: bool | None, reason: str) -> dict[str, Any]:
-    verdict: dict[str, Any] = {"judge": JUDGE, "correct": correct, "reason": reason[:300]}
-    if correct is None:
-        verdict["undecided"] = reason[:300]
-    return verdict
 
 
 def _off_by_one(missing: tuple[float, ...], stated: tuple[float, ...]) -> bool:
