@@ -405,6 +405,9 @@ def build_parser() -> argparse.ArgumentParser:
         _add_llm_commands,
     ):
         add(sub)
+    from memsuite.eval.rejudge.cli import add_rejudge_command
+
+    add_rejudge_command(sub, cache_dir=default_cache_dir())
     return parser
 
 

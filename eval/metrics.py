@@ -27,6 +27,29 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     return float(np.percentile(values, q * 100)) if len(values) else None
 
 
+def agreement(pairs: Sequence[tuple[bool, bool]]) -> dict[str, Any]:
+    """Agreement of two verdict sequences on the same items: rate, Cohen's kappa and confusion counts.
+
+    Returns:
+        ``{"n", "agreement", "kappa", "both_true", "a_only_true", "b_only_true", "both_false"}``; rates
+        are None without pairs, kappa is None when undefined (both judges constant and equal).
+    """
+    n = len(pairs)
+    counts = {
+        "both_true": sum(x and y for x, y in pairs),
+        "a_only_true": sum(x and not y for x, y in pairs),
+        "b_only_true": sum(y and not x for x, y in pairs),
+        "both_false": sum(not x and not y for x, y in pairs),
+    }
+    if n == 0:
+        return {"n": 0, "agreement": None, "kappa": None, **counts}
+    agree = (counts["both_true"] + counts["both_false"]) / n
+    pa, pb = sum(x for x, _ in pairs) / n, sum(y for _, y in pairs) / n
+    expected = pa * pb + (1 - pa) * (1 - pb)
+    kappa = None if expected == 1 else (agree - expected) / (1 - expected)
+    return {"n": n, "agreement": agree, "kappa": kappa, **counts}
+
+
 def judge_agreement(rows: Iterable[Row], a: str = "rule", b: str = "llm") -> dict[str, Any]:
     """How often two judges agree on the rows both judged (failed verdicts excluded).
 
@@ -41,25 +64,6 @@ def judge_agreement(rows: Iterable[Row], a: str = "rule", b: str = "llm") -> dic
             excluded += 1
             continue
         pairs.append((bool(x), bool(y)))
-    n = len(pairs)
-    if n == 0:
-        return {
-            "n": 0,
-            "agreement": None,
-            "kappa": None,
-            "a_only_true": 0,
-            "b_only_true": 0,
-            "excluded": excluded,
-        }
-    agree = sum(x == y for x, y in pairs) / n
-    pa, pb = sum(x for x, _ in pairs) / n, sum(y for _, y in pairs) / n
-    expected = pa * pb + (1 - pa) * (1 - pb)
-    kappa = None if expected == 1 else (agree - expected) / (1 - expected)
-    return {
-        "n": n,
-        "agreement": agree,
-        "kappa": kappa,
-        "a_only_true": sum(x and not y for x, y in pairs),
-        "b_only_true": sum(y and not x for x, y in pairs),
-        "excluded": excluded,
-    }
+    found = agreement(pairs)
+    keys = ("n", "agreement", "kappa", "a_only_true", "b_only_true")
+    return {**{k: found[k] for k in keys}, "excluded": excluded}

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.report.agreement import render_agreement
 from memsuite.eval.report.layout import run_cell, run_column, slug
 from memsuite.eval.report.model import Cell, Report, ReportOptions, Section, Sweep, Table, renderer_for
 from memsuite.eval.report.runs import RunInfo, data_source, internal_llm_label, judges_used, llm_label
@@ -133,6 +134,9 @@ def build_report(
         # A sweep belongs to one benchmark; with several, curves would pair unrelated runs.
         group_options = options if len(by_benchmark) == 1 else ReportOptions(prices=options.prices)
         sections.append((renderer_for(benchmark) or render_generic)(group, group_options))
+    judges = render_agreement(runs)
+    if judges is not None:
+        sections.append(judges)
     title = title or "memsuite report: " + ", ".join(run.label for run in runs)
     return Report(title, runs, sections, command)
 
@@ -237,7 +241,9 @@ def report_markdown(report: Report, figures: Mapping[str, str] | None = None) ->
         parts.append(f"## {section.title}")
         parts += [note for note in section.notes]
         for table in section.tables:
-            parts.append(f"### {table.title}\n\n{table_markdown(table)}")
+            listing = f"{len(table.rows)} rows in `{table.name}.csv`."
+            body = listing if table.csv_only else table_markdown(table)
+            parts.append(f"### {table.title}\n\n{body}")
         for figure in section.figures:
             if figure.name in figures:
                 parts.append(f"![{figure.title}]({figures[figure.name]})")

@@ -47,6 +47,8 @@ class Table:
     marks: Mapping[tuple[int, str], str] = field(default_factory=dict)
     """(row index, column) -> text appended to that cell in Markdown only (e.g. " (2 left out)", "†"):
     caveats on one cell, which the CSV keeps in a column of its own so its numbers stay numbers."""
+    csv_only: bool = False
+    """Written as its CSV only; the Markdown report names the file (a long listing)."""
 
     @classmethod
     def from_records(

@@ -24,6 +24,8 @@ Verdicts (rows keep failed and undefined verdicts, summaries leave them out and 
 - ``evidence`` (always, LLM-free): the recall of the question's evidence dia_ids among the retrieved
   turns (``correct`` = all found); for a system whose memories are not turns, ``answer_in_context``.
 - ``f1`` (with an answer LLM): LoCoMo's per-category token F1 (:mod:`.metrics`), in ``score``.
+- ``rule`` (with an answer LLM, LLM-free): the J prompt's rubric and LoCoMo's category-5 rule as
+  string rules (:mod:`.rule`); undecided answers are ``correct: None`` with ``undecided``.
 - ``llm`` (with an answer LLM): the mem0 judge (:mod:`.judges`) through ``ctx.judge_llm`` when the run
   has one, else the answer LLM; category 5 is not judged (mem0 skips it).
 
@@ -60,6 +62,7 @@ from memsuite.eval.benchmarks.locomo.judges import (
 )
 from memsuite.eval.benchmarks.locomo.loader import load_conversations
 from memsuite.eval.benchmarks.locomo.metrics import category_f1, evidence_recall, has_answer, stemmer
+from memsuite.eval.benchmarks.locomo.rule import judge_rule
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Conversation, Question
 from memsuite.eval.benchmarks.locomo.schema import Session as LocomoSession
 from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
@@ -167,9 +170,15 @@ def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
     return judge_llm(inp.llm, question.question, str(gold_for_scoring(question)), inp.answer.data)
 
 
+def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
+    question = inp.case.question
+    return judge_rule(question.category, gold_for_scoring(question), inp.answer.data or "")
+
+
 register_judge("locomo", "evidence")(Judge(_evidence_judge, needs_answer=False))
 register_judge("locomo", "f1")(Judge(_f1_judge))
 register_judge("locomo", "llm")(Judge(_llm_judge, uses_llm=True))
+register_judge("locomo", "rule")(Judge(_rule_judge))
 
 
 def answer_question(
@@ -293,8 +302,10 @@ class LocomoBenchmark:
         if unit_id not in self.conversations:
             raise ConfigError(f"locomo: unknown unit {unit_id!r}; units: {', '.join(self.conversations)}")
         check_judges(self.name, ctx.judges)
-        if ctx.answer_llm is None and any(j in ("f1", "llm") for j in ctx.judges):
-            raise ConfigError("locomo judges f1 and llm need an answer_llm; judges: [] runs retrieval only")
+        if ctx.answer_llm is None and any(j in ("f1", "llm", "rule") for j in ctx.judges):
+            raise ConfigError(
+                "locomo judges f1, llm and rule need an answer_llm; judges: [] runs retrieval only"
+            )
         if "f1" in ctx.judges:
             stemmer()  # a missing nltk fails here, before any ingestion
         conversation = self.conversations[unit_id]

@@ -25,7 +25,9 @@ Verdicts: ``retrieval`` (always, LLM-free): the official metrics at every depth 
 relevant document (the official averages keep the latter: :mod:`.scores` reports both).
 ``answer_in_context`` (always, LLM-free): whether the gold answer's words appear in the context (as
 LoCoMo's ``has_answer``); undefined for preference rubrics and abstention. ``llm`` (with an answer LLM):
-the official per-type judge (:mod:`.judges`) through the run's judge LLM.
+the official per-type judge (:mod:`.judges`) through the run's judge LLM. ``rule`` (with an answer LLM,
+LLM-free): the official rubric as string rules (:mod:`.rule`); undecided answers are ``correct: None``
+with ``undecided``.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from memsuite.eval.benchmarks.longmemeval import report as _report  # noqa: F401
 from memsuite.eval.benchmarks.longmemeval.judges import ANSWER_MAX_TOKENS, answer_prompt, judge_llm
 from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
 from memsuite.eval.benchmarks.longmemeval.metrics import question_metrics, retrieval_metrics
+from memsuite.eval.benchmarks.longmemeval.rule import judge_rule
 from memsuite.eval.benchmarks.longmemeval.schema import (
     GRANULARITIES,
     CorpusDocument,
@@ -116,9 +119,14 @@ def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
     return judge_llm(inp.llm, inp.case.question, inp.answer.text or "")
 
 
+def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
+    return judge_rule(inp.case.question, inp.answer.text or "")
+
+
 register_judge("longmemeval", "retrieval")(Judge(_retrieval_judge, needs_answer=False))
 register_judge("longmemeval", "answer_in_context")(Judge(_in_context_judge, needs_answer=False))
 register_judge("longmemeval", "llm")(Judge(_llm_judge, uses_llm=True))
+register_judge("longmemeval", "rule")(Judge(_rule_judge))
 
 
 def default_data_path() -> Path:

@@ -93,7 +93,9 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
                     {name: ".1f" for name in (*HEADLINE, "recall_all@5 (with relevant)")},
                 )
             )
-    section.tables.append(_by_type_table(runs, systems, prefix))
+    by_type = _by_type_table(runs, systems, prefix)
+    if by_type.rows:  # runs without a ranking (rejudged answers, fact memories) have none
+        section.tables.append(by_type)
     for judge, title, note in (
         (
             "answer_in_context",
@@ -106,6 +108,12 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
             "LLM judge accuracy (%)",
             "LongMemEval's per-type yes/no judge (src/evaluation/evaluate_qa.py) through the run's judge "
             "LLM; failed calls are left out and counted in n_failed.",
+        ),
+        (
+            "rule",
+            "rule judge accuracy (%)",
+            "LLM-free: the official per-type rubric as string rules (eval/benchmarks/longmemeval/rule.py); "
+            "undecided answers (preference rubrics, paraphrases) are left out and counted in n_undefined.",
         ),
     ):
         table = _answer_table(runs, systems, prefix, judge, title, note)
@@ -214,14 +222,15 @@ def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> T
                     "overall": _pct(overall.get("rate")),
                     "n": overall.get("n"),
                     "n_failed": overall.get("n_failed"),
+                    "n_undefined": overall.get("n_undefined"),
                 }
             )
     return Table.from_records(
         f"longmemeval_{judge}",
         f"LongMemEval {title}",
-        (*prefix, "system", *TYPE_ORDER, "overall", "n", "n_failed"),
+        (*prefix, "system", *TYPE_ORDER, "overall", "n", "n_failed", "n_undefined"),
         records,
-        (note, "n = judged questions in the cell; the overall n and n_failed are columns."),
+        (note, "n = judged questions in the cell; the overall n, n_failed and n_undefined are columns."),
         {t: ".1f" for t in (*TYPE_ORDER, "overall")},
         marks,
     )

@@ -106,4 +106,5 @@ def longmemeval_scores(rows: list[Row]) -> dict[str, Any]:
         "retrieval": retrieval_scores(rows),
         "answer_in_context": answer_scores(rows, "answer_in_context"),
         "llm": answer_scores(rows, "llm"),
+        "rule": answer_scores(rows, "rule"),
     }

@@ -140,7 +140,7 @@ def test_answer_judges_need_an_answer_llm_and_unknown_judges_fail(shared_data):
     with pytest.raises(ConfigError, match="need an answer_llm"):
         list(benchmark.run_unit(get_system("bm25"), "conv-26", RunContext(judges=("f1",))))
     with pytest.raises(ConfigError, match="unknown"):
-        list(benchmark.run_unit(get_system("bm25"), "conv-26", RunContext(judges=("rule",))))
+        list(benchmark.run_unit(get_system("bm25"), "conv-26", RunContext(judges=("exact_match",))))
 
 
 def test_default_data_path_and_its_error(shared_data, monkeypatch, tmp_path):

@@ -1,0 +1,112 @@
+"""Dates in any common format, as (year, month, day) with unknown parts left None.
+
+Read forms (on folded text): ``2023-05-07`` / ``2023/05/07``; ``5/7/2023``, ``5/7/23`` and ``5/7``
+(month first, as US writers and the LongMemEval answers write them); ``7 May 2023``, ``7th of May,
+2023``, ``May 7, 2023``, ``May 7th``, ``7 May``; ``May 2023``, ``May, 2023``; a month alone (``in
+July``; not "may", "march" or an abbreviation, which are ordinary words when alone). A year alone is a
+number, not a date (:mod:`.text`).
+
+Two dates name the same day or period (:func:`same_date`) when every part the gold gives is the same in
+the answer; an answer that leaves out only the year still names it (a conversation's year is rarely
+restated), and an answer more precise than the gold (a day inside the gold's month) names it too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+_MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+    "september": 9, "october": 10, "november": 11, "december": 12,
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
+    "nov": 11, "dec": 12,
+}  # fmt: skip
+#: Month names that are ordinary words when they stand alone.
+_FULL_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+               "october", "november", "december")  # fmt: skip
+_NOT_ALONE = {"may", "march", *(m for m in _MONTHS if m not in _FULL_NAMES)}
+_MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?(?!\d)"
+_YEAR = r"(\d{4})(?!\d)"
+
+_PATTERNS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(rf"\b{_YEAR[:-6]}[-/.](\d{{1,2}})[-/.](\d{{1,2}})\b"), ("y", "m", "d")),
+    (re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\d/])"), ("m", "d", "y")),
+    (re.compile(rf"\b{_DAY}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR})?"), ("d", "m", "y")),
+    (re.compile(rf"\b{_MONTH}\s+{_DAY}(?:,?\s+{_YEAR})?"), ("m", "d", "y")),
+    (re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}"), ("m", "y")),
+    (re.compile(rf"\b{_MONTH}\b"), ("m",)),
+)
+
+
+@dataclass(frozen=True)
+class DateValue:
+    """A date or a period: any part may be unknown."""
+
+    year: int | None
+    month: int | None
+    day: int | None
+
+    def as_date(self) -> date | None:
+        """The calendar day, when all three parts are known and valid."""
+        if self.year is None or self.month is None or self.day is None:
+            return None
+        try:
+            return date(self.year, self.month, self.day)
+        except ValueError:
+            return None
+
+
+def _value(kind: str, text: str | None) -> int | None:
+    if text is None:
+        return None
+    if kind == "m" and not text.isdigit():
+        return _MONTHS[text]
+    number = int(text)
+    return number + 2000 if kind == "y" and number < 100 else number
+
+
+def find_dates(text: str) -> list[tuple[int, int, DateValue]]:
+    """``(start, end, date)`` of every date in folded ``text``, in text order, spans not overlapping."""
+    found: list[tuple[int, int, DateValue]] = []
+    taken: list[tuple[int, int]] = []
+    for pattern, kinds in _PATTERNS:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < b and a < end for a, b in taken):
+                continue
+            parts = dict(zip(kinds, match.groups(), strict=True))
+            if kinds == ("m",) and parts["m"] in _NOT_ALONE:
+                continue
+            value = DateValue(
+                _value("y", parts.get("y")), _value("m", parts.get("m")), _value("d", parts.get("d"))
+            )
+            if value.month is not None and not 1 <= value.month <= 12:
+                continue
+            if value.day is not None and not 1 <= value.day <= 31:
+                continue
+            found.append((start, end, value))
+            taken.append((start, end))
+    return sorted(found, key=lambda item: item[0])
+
+
+def same_date(gold: DateValue, answer: DateValue) -> bool:
+    """Whether ``answer`` names the gold's day or period (module docstring)."""
+    if gold.month is not None and answer.month != gold.month:
+        return False
+    if gold.day is not None and answer.day != gold.day:
+        return False
+    return gold.year is None or answer.year in (None, gold.year)
+
+
+def within(gold: DateValue, answer: DateValue, days_before: int, days_after: int) -> bool:
+    """Whether ``answer`` falls in the days before/after the gold's calendar day (relative periods);
+    a year the answer leaves out is taken as the gold's."""
+    anchor = gold.as_date()
+    if anchor is None:
+        return False
+    day = DateValue(answer.year if answer.year is not None else gold.year, answer.month, answer.day).as_date()
+    start, end = anchor - timedelta(days=days_before), anchor + timedelta(days=days_after)
+    return day is not None and start <= day <= end

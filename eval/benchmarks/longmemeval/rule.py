@@ -1,0 +1,90 @@
+"""LongMemEval's LLM-free ``rule`` judge: the official per-type rubric (:mod:`.judges`) as string rules.
+
+Each rule restates a sentence of the official judge prompt (LongMemEval ``evaluate_qa.py``); nothing
+here was fitted to graded answers. The response's final stated answer is judged
+(:func:`memsuite.eval.answer_rules.responses.final_answer`), its elements matched against the gold's
+(:mod:`memsuite.eval.answer_rules.text`: case, punctuation, articles, number words, dates in any
+format).
+
+- a response that reasons step by step and never states a final answer is no (the values its steps
+  pass through are not its answer);
+- a gold that names an alternative ("7 days. 8 days (including the last day) is also acceptable.") is
+  held when any alternative is;
+- every type: yes when the final answer holds every content element of the gold ("contains the correct
+  answer"); no when it declines an answerable question, when a number or date of the gold is missing
+  (those cannot be paraphrased), or when it holds under half of the gold's words ("only a subset of the
+  information"); otherwise undecided -- it holds most of the gold's words, and whether the rest is a
+  paraphrase or a missing part needs a reader;
+- temporal-reasoning: a count of the gold off by one in the final answer is accepted ("do not penalize
+  off-by-one errors for the number of days");
+- knowledge-update: the gold is the updated value, so containment is the rule: a previous value
+  beside it is fine, a previous value alone misses the gold;
+- abstention (``_abs``): yes when the final answer declines (the ``refusals`` list), else no;
+- single-session-preference: the gold is a rubric of what a personalised answer does, which a string
+  test cannot read: a refusal is no (it uses no personal information), anything else undecided.
+
+Undecided is ``correct: None`` with ``undecided`` saying why: counted apart, never true or false.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memsuite.eval.answer_rules.responses import final_answer, gold_alternatives, refusal
+from memsuite.eval.answer_rules.text import elements, match
+from memsuite.eval.answer_rules.verdict import rule_verdict as _verdict
+from memsuite.eval.benchmarks.longmemeval.schema import LmeQuestion
+
+#: Below this share of the gold's elements the answer holds only a part of it (no).
+PART = 0.5
+
+
+def _off_by_one(missing: tuple[float, ...], stated: tuple[float, ...]) -> bool:
+    return bool(missing) and all(n - 1 in stated or n + 1 in stated for n in missing)
+
+
+def judge_rule(question: LmeQuestion, response: str) -> dict[str, Any]:
+    """The rule verdict on one response (module docstring)."""
+    if not response.strip():
+        return _verdict(False, "empty answer")
+    if question.question_type == "single-session-preference" and not question.abstention:
+        declined = refusal(final_answer(response) or response)
+        if declined:
+            return _verdict(False, f"declines ({declined!r}): uses no personal information")
+        return _verdict(None, "a preference rubric: whether it is met needs a reader")
+    final = final_answer(response)
+    if final is None:
+        return _verdict(False, "reasons step by step without stating a final answer")
+    if question.abstention:
+        declined = refusal(final, states_nothing=True)
+        if declined:
+            return _verdict(True, f"declines an unanswerable question ({declined!r})")
+        return _verdict(False, "answers a question that cannot be answered")
+    verdicts = [_against(question, gold, final) for gold in gold_alternatives(str(question.answer))]
+    # The gold allows any of its alternatives: the best verdict stands (yes, then undecided, then no).
+    return next((v for want in (True, None, False) for v in verdicts if v["correct"] is want), verdicts[0])
+
+
+def _against(question: LmeQuestion, gold_text: str, final: str) -> dict[str, Any]:
+    """The verdict of the final answer against one form of the gold."""
+    gold = elements(gold_text, relative=True)
+    if gold.size == 0:
+        return _verdict(None, "the gold answer has no content element")
+    found = match(gold, elements(final))
+    if found.complete:
+        return _verdict(True, f"holds the gold ({found.describe()})")
+    if (
+        question.question_type == "temporal-reasoning"
+        and not found.missing_words
+        and not found.missing_dates
+        and _off_by_one(found.missing_numbers, found.response_numbers)
+    ):
+        return _verdict(True, f"a count off by one, accepted for temporal questions ({found.describe()})")
+    declined = refusal(final, states_nothing=found.found == 0)
+    if declined:
+        return _verdict(False, f"declines an answerable question ({declined!r})")
+    if found.key_missing:
+        return _verdict(False, f"a number or date of the gold is missing ({found.describe()})")
+    if found.coverage < PART:
+        return _verdict(False, f"holds only part of the gold ({found.describe()})")
+    return _verdict(None, f"holds most of the gold; a paraphrase or a part ({found.describe()})")

@@ -1,0 +1,280 @@
+"""The judge-agreement section of a report: how much a run's numbers depend on its judge.
+
+Rendered for every run whose rows carry two or more verdict sources on answers: the answer judges of
+the run (those registered as judging the answer; retrieval verdicts are not compared) and, for a
+rejudged published file, the published verdict (``metadata.published_verdict``, shown as
+``published``). Every pair of sources is compared on the rows where both decided:
+
+- ``judge_accuracy``: each source's accuracy, with its undecided and failed counts; an LLM judge run
+  ``--judge-repeats`` times adds the mean and standard deviation of its accuracy over the repeats and
+  its self-agreement (the mean agreement of every two repeats);
+- ``judge_agreement``: per pair, both accuracies on the shared rows, agreement, Cohen's kappa and the
+  confusion counts;
+- ``judge_agreement_by_group``: the same per category (LoCoMo) or question type (LongMemEval, with
+  abstention apart), and per answer length (short: at most :data:`SHORT_ANSWER_WORDS` words);
+- ``judge_disagreements`` (CSV only): every row where two sources disagree: question, gold, an answer
+  excerpt and both verdicts.
+
+An undecided verdict (``correct: None``) or a failed one leaves its row out of the pair and is counted
+in ``excluded``: never silently true or false.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from statistics import mean, pstdev
+from typing import Any
+
+from memsuite.eval.metrics import agreement
+from memsuite.eval.protocol import Row
+from memsuite.eval.registry import get_judge
+from memsuite.eval.report.model import Section, Table
+from memsuite.eval.report.runs import RunInfo
+from memsuite.memory_systems.errors import ConfigError
+
+PUBLISHED = "published"
+#: Answers of at most this many words are "short"; longer ones are mostly explanations or reasoning.
+SHORT_ANSWER_WORDS = 25
+_EXCERPT = 200
+
+
+def _answer_judges(benchmark: str, rows: Sequence[Row]) -> list[str]:
+    names: list[str] = []
+    for row in rows:
+        for name, verdict in row.verdicts.items():
+            if name in names or not isinstance(verdict, dict) or not isinstance(verdict.get("correct"), bool):
+                continue
+            try:
+                if not get_judge(benchmark, name).needs_answer:
+                    continue
+            except ConfigError:
+                pass  # a judge the benchmark does not register (a protocol label): compare it
+            names.append(name)
+    return names
+
+
+def sources(benchmark: str, rows: Sequence[Row]) -> list[str]:
+    """The verdict sources of a set of rows: its answer judges, then ``published`` when present."""
+    found = _answer_judges(benchmark, rows)
+    if any(isinstance(row.metadata.get("published_verdict"), bool) for row in rows):
+        found.append(PUBLISHED)
+    return found
+
+
+def value(row: Row, source: str) -> bool | None:
+    """One source's verdict on a row; None when undecided, failed or absent."""
+    if source == PUBLISHED:
+        found = row.metadata.get("published_verdict")
+        return found if isinstance(found, bool) else None
+    verdict = row.verdicts.get(source)
+    if not isinstance(verdict, dict) or verdict.get("failure"):
+        return None
+    correct = verdict.get("correct")
+    return correct if isinstance(correct, bool) else None
+
+
+def group_of(row: Row) -> str:
+    """The row's category (LoCoMo) or question type (LongMemEval; abstention apart), else "all"."""
+    meta = row.metadata
+    if meta.get("abstention"):
+        return "abstention"
+    return str(meta.get("category_name") or meta.get("question_type") or meta.get("category") or "all")
+
+
+def length_of(row: Row) -> str:
+    return "short answer" if len((row.answer or "").split()) <= SHORT_ANSWER_WORDS else "long answer"
+
+
+def _pair(rows: Sequence[Row], a: str, b: str) -> dict[str, Any]:
+    pairs, excluded = [], 0
+    for row in rows:
+        x, y = value(row, a), value(row, b)
+        if x is None or y is None:
+            excluded += 1
+        else:
+            pairs.append((x, y))
+    found = agreement(pairs)
+    n = found["n"]
+    return {
+        **found,
+        "excluded": excluded,
+        "accuracy_a": (found["both_true"] + found["a_only_true"]) / n if n else None,
+        "accuracy_b": (found["both_true"] + found["b_only_true"]) / n if n else None,
+    }
+
+
+def _accuracy(rows: Sequence[Row], source: str) -> dict[str, Any]:
+    decided = [v for row in rows if (v := value(row, source)) is not None]
+    verdicts = [row.verdicts.get(source) for row in rows]
+    failed = sum(1 for v in verdicts if isinstance(v, dict) and v.get("failure"))
+    record: dict[str, Any] = {
+        "judge": source,
+        "n": len(decided),
+        "accuracy": sum(decided) / len(decided) if decided else None,
+        "undecided": len(rows) - len(decided) - failed,
+        "failed": failed,
+    }
+    repeats = [v["repeats"] for v in verdicts if isinstance(v, dict) and isinstance(v.get("repeats"), list)]
+    if repeats:
+        width = min(len(r) for r in repeats)
+        per_repeat = []
+        for i in range(width):
+            column = [r[i] for r in repeats if isinstance(r[i], bool)]
+            if column:
+                per_repeat.append(sum(column) / len(column))
+        self_agreement = [
+            agreement([(r[i], r[j]) for r in repeats if isinstance(r[i], bool) and isinstance(r[j], bool)])
+            ["agreement"]
+            for i, j in combinations(range(width), 2)
+        ]
+        self_agreement = [s for s in self_agreement if s is not None]
+        record.update(
+            repeats=width,
+            accuracy_mean=mean(per_repeat) if per_repeat else None,
+            accuracy_std=pstdev(per_repeat) if len(per_repeat) > 1 else None,
+            self_agreement=mean(self_agreement) if self_agreement else None,
+        )
+    return record
+
+
+def _excerpt(text: str | None) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= _EXCERPT else text[: _EXCERPT - 3] + "..."
+
+
+_PAIR_COLUMNS = (
+    "judge_a",
+    "judge_b",
+    "n",
+    "excluded",
+    "accuracy_a",
+    "accuracy_b",
+    "agreement",
+    "kappa",
+    "both_true",
+    "a_only_true",
+    "b_only_true",
+    "both_false",
+)
+
+
+_ACCURACY_COLUMNS = (
+    "run",
+    "system",
+    "judge",
+    "n",
+    "accuracy",
+    "undecided",
+    "failed",
+    "repeats",
+    "accuracy_mean",
+    "accuracy_std",
+    "self_agreement",
+)
+_DISAGREEMENT_COLUMNS = (
+    "run",
+    "system",
+    "judge_a",
+    "judge_b",
+    "unit_id",
+    "question_id",
+    "group",
+    "question",
+    "gold",
+    "answer_excerpt",
+    "verdict_a",
+    "verdict_b",
+)
+
+
+def render_agreement(runs: Sequence[RunInfo]) -> Section | None:
+    """The agreement section over ``runs`` (module docstring), or None when no run has two sources."""
+    accuracy, pairs, groups, disagreements = [], [], [], []
+    for run in runs:
+        for system in run.systems:
+            rows = run.rows(system)
+            found = sources(run.benchmark, rows)
+            if len(found) < 2:
+                continue
+            cell = {"run": run.name, "system": system}
+            accuracy += [{**cell, **_accuracy(rows, s)} for s in found]
+            for a, b in combinations(found, 2):
+                pairs.append({**cell, "judge_a": a, "judge_b": b, **_pair(rows, a, b)})
+                split: dict[str, list[Row]] = {}
+                for row in rows:
+                    split.setdefault(group_of(row), []).append(row)
+                for row in rows:  # lengths after the categories
+                    split.setdefault(length_of(row), []).append(row)
+                for group, members in split.items():
+                    found_pair = _pair(members, a, b)
+                    groups.append({**cell, "group": group, "judge_a": a, "judge_b": b, **found_pair})
+                for row in rows:
+                    x, y = value(row, a), value(row, b)
+                    if x is not None and y is not None and x != y:
+                        disagreements.append(
+                            {
+                                **cell,
+                                "judge_a": a,
+                                "judge_b": b,
+                                "unit_id": row.unit_id,
+                                "question_id": row.question_id,
+                                "group": group_of(row),
+                                "question": row.question,
+                                "gold": str(row.gold),
+                                "answer_excerpt": _excerpt(row.answer),
+                                "verdict_a": x,
+                                "verdict_b": y,
+                            }
+                        )
+    if not pairs:
+        return None
+    exclusion = (
+        "excluded: rows where either source is undecided, failed or absent (never counted as true or false)."
+    )
+    rates = {name: ".3f" for name in ("accuracy", "accuracy_a", "accuracy_b", "agreement", "kappa")}
+    rates.update(accuracy_mean=".3f", accuracy_std=".3f", self_agreement=".3f")
+    tables = [
+        Table.from_records(
+            "judge_accuracy",
+            "Accuracy per judge",
+            _ACCURACY_COLUMNS,
+            accuracy,
+            (
+                "n = rows the judge decided; undecided and failed rows are counted apart. published = the "
+                "verdict the answer file carries from its official judge.",
+                "repeats: LLM judge calls per answer (--judge-repeats); accuracy_mean/std over the repeats, "
+                "self_agreement = mean agreement of every two repeats.",
+            ),
+            rates,
+        ),
+        Table.from_records(
+            "judge_agreement",
+            "Agreement between judges",
+            ("run", "system", *_PAIR_COLUMNS),
+            pairs,
+            (
+                "On the rows both decided: accuracy of each, agreement, Cohen's kappa, and the confusion "
+                "counts (a_only_true: judge_a says correct, judge_b wrong).",
+                exclusion,
+            ),
+            rates,
+        ),
+        Table.from_records(
+            "judge_agreement_by_group",
+            "Agreement between judges per category or type and per answer length",
+            ("run", "system", "group", *_PAIR_COLUMNS),
+            groups,
+            (f"short answer: at most {SHORT_ANSWER_WORDS} words.", exclusion),
+            rates,
+        ),
+        Table(
+            "judge_disagreements",
+            "Disagreements between judges",
+            _DISAGREEMENT_COLUMNS,
+            tuple(tuple(record[c] for c in _DISAGREEMENT_COLUMNS) for record in disagreements),
+            (f"{len(disagreements)} rows; written to judge_disagreements.csv only.",),
+            csv_only=True,
+        ),
+    ]
+    return Section("Judge agreement", tables)

@@ -1,0 +1,93 @@
+"""The shared answer rules: normalisation, containment, final answers, refusals, gold alternatives."""
+
+import json
+
+import pytest
+
+from memsuite.eval.answer_rules.dates import DateValue, find_dates, same_date
+from memsuite.eval.answer_rules.lists import RULES_PATH, rule_lists
+from memsuite.eval.answer_rules.responses import final_answer, gold_alternatives, refusal
+from memsuite.eval.answer_rules.text import elements, match
+
+
+def holds(gold: str, response: str) -> bool:
+    return match(elements(gold, relative=True), elements(response)).complete
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "7 May 2023",
+        "May 7, 2023",
+        "2023-05-07",
+        "the 7th of May, 2023",
+        "5/7/2023",
+        "May 7th 2023",
+        "2023/05/07",
+    ],
+)
+def test_one_day_in_any_format_is_one_date(written):
+    assert [d for _, _, d in find_dates(written.lower())] == [DateValue(2023, 5, 7)]
+    assert holds("7 May 2023", f"It happened on {written}.")
+
+
+def test_a_different_day_or_only_the_month_is_not_the_date():
+    assert not holds("7 May 2023", "It happened on 8 May 2023.")
+    assert not holds("7 May 2023", "Sometime in May 2023.")
+    # The answer may leave the year out; a more precise answer names the gold's month.
+    assert holds("7 May 2023", "on May 7")
+    assert holds("July 2023", "on the 14th of July, 2023")
+    assert not same_date(DateValue(2023, 7, None), DateValue(2022, 7, 14))
+
+
+def test_a_relative_gold_period_holds_dates_inside_it_only():
+    assert holds("the weekend before 9 June 2023", "It was on June 4, 2023.")
+    assert not holds("the weekend before 9 June 2023", "It was on June 10, 2023.")
+    assert holds("the weekend before 9 June 2023", "the weekend before June 9")
+
+
+def test_case_punctuation_articles_and_number_words():
+    assert holds("A Yellow Dress", "she got the yellow dress!")
+    assert holds("3", "three of them")
+    assert holds("twenty-one", "21")
+    assert holds("$1,200", "about 1200 dollars")
+    assert holds("two hundred pages", "200 pages")
+    assert holds("Twice", "two times")
+    assert not holds("3", "four of them")
+
+
+def test_every_content_element_is_needed_and_stems_match():
+    assert holds("hiking boots", "a pair of boots for hiking")
+    found = match(elements("red wool scarf"), elements("a red scarf"))
+    assert not found.complete and found.missing_words == ("wool",) and found.coverage == pytest.approx(2 / 3)
+
+
+def test_the_final_stated_answer_is_what_a_reasoning_response_concludes():
+    response = "Step 1: you said 12 in March. Step 2: you later corrected it. Therefore, the total is 15."
+    assert final_answer(response) == "the total is 15."
+    assert final_answer("Step 1: you mentioned 12 boxes in March.") is None  # reasons, never concludes
+    assert final_answer("Fifteen boxes.") == "fifteen boxes."
+
+
+def test_refusals_and_uncertain_refusals():
+    assert refusal("Sorry, that was never mentioned in our chats.") == "never mentioned"
+    assert refusal("I'm not sure, maybe Lisbon") is None
+    assert refusal("I'm not sure", states_nothing=True) == "not sure"
+    assert refusal("It is unknownst") is None  # whole words only
+
+
+def test_gold_alternatives():
+    alternatives = gold_alternatives("12 days. 13 days (counting both ends) is also acceptable.")
+    assert alternatives == ["12 days.", "13 days"]
+    assert gold_alternatives("Lisbon") == ["Lisbon"]
+
+
+def test_rule_lists_are_documented_and_checked(tmp_path):
+    data = json.loads(RULES_PATH.read_text(encoding="utf-8"))
+    for name in ("articles", "stopwords", "refusals", "final_answer_markers", "number_words"):
+        assert name in data["_doc"]
+    broken = tmp_path / "rules.json"
+    broken.write_text(json.dumps({**data, "refusals": []}), encoding="utf-8")
+    with pytest.raises(ValueError, match="refusals"):
+        rule_lists(broken)
+    assert "not mentioned" in rule_lists().refusals

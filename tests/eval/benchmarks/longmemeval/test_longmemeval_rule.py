@@ -1,0 +1,112 @@
+"""LongMemEval's rule judge: each per-type rule in phrasings of our own, and its agreement with the
+official gpt-4o-mini verdicts on the published answer sets."""
+
+import json
+
+import pytest
+
+from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
+from memsuite.eval.benchmarks.longmemeval.rule import judge_rule
+from memsuite.eval.benchmarks.longmemeval.schema import LmeQuestion
+
+
+def q(answer, qtype="single-session-user", qid="q1", question="?"):
+    return LmeQuestion(qid, qtype, question, answer, "2024/01/02 (Tue) 10:00", (), ())
+
+
+def verdict(question, response):
+    return judge_rule(question, response)["correct"]
+
+
+def test_containment_with_normalised_forms():
+    assert verdict(q("a teal raincoat"), "You bought the Teal raincoat.")
+    assert verdict(q("4"), "Four, as far as I can tell.")
+    assert verdict(q("14 March 2024"), "That was on March 14th, 2024.")
+    assert verdict(q("14 March 2024"), "That was on 2024-03-15.") is False  # a different date
+    assert verdict(q("4"), "You have 6 of them.") is False
+
+
+def test_temporal_counts_off_by_one_but_not_by_two():
+    temporal = q("9 days", "temporal-reasoning")
+    assert verdict(temporal, "It took 10 days.")
+    assert verdict(temporal, "Eight days passed.")
+    assert verdict(temporal, "It took 11 days.") is False
+    assert verdict(q("9 days"), "It took 10 days.") is False  # only temporal questions allow it
+
+
+def test_knowledge_update_needs_the_updated_value():
+    update = q("the Riverside branch", "knowledge-update")
+    assert verdict(update, "You moved from the Hillcrest branch to the Riverside branch.")
+    assert verdict(q("41", "knowledge-update"), "You used to have 35, now 41 stamps.")
+    assert verdict(q("41", "knowledge-update"), "You have 35 stamps.") is False  # only the previous value
+
+
+def test_abstention_is_a_recognised_refusal():
+    unanswerable = q("You never mentioned a boat.", qid="q9_abs")
+    assert verdict(unanswerable, "You haven't told me about that; I don't have that information.")
+    assert verdict(unanswerable, "Your boat is called Marlin.") is False
+
+
+def test_a_refusal_on_an_answerable_question_is_wrong():
+    assert verdict(q("Lisbon"), "There is no information about that in our chats.") is False
+
+
+def test_preference_is_undecided_unless_it_declines():
+    wanted = "The user would prefer suggestions using their sourdough starter."
+    rubric = q(wanted, "single-session-preference")
+    undecided = judge_rule(rubric, "Try a rye loaf with your starter.")
+    assert undecided["correct"] is None and "rubric" in undecided["undecided"]
+    assert verdict(rubric, "I don't have any information about your baking.") is False
+
+
+def test_paraphrase_of_most_of_the_gold_is_undecided_and_a_fragment_is_wrong():
+    gold = q("a ceramic vase from the flea market")
+    undecided = judge_rule(gold, "a ceramic vase from a market stall")
+    assert undecided["correct"] is None and undecided["undecided"]
+    assert verdict(gold, "a vase") is False
+
+
+def test_the_final_stated_answer_is_judged_not_the_reasoning():
+    counted = q("5")
+    wrong_then_right = "Step 1: at first you listed 3 jars. Step 2: two more came. So the total is 5 jars."
+    right_then_wrong = "Step 1: you had 5 jars. Step 2: two broke. Therefore, you have 3 jars."
+    assert verdict(counted, wrong_then_right)
+    assert verdict(counted, right_then_wrong) is False
+    assert verdict(counted, "Step 1: you had 5 jars in May. Step 2: let me check") is False  # no conclusion
+
+
+def test_gold_alternatives_are_accepted():
+    gold = q("12 days. 13 days (counting both ends) is also acceptable.", "multi-session")
+    assert verdict(gold, "13 days")
+    assert verdict(gold, "12 days")
+    assert verdict(gold, "14 days") is False
+
+
+def test_agreement_with_the_published_verdicts(shared_data):
+    """Each published set: at least 0.85 agreement on the answers the rules decide, most of them decided.
+
+    The rules restate the official rubric; see the issue note for how they were kept from fitting these
+    verdicts. This checks they still hold on the real answers.
+    """
+    folder = shared_data / "published" / "longmemeval"
+    oracle = LmeFile(shared_data / "longmemeval" / "longmemeval_oracle.dev.json")
+    questions = {i: oracle.question(i) for i in oracle.ids}
+    files = sorted(folder.glob("*.jsonl"))
+    assert len(files) == 7
+    for path in files:
+        agree = decided = undecided = 0
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            mine = judge_rule(questions[record["question_id"]], record["hypothesis"])["correct"]
+            if mine is None:
+                undecided += 1
+                continue
+            decided += 1
+            agree += mine == record["autoeval_label"]["label"]
+        assert agree / decided >= 0.85, (path.name, agree / decided)
+        assert undecided / (decided + undecided) <= 0.15, (path.name, undecided)
+
+
+@pytest.mark.parametrize("response", ["", "   "])
+def test_an_empty_answer_is_wrong(response):
+    assert verdict(q("Lisbon"), response) is False
