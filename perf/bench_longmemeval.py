@@ -16,7 +16,7 @@ belongs to that measurement alone.
   then in a child indexes it whole with ``LmeFile`` and parses every question once; the file is
   deleted after.
 
-    .venv/bin/python perf/bench_longmemeval.py --per-type 5 --part s       # 30 questions, S parts
+    .venv/bin/python perf/bench_longmemeval.py --per-type 5 --part s,raw   # 30 questions, S parts
     .venv/bin/python perf/bench_longmemeval.py --per-type 1 --m-gib 0.2    # quick check of all parts
     .venv/bin/python perf/bench_longmemeval.py --part m --m-gib 2.7 --json m.json
 """
@@ -44,8 +44,11 @@ M_SESSIONS = 500
 GOALS = {"_dense_cold_vs_raw": ("<=", 1.3), "_warm_s": ("<=", 60), "m_peak_rss_gib": ("<=", 2)}
 
 
-def run_measured(cmd: list[str]) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS (GiB) and output of ``cmd`` run as a child; exits if it fails."""
+def run_measured(cmd: list[str]) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds, peak RSS (GiB) and output of ``cmd`` run as a child; exits if it fails.
+
+    CPU seconds next to wall seconds show how much of the wall time a shared machine gave the child.
+    """
     with tempfile.TemporaryFile() as out:
         started = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
@@ -56,7 +59,7 @@ def run_measured(cmd: list[str]) -> tuple[float, float, str]:
         text = out.read().decode("utf-8", "replace")
     if proc.returncode:
         sys.exit(f"failed ({proc.returncode}): {' '.join(cmd)}\n{text[-3000:]}")
-    return wall, usage.ru_maxrss / 2**20, text  # Linux reports KiB
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 2**20, text  # Linux reports KiB
 
 
 def child(args: argparse.Namespace, *extra: str) -> list[str]:
@@ -79,8 +82,9 @@ def part_s(args: argparse.Namespace, figures: dict) -> None:
                 cache = Path(folder) / "cache"
                 for state in ("cold", "warm"):
                     cmd = memsuite_run(args, system, granularity, cache, Path(folder) / f"run-{state}")
-                    wall, rss, _ = run_measured(cmd)
+                    wall, cpu, rss, _ = run_measured(cmd)
                     figures[f"{system}_{granularity}_{state}_s"] = wall
+                    figures[f"{system}_{granularity}_{state}_cpu_s"] = cpu
                     figures[f"{system}_{granularity}_{state}_peak_rss_gib"] = rss
                     print(f"  {system} {granularity} {state}: {wall:.1f} s, {rss:.2f} GiB", file=sys.stderr)
 
@@ -120,7 +124,7 @@ def child_raw(args: argparse.Namespace) -> dict:
 
 def part_raw(args: argparse.Namespace, figures: dict) -> None:
     for granularity in GRANULARITIES:
-        _, rss, text = run_measured(child(args, "--_child", "raw", "--granularity", granularity))
+        _, _, rss, text = run_measured(child(args, "--_child", "raw", "--granularity", granularity))
         result = json.loads(text.strip().splitlines()[-1])
         figures[f"raw_{granularity}_texts"] = result["texts"]
         figures[f"raw_{granularity}_encode_s"] = result["encode_s"]
@@ -187,13 +191,14 @@ def part_m(args: argparse.Namespace, figures: dict) -> None:
         figures["m_generate_s"] = time.perf_counter() - started
         figures["m_file_gib"] = path.stat().st_size / 2**30
         print(f"  wrote {records} records, {figures['m_file_gib']:.2f} GiB", file=sys.stderr)
-        wall, rss, text = run_measured(child(args, "--_child", "m", "--m-file", str(path)))
+        wall, cpu, rss, text = run_measured(child(args, "--_child", "m", "--m-file", str(path)))
     result = json.loads(text.strip().splitlines()[-1])
     figures["m_questions"] = result["questions"]
     figures["m_sessions_per_question"] = result["sessions_per_question"]
     figures["m_index_s"] = result["index_s"]
     figures["m_parse_all_s"] = result["parse_all_s"]
     figures["m_wall_s"] = wall
+    figures["m_cpu_s"] = cpu
     figures["m_peak_rss_gib"] = rss
 
 
