@@ -12,11 +12,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memsuite.eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM, PublishedRow
+from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL as ADVERSARIAL_CATEGORY
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
+from memsuite.eval.benchmarks.locomo.scores import row_value
+from memsuite.eval.protocol import Row
+from memsuite.eval.report.intervals import cell_intervals, interval_note
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table, register_renderer
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
+from memsuite.eval.stats import Interval
 
 MAIN = tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5)
 ADVERSARIAL = CATEGORY_NAMES[5]
@@ -85,6 +90,41 @@ def _differences(run: RunInfo, paper: PublishedRow) -> str:
     return "ours: " + ", ".join(parts)
 
 
+def _category_cells(row: Row, with_adversarial: bool) -> tuple[str, ...]:
+    category = int(row.metadata.get("category", 0))
+    name = CATEGORY_NAMES.get(category, "?")
+    return (name, "overall") if with_adversarial or category != ADVERSARIAL_CATEGORY else (name,)
+
+
+def locomo_intervals(run: RunInfo, system: str, judge: str, scale: float = 100.0) -> dict[str, Interval]:
+    """Per category and overall: the interval of ``judge``'s mean value, resampling conversations,
+    in the tables' units (x100). Rows are left out exactly as :func:`.scores.judge_scores` leaves them."""
+    with_adversarial = bool(run.scores(system).get("adversarial_in_overall"))
+    found = cell_intervals(
+        run.rows(system),
+        lambda row: row_value(row, judge)[0],
+        lambda row: _category_cells(row, with_adversarial),
+        unit=lambda row: row.unit_id,
+    )
+    return {cell: interval.scaled(scale) for cell, interval in found.items()}
+
+
+def _in_context_value(row: Row) -> float | None:
+    flag = row.metadata.get("answer_in_context")
+    return None if flag is None else float(bool(flag))
+
+
+def _placed(
+    intervals: Mapping[str, Interval], index: int, record: Mapping[str, Any]
+) -> dict[tuple[int, str], Interval]:
+    """Intervals keyed by (row index, column) for the columns of ``record`` that hold a number."""
+    return {
+        (index, column): interval
+        for column, interval in intervals.items()
+        if isinstance(record.get(column), int | float)
+    }
+
+
 @register_renderer("locomo")
 def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
     """One score table per verdict, evidence recall@k per category, answer-in-context, usage."""
@@ -93,6 +133,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
     systems = ordered_systems(runs)
     for judge in _judges(runs):
         records, failed_total, left_out = [], 0, []
+        intervals: dict[tuple[int, str], Interval] = {}
         for system in systems:
             for run in runs:
                 s = _scores(run, system, judge)
@@ -105,19 +146,19 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                 left_out += [
                     f"{system}/{name}: {_n_failed(c)}" for name, c in categories.items() if _n_failed(c)
                 ]
-                records.append(
-                    {
-                        **run_cell(run, prefix),
-                        "system": system,
-                        **{name: _pct(categories.get(name)) for name in MAIN},
-                        "overall": _pct(overall),
-                        ADVERSARIAL: _pct(categories.get(ADVERSARIAL)),
-                        "n": overall.get("n"),
-                        "n_failed": failed,
-                        **usage_record(usage_summary(run, system, options.prices)),
-                    }
-                )
-        notes = [JUDGE_NOTES.get(judge, f"judge: {judge}")]
+                record = {
+                    **run_cell(run, prefix),
+                    "system": system,
+                    **{name: _pct(categories.get(name)) for name in MAIN},
+                    "overall": _pct(overall),
+                    ADVERSARIAL: _pct(categories.get(ADVERSARIAL)),
+                    "n": overall.get("n"),
+                    "n_failed": failed,
+                    **usage_record(usage_summary(run, system, options.prices)),
+                }
+                intervals.update(_placed(locomo_intervals(run, system, judge), len(records), record))
+                records.append(record)
+        notes = [JUDGE_NOTES.get(judge, f"judge: {judge}"), interval_note("conversation")]
         adversarial_in = any(run.scores(s).get("adversarial_in_overall") for run in runs for s in run.systems)
         notes.append(
             "overall: questions of categories 1-4"
@@ -153,7 +194,13 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
         formats = {c: ".1f" for c in (*MAIN, "overall", ADVERSARIAL)}
         section.tables.append(
             Table.from_records(
-                f"locomo_{judge}", f"LoCoMo -- judge: {judge}", columns, records, notes, formats
+                f"locomo_{judge}",
+                f"LoCoMo -- judge: {judge}",
+                columns,
+                records,
+                notes,
+                formats,
+                intervals=intervals,
             )
         )
     section.tables.append(_recall_table(runs, systems, prefix))
@@ -165,58 +212,75 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
 def _recall_table(runs, systems, prefix) -> Table:
     names = [CATEGORY_NAMES[c] for c in CATEGORY_ORDER]
     records = []
+    intervals: dict[tuple[int, str], Interval] = {}
+    # k is the run column of a k ablation; a separate k column would repeat it.
+    k_column = () if "k" in prefix else ("k",)
     for system in systems:
         for run in runs:
             s = _scores(run, system, "evidence")
             if s is None or "turns" not in (s.get("basis") or []):
                 continue
             categories = s.get("categories") or {}
-            records.append(
-                {
-                    **run_cell(run, prefix),
-                    "system": system,
-                    "k": run.scores(system).get("k"),
-                    **{name: _pct(categories.get(name)) for name in names},
-                    "overall": _pct(s.get("overall")),
-                    "questions": (s.get("overall") or {}).get("n"),
-                    "no evidence id": sum(int(c.get("undefined") or 0) for c in categories.values()),
-                }
-            )
+            record = {
+                **run_cell(run, prefix),
+                "system": system,
+                **({"k": run.scores(system).get("k")} if k_column else {}),
+                **{name: _pct(categories.get(name)) for name in names},
+                "overall": _pct(s.get("overall")),
+                "questions": (s.get("overall") or {}).get("n"),
+                "no evidence id": sum(int(c.get("undefined") or 0) for c in categories.values()),
+            }
+            intervals.update(_placed(locomo_intervals(run, system, "evidence"), len(records), record))
+            records.append(record)
     return Table.from_records(
         "locomo_recall",
         "LoCoMo evidence recall@k per category (%)",
-        (*prefix, "system", "k", *names, "overall", "questions", "no evidence id"),
+        (*prefix, "system", *k_column, *names, "overall", "questions", "no evidence id"),
         records,
         (
             "Share of a question's evidence dia_ids among the retrieved turns, averaged over questions with "
             "at least one well-formed id (LoCoMo task_eval/evaluation.py). Systems whose memories are "
             "not turns are not listed.",
+            interval_note("conversation"),
         ),
         {name: ".1f" for name in (*names, "overall")},
+        intervals=intervals,
     )
 
 
 def _in_context_table(runs, systems, prefix) -> Table:
     names = [CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5]
     records = []
+    intervals: dict[tuple[int, str], Interval] = {}
     for system in systems:
         for run in runs:
             rates = run.scores(system).get("answer_in_context") or {}
             if not rates:
                 continue
-            records.append(
-                {
-                    **run_cell(run, prefix),
-                    "system": system,
-                    **{n: _pct({"mean": (rates.get(n) or {}).get("rate")}) for n in names},
-                    "overall": _pct({"mean": (rates.get("overall") or {}).get("rate")}),
-                }
+            record = {
+                **run_cell(run, prefix),
+                "system": system,
+                **{n: _pct({"mean": (rates.get(n) or {}).get("rate")}) for n in names},
+                "overall": _pct({"mean": (rates.get("overall") or {}).get("rate")}),
+            }
+            found = cell_intervals(
+                run.rows(system),
+                _in_context_value,
+                lambda row: _category_cells(row, False),
+                unit=lambda row: row.unit_id,
             )
+            scaled = {cell: interval.scaled(100.0) for cell, interval in found.items()}
+            intervals.update(_placed(scaled, len(records), record))
+            records.append(record)
     return Table.from_records(
         "locomo_answer_in_context",
         "LoCoMo gold answer in the context (%)",
         (*prefix, "system", *names, "overall"),
         records,
-        ("LoCoMo's has_answer: the gold answer's tokens appear contiguously in the context's tokens.",),
+        (
+            "LoCoMo's has_answer: the gold answer's tokens appear contiguously in the context's tokens.",
+            interval_note("conversation"),
+        ),
         {name: ".1f" for name in (*names, "overall")},
+        intervals=intervals,
     )
