@@ -53,12 +53,13 @@ def cell_intervals(
     return out
 
 
-def interval_note(unit: str) -> str:
-    """How a table's intervals were made; ``unit`` names what was resampled ("episode", "question")."""
+def interval_note(unit: str, counted: str = "questions") -> str:
+    """How a table's intervals were made; ``unit`` names what was resampled ("episode", "question"),
+    ``counted`` what n counts."""
     return (
         f"[lo, hi]: {LEVEL:.0%} percentile bootstrap interval ({RESAMPLES} resamples, seed {SEED}) "
         f"resampling {unit}s whole -- questions of one {unit} share a memory, so they are not "
-        f"independent; n = questions behind the rate. A cell with n < {MIN_N} or fewer than {MIN_UNITS} "
+        f"independent; n = {counted} behind the rate. A cell with n < {MIN_N} or fewer than {MIN_UNITS} "
         f"{unit}s is marked 'too small to read'. The CSV has each interval in '<column> lo' / 'hi' / 'n'."
         if unit != "question"
         else f"[lo, hi]: {LEVEL:.0%} percentile bootstrap interval ({RESAMPLES} resamples, seed {SEED}) "

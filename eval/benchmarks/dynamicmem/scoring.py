@@ -604,8 +604,8 @@ _ITEM_METRICS = (
 )
 
 
-def _curves(rows: list[Row], labels: list[str], judge: str) -> dict[str, list[float | None]]:
-    """Per checkpoint: each metric averaged within a user, then over users (each user weighs the same)."""
+def user_values(rows: Iterable[Row], judge: str) -> dict[tuple[str, str], dict[str, list[float]]]:
+    """(checkpoint, user) -> metric -> the values a curve averages within that user (fields, items)."""
     per_user: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for row in rows:
         key = (row.metadata.get("checkpoint", "?"), row.unit_id)
@@ -624,6 +624,12 @@ def _curves(rows: list[Row], labels: list[str], judge: str) -> dict[str, list[fl
         for name in _ITEM_METRICS:
             if metrics.get(name) is not None:
                 per_user[key][prefix + name].append(metrics[name])
+    return per_user
+
+
+def _curves(rows: list[Row], labels: list[str], judge: str) -> dict[str, list[float | None]]:
+    """Per checkpoint: each metric averaged within a user, then over users (each user weighs the same)."""
+    per_user = user_values(rows, judge)
     names = sorted({name for values in per_user.values() for name in values})
     curves: dict[str, list[float | None]] = {}
     for name in names:
