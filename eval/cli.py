@@ -231,8 +231,8 @@ def _cmd_ablate(args: argparse.Namespace) -> int:
         plots=not args.no_plots,
         report_only=args.report_only,
     )
-    for label, folder in zip(ablation.labels, result.runs, strict=True):
-        print(f"{ablation.key} = {label}: {folder}")
+    for value, label, folder in zip(ablation.values, ablation.labels, result.runs, strict=True):
+        print(f"{label} ({ablation.key} = {value}): {folder}")
     print(f"report: {result.files[0]}")
     if result.incomplete:
         print(f"variants with failed units: {', '.join(result.incomplete)} (run again to retry them)")

@@ -147,7 +147,8 @@ def test_cli_ablate(ablation_file, tmp_path, capsys):
     code = main(["ablate", str(ablation_file), "--out", str(out), "--quiet", "--no-cache", "--no-plots"])
     assert code == 0
     printed = capsys.readouterr().out
-    assert "k = k-1" in printed and str(out / "report" / "report.md") in printed
+    assert f"k-1 (k = 1): {out / 'k-1'}" in printed and "k = k-1" not in printed
+    assert str(out / "report" / "report.md") in printed
     assert (out / "k-10" / "summary.json").exists() and not (out / "report" / "meme_sweep_k.png").exists()
 
 
