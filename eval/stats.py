@@ -121,6 +121,17 @@ def bootstrap_interval(
     return Interval(point, float(min(lo, point)), float(max(hi, point)), len(values), n_units)
 
 
+def point_estimate(values: Sequence[float], groups: Sequence[Hashable] | None = None) -> float:
+    """The statistic :func:`bootstrap_interval` resamples, on the data: the mean, or the unweighted
+    mean of the group means."""
+    if groups is None:
+        return float(np.mean(values))
+    by_group: dict[Hashable, list[float]] = {}
+    for value, group in zip(values, groups, strict=True):
+        by_group.setdefault(group, []).append(value)
+    return float(np.mean([np.mean(v) for v in by_group.values()]))
+
+
 def paired_difference(
     a: Sequence[float],
     b: Sequence[float],

@@ -15,6 +15,7 @@ from memsuite.eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL as ADVERSARIAL_CATEGORY
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
 from memsuite.eval.benchmarks.locomo.scores import row_value
+from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import cell_intervals, interval_note
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
@@ -123,6 +124,27 @@ def _placed(
         for column, interval in intervals.items()
         if isinstance(record.get(column), int | float)
     }
+
+
+def locomo_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each scored question's value under ``judge`` in its category, for paired comparisons; the
+    overall row leaves adversarial questions out, as the published comparisons do."""
+    out = []
+    for row in rows:
+        value = row_value(row, judge)[0]
+        if value is None:
+            continue
+        cells = _category_cells(row, False)
+        out.append(Outcome(row.unit_id, row.question_id, cells[0], value, in_overall="overall" in cells))
+    return out
+
+
+register_outcomes(
+    "locomo",
+    OutcomeSpec(
+        locomo_outcomes, JUDGE_ORDER, "conversation", cells=tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER)
+    ),
+)
 
 
 @register_renderer("locomo")

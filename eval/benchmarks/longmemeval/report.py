@@ -9,10 +9,11 @@ type, abstention apart.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memsuite.eval.benchmarks.longmemeval.scores import TYPE_ORDER, row_type
+from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import cell_intervals, interval_note
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
@@ -92,6 +93,31 @@ def _verdict_value(row: Row, judge: str) -> float | None:
     if not isinstance(verdict, dict) or verdict.get("failure") or verdict.get("correct") is None:
         return None
     return 1.0 if verdict["correct"] else 0.0
+
+
+#: The pseudo-judge of a comparison on retrieval: session recall_all@5 of each non-abstention question.
+RETRIEVAL_JUDGE = "retrieval"
+
+
+def longmemeval_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each question's verdict under ``judge`` (``retrieval``: its session recall_all@5), per type."""
+    out = []
+    for row in rows:
+        if judge == RETRIEVAL_JUDGE:
+            value = _metric(row, "session", "recall_all@5")
+        else:
+            value = _verdict_value(row, judge)
+        if value is not None:
+            out.append(Outcome(row.unit_id, row.question_id, row_type(row), value))
+    return out
+
+
+register_outcomes(
+    "longmemeval",
+    OutcomeSpec(
+        longmemeval_outcomes, ("llm", "answer_in_context", RETRIEVAL_JUDGE), "question", cells=TYPE_ORDER
+    ),
+)
 
 
 @register_renderer("longmemeval")

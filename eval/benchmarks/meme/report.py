@@ -22,6 +22,7 @@ from memsuite.eval.benchmarks.meme.paper import (
 )
 from memsuite.eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
 from memsuite.eval.benchmarks.meme.scoring import after_passes
+from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.diagnostics import StageCell
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import (
@@ -119,6 +120,18 @@ def meme_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]
         passes, lambda p: p[2], lambda p: ("Overall",), unit=episode, group=lambda p: p[1]
     )
     return {**tasks, **overall}
+
+
+def meme_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each after-question's pass (trivial-pass filter applied), for paired comparisons."""
+    passes = after_passes(list(rows), judge)
+    return [Outcome(row.unit_id, row.question_id, task, value) for row, task, value in passes]
+
+
+register_outcomes(
+    "meme",
+    OutcomeSpec(meme_outcomes, MEME_JUDGE_ORDER, "episode", overall_is_mean_of_cells=True, cells=MEME_TASKS),
+)
 
 
 def _paper_row_name(run: RunInfo, system: str) -> str | None:

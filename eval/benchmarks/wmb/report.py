@@ -13,7 +13,9 @@ from typing import Any
 from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.wmb.schema import QTYPES as WMB_QTYPES
 from memsuite.eval.benchmarks.wmb.scoring import row_outcome, row_part
+from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.metrics import percentile
+from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import (
     count_text,
     left_out_mark,
@@ -130,6 +132,21 @@ def wmb_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
 
 def _placed(found: Mapping[str, Interval], index: int, record: Mapping[str, Any]) -> dict:
     return {(index, c): i for c, i in found.items() if isinstance(record.get(c), int | float)}
+
+
+def wmb_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each question's outcome in its question type, for paired comparisons; the overall row leaves
+    the FalseMemory probes out (they are penalties, not questions answered)."""
+    out = []
+    for row in rows:
+        value = row_outcome(row, judge)
+        qtype = str(row.metadata.get("qtype"))
+        if value is not None:
+            out.append(Outcome(row.unit_id, row.question_id, qtype, value, in_overall=qtype != "FalseMemory"))
+    return out
+
+
+register_outcomes("wmb", OutcomeSpec(wmb_outcomes, ("llm", "rule"), "question", cells=tuple(WMB_QTYPES)))
 
 
 @register_renderer("wmb")
