@@ -12,10 +12,11 @@ is not a paired difference.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.model import Table, renderer_for
+from memsuite.eval.report.layout import slug
+from memsuite.eval.report.model import Section, Table, renderer_for
 from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.stats import (
     LEVEL,
@@ -272,3 +273,42 @@ def _reading(c: CellComparison, a: str, b: str) -> str:
     if holds_zero or (c.p_value is not None and c.p_value >= 0.05):
         return "not significant"
     return f"{a if c.difference.value > 0 else b} higher"
+
+
+def base_variant(values: Sequence[object], base_value: object) -> int | None:
+    """Index of the ablation variant holding the base config's value of the swept key, or None."""
+    return next((i for i, v in enumerate(values) if v == base_value), None)
+
+
+def sweep_comparisons(runs: Sequence[RunInfo], reference: int, key: str, is_base: bool = True) -> Section:
+    """Each variant against the reference variant, per system: one paired comparison table each.
+
+    ``is_base``: the reference holds the base config's value (else it is the first variant, the base
+    value not being swept). A pair the benchmark cannot compare (no registered outcomes, different
+    questions -- a swept key that changes the data) is named in the section's notes with the reason.
+    """
+    base = runs[reference]
+    why = "the base config's value" if is_base else "the first variant: the base config's value is not swept"
+    section = Section(f"Paired comparison against {key} = {base.name} ({why})")
+    try:
+        spec = outcome_spec(base.benchmark)
+    except ConfigError as exc:
+        section.notes.append(str(exc))
+        return section
+    for run in runs:
+        if run is base:
+            continue
+        for system in run.systems:
+            if system not in base.systems:
+                continue
+            a, b = sides(run, system, base, system)
+            a, b = replace(a, name=f"{key}={run.name}"), replace(b, name=f"{key}={base.name}")
+            try:
+                judge = pick_judge(spec, a, b, None)
+                name = f"compare_{slug(run.label)}_vs_{slug(base.label)}_{slug(system)}"
+                section.tables.append(
+                    comparison_table(spec, a, b, judge, name, f"{system}: {a.name} vs {b.name}")
+                )
+            except ConfigError as exc:
+                section.notes.append(f"{system}, {a.name} vs {b.name}: not compared -- {exc}")
+    return section
