@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from memsuite.eval import compare_cli
+from memsuite.eval import compare_cli, show_cli
 from memsuite.memory_systems.errors import MemsuiteError
 
 EXIT_CODES = "exit codes: 0 clean, 1 failed units or failed LLM calls (or stopped early), 2 bad config/input"
@@ -324,6 +324,7 @@ def _add_run_commands(sub: argparse._SubParsersAction) -> None:
 def _add_report_commands(sub: argparse._SubParsersAction) -> None:
     """``calibrate`` and ``report``: commands that read finished run folders."""
     compare_cli.add_parser(sub)
+    show_cli.add_parser(sub)
 
     p = sub.add_parser("calibrate", help="choose WMB-100K abstention cutoffs on a held-out split of a run")
     p.add_argument("run_dir", type=Path, help="a WMB run folder (run without min_score)")

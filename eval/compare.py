@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
+from memsuite.eval.diagnostics import Attribution
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.layout import slug
 from memsuite.eval.report.model import Section, Table, renderer_for
@@ -68,6 +70,8 @@ class OutcomeSpec:
     """The overall rate is the mean of the cell rates (MEME) rather than over all questions."""
     cells: tuple[str, ...] = ()
     """Cell order in the table (others follow, sorted)."""
+    stages: Callable[[Sequence[Row], Path], list[Attribution]] | None = None
+    """The benchmark's failure-stage attribution of rows (with the run folder), where it has one."""
 
 
 _SPECS: dict[str, OutcomeSpec] = {}

@@ -130,7 +130,14 @@ def meme_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
 
 register_outcomes(
     "meme",
-    OutcomeSpec(meme_outcomes, MEME_JUDGE_ORDER, "episode", overall_is_mean_of_cells=True, cells=MEME_TASKS),
+    OutcomeSpec(
+        meme_outcomes,
+        MEME_JUDGE_ORDER,
+        "episode",
+        overall_is_mean_of_cells=True,
+        cells=MEME_TASKS,
+        stages=lambda rows, path: attribute_rows(rows, path),
+    ),
 )
 
 
