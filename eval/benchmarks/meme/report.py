@@ -437,19 +437,29 @@ def _meme_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]
         return figures
     judge, sweep = judges[0], options.sweep
     cells = {(run.label, s): meme_task_cells(run, s, judge) for run in runs for s in run.systems}
+    intervals = {(run.label, s): meme_intervals(run, s, judge) for run in runs for s in run.systems}
 
     def series(task: str) -> dict[str, list[Cell]]:
         return {s: [cells.get((run.label, s), {}).get(task) for run in runs] for s in systems}
 
+    def band(task: str, system: str) -> list[tuple[float, float] | None]:
+        found = [intervals.get((run.label, system), {}).get(task) for run in runs]
+        return [(i.lo, i.hi) if i is not None else None for i in found]
+
     panels = {task: series(task) for task in axis if has_number(series(task))}
+    bands = {task: {s: band(task, s) for s in systems} for task in panels}
+    counts = sorted({i.n for found in intervals.values() for task, i in found.items() if task == "Overall"})
     if "Overall" not in panels and panels:
         # Overall is n/a under the evidence judge: show the mean of the tasks that are defined.
         defined = list(panels)
         panels[f"mean of {' '.join(defined)}"] = {
             s: [_mean_of(cells.get((run.label, s), {}), defined) for run in runs] for s in systems
         }
-    title = f"MEME vs {sweep.key} -- judge {judge}"
-    draw = partial(plotting.plot_sweep_curves, sweep.axis, panels, title=title, xlabel=sweep.key)
+    n = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0]) if counts else "?"
+    title = f"MEME vs {sweep.key} -- judge {judge}; n = {n} questions per point, 95% bands (episodes)"
+    draw = partial(
+        plotting.plot_sweep_curves, sweep.axis, panels, title=title, xlabel=sweep.key, bands=bands
+    )
     return [Figure(f"meme_sweep_{slug(sweep.key.split('.')[-1])}", title, draw)]
 
 
