@@ -9,8 +9,10 @@ LLM-judge table, each with its source, models and the ways our protocol differs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
+from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM, PublishedRow
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL as ADVERSARIAL_CATEGORY
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
@@ -18,8 +20,8 @@ from memsuite.eval.benchmarks.locomo.scores import row_value
 from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import cell_intervals, interval_note
-from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
-from memsuite.eval.report.model import ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug
+from memsuite.eval.report.model import Figure, ReportOptions, Section, Table, register_renderer
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
 from memsuite.eval.stats import Interval
@@ -226,6 +228,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
             )
         )
     section.tables.append(_recall_table(runs, systems, prefix))
+    section.figures += _recall_figures(runs, systems, options)
     section.tables.append(_in_context_table(runs, systems, prefix))
     section.tables.append(usage_table("locomo_usage", "LoCoMo usage and cost", runs, options))
     return section
@@ -306,3 +309,51 @@ def _in_context_table(runs, systems, prefix) -> Table:
         {name: ".1f" for name in (*names, "overall")},
         intervals=intervals,
     )
+
+
+def _recall_figures(runs: Sequence[RunInfo], systems: Sequence[str], options: ReportOptions) -> list[Figure]:
+    """Evidence recall@k per category: bars per run, or curves against k (with 95% bands) for a sweep."""
+    names = [*(CATEGORY_NAMES[c] for c in CATEGORY_ORDER), "overall"]
+    recalls = {
+        (run.label, s): locomo_intervals(run, s, "evidence", scale=1.0)
+        for run in runs
+        for s in run.systems
+        if "turns" in ((_scores(run, s, "evidence") or {}).get("basis") or [])
+    }
+    if not recalls:
+        return []
+    sweep = options.sweep
+    if sweep is None:
+        figures = []
+        for run in runs:
+            scores = {s: {c: i.value for c, i in recalls[(run.label, s)].items()} for s in run.systems
+                      if (run.label, s) in recalls}  # fmt: skip
+            if not scores:
+                continue
+            k = run.config.get("k")
+            stem = "locomo_recall" if len(runs) == 1 else f"locomo_recall_{slug(run.label)}"
+            title = f"LoCoMo evidence recall@{k} per category -- {run.label}"
+            draw = partial(plotting.plot_task_bars, scores, names, title=title, ylabel=f"recall@{k}")
+            figures.append(Figure(stem, title, draw))
+        return figures
+
+    def found(run: RunInfo, system: str, category: str):
+        return recalls.get((run.label, system), {}).get(category)
+
+    panels, bands = {}, {}
+    for category in names:
+        series = {s: [getattr(found(run, s, category), "value", None) for run in runs] for s in systems}
+        if not has_number(series):
+            continue
+        panels[category] = series
+        bands[category] = {
+            s: [(i.lo, i.hi) if (i := found(run, s, category)) else None for run in runs] for s in systems
+        }
+    counts = sorted({i.n for found_ in recalls.values() for c, i in found_.items() if c == "overall"})
+    n = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0]) if counts else "?"
+    title = f"LoCoMo evidence recall vs {sweep.key}; n = {n} questions (overall), 95% bands (conversations)"
+    draw = partial(
+        plotting.plot_sweep_curves, sweep.axis, panels, title=title, xlabel=sweep.key, ylabel="recall",
+        bands=bands,
+    )  # fmt: skip
+    return [Figure(f"locomo_recall_vs_{slug(sweep.key.split('.')[-1])}", title, draw)]

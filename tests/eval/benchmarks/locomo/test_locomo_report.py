@@ -58,3 +58,17 @@ def test_recall_table_of_a_k_ablation_names_k_once(tmp_path):
     assert table.column("k") == ["1", "5"]
     single = build_report(load_runs(paths[:1]))
     assert table_of(single, "locomo_recall").columns[:2] == ("system", "k")
+
+
+def test_recall_plots_per_category_and_against_k(tmp_path):
+    from memsuite.eval.report.document import write_report
+
+    single = build_report(load_runs([_run(tmp_path / "one", _rows())]))
+    (figure,) = [f for s in single.sections for f in s.figures if f.name == "locomo_recall"]
+    assert "recall@5 per category" in figure.title
+    paths = [_run(tmp_path / f"k{k}", _rows()) for k in (1, 5)]
+    swept = build_report(load_runs(paths), sweep=Sweep("k", (1, 5), ("k1", "k5")))
+    (curve,) = [f for s in swept.sections for f in s.figures]
+    assert curve.name == "locomo_recall_vs_k" and "n = 18 questions" in curve.title
+    files = {p.name for p in write_report(swept, tmp_path / "out")}
+    assert "locomo_recall_vs_k.png" in files
