@@ -27,6 +27,7 @@ from memsuite.eval.stats import (
     RESAMPLES,
     SEED,
     Interval,
+    bootstrap_interval,
     mcnemar_exact,
     paired_difference,
     point_estimate,
@@ -72,6 +73,8 @@ class OutcomeSpec:
     """Cell order in the table (others follow, sorted)."""
     stages: Callable[[Sequence[Row], Path], list[Attribution]] | None = None
     """The benchmark's failure-stage attribution of rows (with the run folder), where it has one."""
+    headline: str = "overall"
+    """Name of the rate the overall outcomes make: the benchmark's headline metric."""
 
 
 _SPECS: dict[str, OutcomeSpec] = {}
@@ -316,3 +319,34 @@ def sweep_comparisons(runs: Sequence[RunInfo], reference: int, key: str, is_base
             except ConfigError as exc:
                 section.notes.append(f"{system}, {a.name} vs {b.name}: not compared -- {exc}")
     return section
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A system's headline metric in a run: its name, the judge and the rate with its interval."""
+
+    name: str
+    judge: str
+    interval: Interval
+
+
+def run_judge(spec: OutcomeSpec, run: RunInfo) -> str | None:
+    """The most preferred judge of ``spec`` that every system of the run carries."""
+    carried = [_judges(run, s) for s in run.systems]
+    return next((j for j in spec.judges if carried and all(j in c for c in carried)), None)
+
+
+def headline(run: RunInfo, system: str, judge: str | None = None) -> Headline | None:
+    """The benchmark's headline rate of one system (its overall outcomes, resampling units), or None
+    when the benchmark registers no outcomes or the run carries none of its judges."""
+    try:
+        spec = outcome_spec(run.benchmark)
+    except ConfigError:
+        return None
+    judge = judge or run_judge(spec, run)
+    if judge is None:
+        return None
+    overall = [o for o in spec.outcomes(run.rows(system), judge) if o.in_overall]
+    groups = [o.cell for o in overall] if spec.overall_is_mean_of_cells else None
+    interval = bootstrap_interval([o.value for o in overall], [o.unit for o in overall], groups)
+    return Headline(spec.headline, judge, interval) if interval is not None else None

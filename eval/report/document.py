@@ -134,6 +134,10 @@ def build_report(
         # A sweep belongs to one benchmark; with several, curves would pair unrelated runs.
         group_options = options if len(by_benchmark) == 1 else ReportOptions(prices=options.prices)
         sections.append((renderer_for(benchmark) or render_generic)(group, group_options))
+    if len(by_benchmark) > 1:
+        from memsuite.eval.leaderboard import leaderboard  # it reads the benchmarks' outcomes
+
+        sections.insert(0, leaderboard(runs))
     title = title or "memsuite report: " + ", ".join(run.label for run in runs)
     return Report(title, runs, sections, command)
 

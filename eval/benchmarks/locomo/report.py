@@ -144,7 +144,11 @@ def locomo_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
 register_outcomes(
     "locomo",
     OutcomeSpec(
-        locomo_outcomes, JUDGE_ORDER, "conversation", cells=tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER)
+        locomo_outcomes,
+        JUDGE_ORDER,
+        "conversation",
+        cells=tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER),
+        headline="overall (categories 1-4)",
     ),
 )
 

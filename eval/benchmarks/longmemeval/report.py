@@ -115,7 +115,11 @@ def longmemeval_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
 register_outcomes(
     "longmemeval",
     OutcomeSpec(
-        longmemeval_outcomes, ("llm", "answer_in_context", RETRIEVAL_JUDGE), "question", cells=TYPE_ORDER
+        longmemeval_outcomes,
+        ("llm", "answer_in_context", RETRIEVAL_JUDGE),
+        "question",
+        cells=TYPE_ORDER,
+        headline="overall (retrieval: session recall_all@5)",
     ),
 )
 

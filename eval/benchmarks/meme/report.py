@@ -137,6 +137,7 @@ register_outcomes(
         overall_is_mean_of_cells=True,
         cells=MEME_TASKS,
         stages=lambda rows, path: attribute_rows(rows, path),
+        headline="Overall (mean of the task rates)",
     ),
 )
 

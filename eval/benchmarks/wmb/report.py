@@ -135,18 +135,22 @@ def _placed(found: Mapping[str, Interval], index: int, record: Mapping[str, Any]
 
 
 def wmb_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
-    """Each question's outcome in its question type, for paired comparisons; the overall row leaves
-    the FalseMemory probes out (they are penalties, not questions answered)."""
+    """Each question's outcome in its question type, for paired comparisons; the overall row is
+    the README's headline, Part B (S1 questions)."""
     out = []
     for row in rows:
         value = row_outcome(row, judge)
-        qtype = str(row.metadata.get("qtype"))
         if value is not None:
-            out.append(Outcome(row.unit_id, row.question_id, qtype, value, in_overall=qtype != "FalseMemory"))
+            qtype = str(row.metadata.get("qtype"))
+            headline = "part_b" in row_part(row)
+            out.append(Outcome(row.unit_id, row.question_id, qtype, value, in_overall=headline))
     return out
 
 
-register_outcomes("wmb", OutcomeSpec(wmb_outcomes, ("llm", "rule"), "question", cells=tuple(WMB_QTYPES)))
+register_outcomes(
+    "wmb",
+    OutcomeSpec(wmb_outcomes, ("llm", "rule"), "question", cells=tuple(WMB_QTYPES), headline="Part B (S1)"),
+)
 
 
 @register_renderer("wmb")
