@@ -79,6 +79,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.systems:
         config = with_systems(config, args.systems.split(","))
     out = args.out or Path("runs") / config.name
+    if args.seeds:
+        from memsuite.eval.seeds_cli import run_and_report_seeds
+
+        return run_and_report_seeds(config, args, out)
     folder = run(
         config,
         out_dir=out,
@@ -291,6 +295,10 @@ def _add_run_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--out", type=Path, help="run folder (default runs/<config name>)")
     p.add_argument("--systems", help="comma-separated systems, replacing the config's list")
+    p.add_argument(
+        "--seeds", type=int, nargs="+", help="run once per seed (generated data) into OUT/seed-S, then "
+        "tabulate each system's headline per seed with mean and spread (OUT/seeds.md, seeds.csv)",
+    )
     p.add_argument(
         "--allow-config-change",
         action="store_true",
