@@ -269,7 +269,7 @@ def comparison_table(
         overall_note + ".",
     )
     return Table.from_records(
-        name, title or f"{a.name} vs {b.name}", columns, records, notes, {"McNemar p": ".3f"}
+        name, title or f"{a.name} vs {b.name}", columns, records, notes, {"McNemar p": ".3g"}
     )
 
 
