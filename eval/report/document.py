@@ -14,7 +14,7 @@ from typing import Any
 from memsuite.eval.report.layout import run_cell, run_column, slug
 from memsuite.eval.report.model import Cell, Report, ReportOptions, Section, Sweep, Table, renderer_for
 from memsuite.eval.report.runs import RunInfo, data_source, internal_llm_label, judges_used, llm_label
-from memsuite.eval.report.usage import usage_table
+from memsuite.eval.report.usage import latency_figure, usage_table
 from memsuite.eval.stats import Interval
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import PriceTable
@@ -133,7 +133,11 @@ def build_report(
     for benchmark, group in by_benchmark.items():
         # A sweep belongs to one benchmark; with several, curves would pair unrelated runs.
         group_options = options if len(by_benchmark) == 1 else ReportOptions(prices=options.prices)
-        sections.append((renderer_for(benchmark) or render_generic)(group, group_options))
+        section = (renderer_for(benchmark) or render_generic)(group, group_options)
+        if not any(figure.name.endswith("_latency") for figure in section.figures):
+            latency = latency_figure(f"{slug(benchmark)}_latency", section.title, group)
+            section.figures += [latency] if latency is not None else []
+        sections.append(section)
     if len(by_benchmark) > 1:
         from memsuite.eval.leaderboard import leaderboard  # it reads the benchmarks' outcomes
 

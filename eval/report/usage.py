@@ -10,8 +10,8 @@ from typing import Any
 
 from memsuite.eval.metrics import percentile
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.layout import run_cell, run_column
-from memsuite.eval.report.model import Cell, ReportOptions, Table
+from memsuite.eval.report.layout import run_cell, run_column, series_name
+from memsuite.eval.report.model import Cell, Figure, ReportOptions, Table
 from memsuite.eval.report.runs import RunInfo, internal_llm_label, llm_label
 from memsuite.memory_systems.llm import PriceTable
 
@@ -226,3 +226,22 @@ def usage_table(name: str, title: str, runs: Sequence[RunInfo], options: ReportO
     columns = (*prefix, "system", *USAGE_TABLE_COLUMNS, *LATENCY_COLUMNS)
     return Table.from_records(name, title, columns, records, notes, {c: ".1f" for c in LATENCY_COLUMNS})
 
+
+
+def latency_figure(stem: str, benchmark: str, runs: Sequence[RunInfo]) -> Figure | None:
+    """Retrieval latency per question, one box per (run, system): the plot every benchmark gets
+    (WMB draws its own, with its penalty bands); None when no row records a latency."""
+    from functools import partial
+
+    from memsuite.eval import plots as plotting
+
+    latencies = {
+        series_name(run, system, runs): [ms for ms in map(retrieve_ms, run.rows(system)) if ms is not None]
+        for run in runs
+        for system in run.systems
+    }
+    if not any(latencies.values()):
+        return None
+    title = f"{benchmark} retrieval latency per question (ms; box 25-75 %, whiskers 5-95 %)"
+    draw = partial(plotting.plot_latency_distribution, latencies, title=title, bands_ms=())
+    return Figure(stem, title, draw)

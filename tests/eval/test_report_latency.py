@@ -41,3 +41,15 @@ def test_search_latency_of_benchmarks_that_time_it_as_latency_ms_and_no_answer_c
     record = latency_record(rows)
     assert record["retrieve p50 ms"] == pytest.approx(5.5)
     assert record["answer p50 ms"] is None
+
+
+def test_every_benchmark_gets_a_latency_plot(tmp_path):
+    from memsuite.eval.report.document import write_report
+
+    rows = [_row(i, retrieve_ms=float(i)) for i in range(1, 11)]
+    scores = {"by_judge": {"rule": meme_scores(rows)}}
+    path = write_run(tmp_path / "run", benchmark="meme", rows=rows, scores=scores)
+    report = build_report(load_runs([path]))
+    (figure,) = [f for s in report.sections for f in s.figures if f.name == "meme_latency"]
+    assert "retrieval latency" in figure.title
+    assert "meme_latency.png" in {p.name for p in write_report(report, tmp_path / "out")}
