@@ -79,13 +79,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.systems:
         config = with_systems(config, args.systems.split(","))
     out = args.out or Path("runs") / config.name
-    if args.seeds:
-        from memsuite.eval.seeds_cli import run_and_report_seeds
-
-        return run_and_report_seeds(config, args, out)
-    folder = run(
-        config,
-        out_dir=out,
+    options = dict(
         cache_dir=None if args.no_cache else args.cache_dir,
         restart=args.restart,
         show_progress=not args.quiet,
@@ -94,6 +88,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         ray_address=args.ray_address,
         allow_config_change=args.allow_config_change,
     )
+    if args.seeds:
+        from memsuite.eval.seeds_cli import run_and_report_seeds
+
+        return run_and_report_seeds(config, args.seeds, out, options)
+    folder = run(config, out_dir=out, **options)
     header = folder.header()
     print(run_status_line(header, out))
     if header.get("stop_reason"):

@@ -2,31 +2,22 @@
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from memsuite.eval.config import RunConfig
 
 
-def run_and_report_seeds(config: RunConfig, args: argparse.Namespace, out: Path) -> int:
+def run_and_report_seeds(config: RunConfig, seeds: Sequence[int], out: Path, options: dict[str, Any]) -> int:
+    """Run ``config`` per seed with ``memsuite run``'s ``options``, then print and write the table."""
     from memsuite.eval.report.document import table_csv, table_markdown
     from memsuite.eval.report.runs import load_runs
     from memsuite.eval.seeds import run_seeds, seeds_table
 
-    folders = run_seeds(
-        config,
-        args.seeds,
-        out,
-        cache_dir=None if args.no_cache else args.cache_dir,
-        restart=args.restart,
-        show_progress=not args.quiet,
-        workers=args.workers,
-        executor=args.executor,
-        ray_address=args.ray_address,
-        allow_config_change=args.allow_config_change,
-    )
+    folders = run_seeds(config, seeds, out, **options)
     runs = load_runs(folders)
-    table = seeds_table(runs, args.seeds)
+    table = seeds_table(runs, seeds)
     (out / "seeds.md").write_text(f"### {table.title}\n\n{table_markdown(table)}\n", encoding="utf-8")
     (out / "seeds.csv").write_text(table_csv(table), encoding="utf-8")
     print(f"### {table.title}\n\n{table_markdown(table)}\n")

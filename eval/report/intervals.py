@@ -10,8 +10,8 @@ out of the rate, exactly as the benchmark's scores leave it out) and the cell ea
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable
-from typing import TypeVar
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from memsuite.eval.stats import LEVEL, MIN_N, MIN_UNITS, RESAMPLES, SEED, Interval, bootstrap_interval
 
@@ -51,6 +51,15 @@ def cell_intervals(
         if interval is not None:
             out[cell] = interval
     return out
+
+
+def placed(
+    found: Mapping[str, Interval], index: int, record: Mapping[str, Any]
+) -> dict[tuple[int, str], Interval]:
+    """``found`` keyed by (row ``index``, column) for a table's
+    :attr:`~memsuite.eval.report.model.Table.intervals`: only the columns of ``record`` holding a number
+    (a dash or n/a cell carries no interval)."""
+    return {(index, c): i for c, i in found.items() if isinstance(record.get(c), int | float)}
 
 
 def interval_note(unit: str, counted: str = "questions") -> str:

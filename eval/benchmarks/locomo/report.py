@@ -19,7 +19,7 @@ from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDE
 from memsuite.eval.benchmarks.locomo.scores import row_value
 from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.intervals import cell_intervals, interval_note
+from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug
 from memsuite.eval.report.model import Figure, ReportOptions, Section, Table, register_renderer
 from memsuite.eval.report.runs import RunInfo, llm_label
@@ -117,17 +117,6 @@ def _in_context_value(row: Row) -> float | None:
     return None if flag is None else float(bool(flag))
 
 
-def _placed(
-    intervals: Mapping[str, Interval], index: int, record: Mapping[str, Any]
-) -> dict[tuple[int, str], Interval]:
-    """Intervals keyed by (row index, column) for the columns of ``record`` that hold a number."""
-    return {
-        (index, column): interval
-        for column, interval in intervals.items()
-        if isinstance(record.get(column), int | float)
-    }
-
-
 def locomo_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
     """Each scored question's value under ``judge`` in its category, for paired comparisons; the
     overall row leaves adversarial questions out, as the published comparisons do."""
@@ -184,7 +173,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                     "n_failed": failed,
                     **usage_record(usage_summary(run, system, options.prices)),
                 }
-                intervals.update(_placed(locomo_intervals(run, system, judge), len(records), record))
+                intervals.update(placed(locomo_intervals(run, system, judge), len(records), record))
                 records.append(record)
         notes = [JUDGE_NOTES.get(judge, f"judge: {judge}"), interval_note("conversation")]
         adversarial_in = any(run.scores(s).get("adversarial_in_overall") for run in runs for s in run.systems)
@@ -259,7 +248,7 @@ def _recall_table(runs, systems, prefix) -> Table:
                 "questions": (s.get("overall") or {}).get("n"),
                 "no evidence id": sum(int(c.get("undefined") or 0) for c in categories.values()),
             }
-            intervals.update(_placed(locomo_intervals(run, system, "evidence"), len(records), record))
+            intervals.update(placed(locomo_intervals(run, system, "evidence"), len(records), record))
             records.append(record)
     return Table.from_records(
         "locomo_recall",
@@ -299,7 +288,7 @@ def _in_context_table(runs, systems, prefix) -> Table:
                 unit=lambda row: row.unit_id,
             )
             scaled = {cell: interval.scaled(100.0) for cell, interval in found.items()}
-            intervals.update(_placed(scaled, len(records), record))
+            intervals.update(placed(scaled, len(records), record))
             records.append(record)
     return Table.from_records(
         "locomo_answer_in_context",

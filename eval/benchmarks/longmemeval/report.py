@@ -15,7 +15,7 @@ from typing import Any
 from memsuite.eval.benchmarks.longmemeval.scores import TYPE_ORDER, row_type
 from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.intervals import cell_intervals, interval_note
+from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table, register_renderer
 from memsuite.eval.report.runs import RunInfo
@@ -64,10 +64,6 @@ def _metric(row: Row, level: str, name: str, with_relevant: bool = False) -> flo
 
 def _scaled(found: Mapping[Any, Interval]) -> dict[Any, Interval]:
     return {cell: interval.scaled(100.0) for cell, interval in found.items()}
-
-
-def _placed(found: Mapping[Any, Interval], index: int, record: Mapping[str, Any]) -> dict:
-    return {(index, c): i for c, i in found.items() if isinstance(record.get(c), int | float)}
 
 
 def _retrieval_intervals(rows: list[Row], level: str) -> dict[str, Interval]:
@@ -151,7 +147,7 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
                     "no relevant": r.get("n_no_relevant"),
                 }
                 found = _retrieval_intervals(run.rows(system), level)
-                intervals.update(_placed(found, len(records), record))
+                intervals.update(placed(found, len(records), record))
                 records.append(record)
         if records:
             section.tables.append(
@@ -220,7 +216,7 @@ def _by_type_table(runs, systems, prefix) -> Table:
                 lambda row: _metric(row, "session", "recall_all@5"),
                 lambda row: (row_type(row),),
             )
-            intervals.update(_placed(_scaled(found), len(records), record))
+            intervals.update(placed(_scaled(found), len(records), record))
             records.append(record)
     return Table.from_records(
         "longmemeval_retrieval_by_type",
@@ -255,7 +251,7 @@ def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> T
                 lambda row: _verdict_value(row, judge),
                 lambda row: (row_type(row), "overall"),
             )
-            intervals.update(_placed(_scaled(found), len(records), record))
+            intervals.update(placed(_scaled(found), len(records), record))
             records.append(record)
     return Table.from_records(
         f"longmemeval_{judge}",

@@ -25,7 +25,7 @@ from memsuite.eval.report.caveats import (
     whole_memory_note,
     whole_memory_text,
 )
-from memsuite.eval.report.intervals import cell_intervals, interval_note
+from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column, series_name, slug
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table, register_renderer
 from memsuite.eval.report.runs import RunInfo, llm_label
@@ -130,10 +130,6 @@ def wmb_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
     }
 
 
-def _placed(found: Mapping[str, Interval], index: int, record: Mapping[str, Any]) -> dict:
-    return {(index, c): i for c, i in found.items() if isinstance(record.get(c), int | float)}
-
-
 def wmb_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
     """Each question's outcome in its question type, for paired comparisons; the overall row is
     the README's headline, Part B (S1 questions)."""
@@ -179,7 +175,7 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                 for column, left in (("Part B (/100)", "S1 left out"), ("Part B S1-S7", "S1-S7 left out")):
                     result_marks[(len(results), column)] = left_out_mark(record[left])
                 found = wmb_intervals(run, system, judge)
-                result_intervals.update(_placed(found, len(results), record))
+                result_intervals.update(placed(found, len(results), record))
                 results.append({**head, **record, **usage})
                 qtypes, retrieval = s.get("qtype_accuracy") or {}, s.get("retrieval") or {}
                 left_out = {q: (qtypes.get(q) or {}).get("n_failed", 0) for q in WMB_QTYPES}
@@ -197,7 +193,7 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                     "left out": count_text(left_out) or None,
                     "whole memory": whole_memory_text(whole, WMB_QTYPES) or None,
                 }
-                accuracy_intervals.update(_placed(found, len(accuracy), accuracy_record))
+                accuracy_intervals.update(placed(found, len(accuracy), accuracy_record))
                 accuracy.append(accuracy_record)
         any_left_out = any(r["S1-S7 left out"] for r in results)
         section.tables.append(
