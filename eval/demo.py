@@ -68,7 +68,10 @@ def _score_lines(
             found = meme_intervals(run, system, judge)
             bounds = [_interval_cell(found.get(c)) for c in columns]
             lines.append(f"{'  95% interval':{width}s} " + " ".join(bounds))
-            counts = [f"{found[c].n if c in found else '-':>{_COLUMN}}" for c in columns]
+            counts = [
+                f"{(str(found[c].n) + ('*' if found[c].too_small else '')) if c in found else '-':>{_COLUMN}}"
+                for c in columns
+            ]
             lines.append(f"{'  n':{width}s} " + " ".join(counts))
     return lines
 
@@ -130,8 +133,8 @@ def print_headline(folder: RunFolder, options: Mapping[str, Any], k: int) -> Non
     (run,) = load_runs([folder.path])
     print("\n".join(_score_lines(summary, "evidence", width, run)))
     print(
-        f"\n95% interval: bootstrap resampling episodes (seed {SEED}); a cell of n < {MIN_N} questions or "
-        f"fewer than {MIN_UNITS} episodes is too small to read -- two systems differ only where their "
+        f"\n95% interval: bootstrap resampling episodes (seed {SEED}); n*: a cell of n < {MIN_N} questions "
+        f"or fewer than {MIN_UNITS} episodes, too small to read -- two systems differ only where their "
         "intervals leave no doubt, or by `memsuite compare` (paired, per question)."
     )
     print(
