@@ -75,6 +75,8 @@ class OutcomeSpec:
     """The benchmark's failure-stage attribution of rows (with the run folder), where it has one."""
     headline: str = "overall"
     """Name of the rate the overall outcomes make: the benchmark's headline metric."""
+    derived: tuple[str, ...] = ()
+    """Pseudo-judges computed from the rows themselves (no verdict key), available on every run."""
 
 
 _SPECS: dict[str, OutcomeSpec] = {}
@@ -131,7 +133,7 @@ def pick_judge(spec: OutcomeSpec, a: Side, b: Side, judge: str | None) -> str:
     Raises:
         ConfigError: No judge both sides carry (or ``judge`` missing on a side).
     """
-    both = _judges(a.run, a.system) & _judges(b.run, b.system)
+    both = (_judges(a.run, a.system) & _judges(b.run, b.system)) | set(spec.derived)
     if judge is not None:
         if judge not in both:
             raise ConfigError(f"judge {judge!r} is not on both sides (both have: {', '.join(sorted(both))})")
@@ -332,7 +334,7 @@ class Headline:
 
 def run_judge(spec: OutcomeSpec, run: RunInfo) -> str | None:
     """The most preferred judge of ``spec`` that every system of the run carries."""
-    carried = [_judges(run, s) for s in run.systems]
+    carried = [_judges(run, s) | set(spec.derived) for s in run.systems]
     return next((j for j in spec.judges if carried and all(j in c for c in carried)), None)
 
 

@@ -40,6 +40,7 @@ def _spec(benchmark: str) -> OutcomeSpec | None:
 def default_judge(run: RunInfo, spec: OutcomeSpec | None) -> str | None:
     """The benchmark's most preferred judge present in the run's rows (None when none is)."""
     present = {name for rows in run.rows_by_system.values() for row in rows for name in row.verdicts}
+    present |= set(spec.derived if spec else ())
     order = [*(spec.judges if spec else ()), *sorted(present)]
     return next((j for j in order if j in present), None)
 

@@ -13,8 +13,10 @@ from typing import Any
 from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.dynamicmem import diagnostics as dynamicmem_diagnostics
 from memsuite.eval.benchmarks.dynamicmem.schema import CATEGORIES as DYNAMICMEM_CATEGORIES
-from memsuite.eval.benchmarks.dynamicmem.scoring import user_values
+from memsuite.eval.benchmarks.dynamicmem.scoring import EVIDENCE_F1, key_outcome, user_values
+from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.diagnostics import StageCell
+from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import left_out_mark, left_out_note
 from memsuite.eval.report.intervals import cell_intervals, interval_note
 from memsuite.eval.report.layout import (
@@ -105,6 +107,29 @@ def dynamicmem_intervals(run: RunInfo, system: str, judge: str) -> dict[tuple[st
         if metric in DYNAMICMEM_METRICS and values
     ]
     return cell_intervals(means, lambda m: m[3], lambda m: ((m[0], m[1]),), unit=lambda m: m[2])
+
+
+def dynamicmem_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each State Completion key's value per checkpoint, resampled by user, for paired comparisons."""
+    out = []
+    for row in rows:
+        value = key_outcome(row, judge)
+        if value is not None:
+            checkpoint = str(row.metadata.get("checkpoint", "?"))
+            out.append(Outcome(row.unit_id, row.question_id, checkpoint, float(value)))
+    return out
+
+
+register_outcomes(
+    "dynamicmem",
+    OutcomeSpec(
+        dynamicmem_outcomes,
+        ("llm", "rule", EVIDENCE_F1),
+        "user",
+        headline="State Completion keys, pooled over checkpoints (evidence_f1: retrieved Evidence F1)",
+        derived=(EVIDENCE_F1,),
+    ),
+)
 
 
 @register_renderer("dynamicmem")

@@ -592,6 +592,23 @@ def _row_metrics(row: Row, judge: str) -> dict[str, Any]:
     return out
 
 
+#: The pseudo-judge of a comparison on retrieval: the Evidence F1 of a state key's retrieved events.
+EVIDENCE_F1 = "evidence_f1"
+
+
+def key_outcome(row: Row, judge: str) -> float | None:
+    """A State Completion key's value, for paired comparisons: the mean of its field scores under
+    ``judge`` (``evidence_f1``: the F1 of its retrieved events); None for other rows and for keys
+    left out (no answer, a failed call)."""
+    if row.metadata.get("task") != STATE_COMPLETION:
+        return None
+    metrics = _row_metrics(row, "rule" if judge == EVIDENCE_F1 else judge)
+    if judge == EVIDENCE_F1:
+        return metrics.get("evidence_f1")
+    fields = metrics["fields"]
+    return sum(fields) / len(fields) if fields else None
+
+
 _ITEM_METRICS = (
     "evidence_precision",
     "evidence_recall",
