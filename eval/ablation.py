@@ -28,6 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from memsuite.eval.compare import base_variant, sweep_comparisons
 from memsuite.eval.config import RunConfig, config_from_dict, parse_override, read_yaml, schema_error
 from memsuite.eval.report.document import build_report, write_report
 from memsuite.eval.report.model import Sweep
@@ -148,6 +149,12 @@ def load_ablation(path: Path | str) -> Ablation:
     )
 
 
+def _get(data: Any, keys: Sequence[str]) -> Any:
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
 def _put(data: dict[str, Any], keys: Sequence[str], value: Any) -> None:
     target = data
     for key in keys[:-1]:
@@ -254,6 +261,11 @@ def run_ablation(
         sweep=Sweep(ablation.key, ablation.values, ablation.labels),
         title=f"ablation {ablation.name}: {ablation.key} over {', '.join(ablation.labels)}",
         command=" ".join(["memsuite ablate", str(ablation.source), *(f"--set {o}" for o in overrides)]),
+    )
+    base_value = _get(read_yaml(ablation.base, f"{ablation.source}: base config"), ablation.key.split("."))
+    reference = base_variant(ablation.values, base_value)
+    report.sections.append(
+        sweep_comparisons(report.runs, reference or 0, ablation.key, is_base=reference is not None)
     )
     files = write_report(report, report_dir, plots=plots)
     return AblationResult(tuple(folders), report_dir, tuple(files), tuple(incomplete))

@@ -16,6 +16,7 @@ import os
 import sys
 from pathlib import Path
 
+from memsuite.eval import compare_cli, show_cli
 from memsuite.memory_systems.errors import MemsuiteError
 
 EXIT_CODES = "exit codes: 0 clean, 1 failed units or failed LLM calls (or stopped early), 2 bad config/input"
@@ -78,9 +79,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.systems:
         config = with_systems(config, args.systems.split(","))
     out = args.out or Path("runs") / config.name
-    folder = run(
-        config,
-        out_dir=out,
+    options = dict(
         cache_dir=None if args.no_cache else args.cache_dir,
         restart=args.restart,
         show_progress=not args.quiet,
@@ -89,6 +88,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         ray_address=args.ray_address,
         allow_config_change=args.allow_config_change,
     )
+    if args.seeds:
+        from memsuite.eval.seeds_cli import run_and_report_seeds
+
+        return run_and_report_seeds(config, args.seeds, out, options)
+    folder = run(config, out_dir=out, **options)
     header = folder.header()
     print(run_status_line(header, out))
     if header.get("stop_reason"):
@@ -231,8 +235,8 @@ def _cmd_ablate(args: argparse.Namespace) -> int:
         plots=not args.no_plots,
         report_only=args.report_only,
     )
-    for label, folder in zip(ablation.labels, result.runs, strict=True):
-        print(f"{ablation.key} = {label}: {folder}")
+    for value, label, folder in zip(ablation.values, ablation.labels, result.runs, strict=True):
+        print(f"{label} ({ablation.key} = {value}): {folder}")
     print(f"report: {result.files[0]}")
     if result.incomplete:
         print(f"variants with failed units: {', '.join(result.incomplete)} (run again to retry them)")
@@ -291,6 +295,10 @@ def _add_run_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="run folder (default runs/<config name>)")
     p.add_argument("--systems", help="comma-separated systems, replacing the config's list")
     p.add_argument(
+        "--seeds", type=int, nargs="+", help="run once per seed (generated data) into OUT/seed-S, then "
+        "tabulate each system's headline per seed with mean and spread (OUT/seeds.md, seeds.csv)",
+    )
+    p.add_argument(
         "--allow-config-change",
         action="store_true",
         help="resume a run folder made with a different config (run.json records the changed keys)",
@@ -322,6 +330,9 @@ def _add_run_commands(sub: argparse._SubParsersAction) -> None:
 
 def _add_report_commands(sub: argparse._SubParsersAction) -> None:
     """``calibrate`` and ``report``: commands that read finished run folders."""
+    compare_cli.add_parser(sub)
+    show_cli.add_parser(sub)
+
     p = sub.add_parser("calibrate", help="choose WMB-100K abstention cutoffs on a held-out split of a run")
     p.add_argument("run_dir", type=Path, help="a WMB run folder (run without min_score)")
     p.add_argument(

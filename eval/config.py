@@ -95,6 +95,9 @@ class RunConfig(BaseModel):
     judges: tuple[str, ...] = ("rule",)
     """Judges applied to every row."""
     seed: int = 0
+    """The run's seed: a generated benchmark's data seed when ``benchmark_options.seed`` is not given
+    (the two set to different values are refused), and the seed of a protocol's random choices
+    (LoCoMo's adversarial option order); :func:`memsuite.eval.registry.seeded_options`."""
     benchmark_options: dict[str, Any] = Field(default_factory=dict)
     """Passed to the benchmark factory (data path, episodes, filler, categories, ...)."""
     embedder: EmbedderSpec = Field(default_factory=EmbedderSpec)

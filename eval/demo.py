@@ -21,13 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.benchmarks.meme.diagnostics import attribute_rows, load_snapshots
+from memsuite.eval.benchmarks.meme.report import meme_intervals
 from memsuite.eval.benchmarks.meme.scoring import TASKS
 from memsuite.eval.config import configs_dir, load_config
 from memsuite.eval.diagnostics import OUTCOMES, stage_table
 from memsuite.eval.report.document import build_report, write_report
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.report.runs import RunInfo, load_runs
 from memsuite.eval.runlog import RunFolder
 from memsuite.eval.runner import run
+from memsuite.eval.stats import MIN_N, MIN_UNITS, SEED, Interval
 
 #: configs/demo.yaml and demo_wiring.yaml, shipped as package data: the demo runs the same from a wheel.
 DEMO_CONFIG = configs_dir() / "demo.yaml"
@@ -36,19 +38,41 @@ WIRING_CONFIG = configs_dir() / "demo_wiring.yaml"
 _CHUNK_HEADER = "[Session: "
 
 
+#: Width of a task column: room for an interval "0.00-1.00".
+_COLUMN = 10
+
+
 def _cell(value: float | None) -> str:
-    return "  -  " if value is None else f"{value:5.2f}"
+    return f"{'-':>{_COLUMN}s}" if value is None else f"{value:{_COLUMN}.2f}"
 
 
-def _score_lines(summary: Mapping[str, Any], judge: str, width: int) -> list[str]:
-    """One line per system: the per-task rates under ``judge`` and Overall."""
-    lines = [f"{'system':{width}s} " + " ".join(f"{t:>5s}" for t in (*TASKS, "Overall"))]
+def _interval_cell(interval: Interval | None) -> str:
+    return f"{'':{_COLUMN}s}" if interval is None else f"{interval.lo:.2f}-{interval.hi:.2f}".rjust(_COLUMN)
+
+
+def _score_lines(
+    summary: Mapping[str, Any], judge: str, width: int, run: RunInfo | None = None
+) -> list[str]:
+    """Per system: the per-task rates under ``judge`` and Overall; with the run, two more lines under
+    each: the 95 % interval (resampling episodes) and n of every cell."""
+    columns = (*TASKS, "Overall")
+    width = max(width, len("  95% interval")) if run is not None else width
+    lines = [f"{'system':{width}s} " + " ".join(f"{t:>{_COLUMN}s}" for t in columns)]
     for system, entry in summary.items():
         scores = entry["scores"]["by_judge"].get(judge)
         if scores is None:
             continue
         cells = [_cell(scores["tasks"][t]) for t in TASKS] + [_cell(scores["Overall"])]
         lines.append(f"{system:{width}s} " + " ".join(cells))
+        if run is not None:
+            found = meme_intervals(run, system, judge)
+            bounds = [_interval_cell(found.get(c)) for c in columns]
+            lines.append(f"{'  95% interval':{width}s} " + " ".join(bounds))
+            counts = [
+                f"{(str(found[c].n) + ('*' if found[c].too_small else '')) if c in found else '-':>{_COLUMN}}"
+                for c in columns
+            ]
+            lines.append(f"{'  n':{width}s} " + " ".join(counts))
     return lines
 
 
@@ -106,7 +130,13 @@ def print_headline(folder: RunFolder, options: Mapping[str, Any], k: int) -> Non
         f"filler {options.get('filler')}, seed {options.get('seed')}; {size}"
     )
     print("evidence verdict per task: does the retrieved context hold what the question needs?\n")
-    print("\n".join(_score_lines(summary, "evidence", width)))
+    (run,) = load_runs([folder.path])
+    print("\n".join(_score_lines(summary, "evidence", width, run)))
+    print(
+        f"\n95% interval: bootstrap resampling episodes (seed {SEED}); n*: a cell of n < {MIN_N} questions "
+        f"or fewer than {MIN_UNITS} episodes, too small to read -- two systems differ only where their "
+        "intervals leave no doubt, or by `memsuite compare` (paired, per question)."
+    )
     print(
         "\n*_oracle: the LLM paradigm fed each session's gold facts instead of its own extraction "
         "(no LLM call; filler\nnever enters its memory): the ceiling of its organisation, maintenance "

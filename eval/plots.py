@@ -113,6 +113,37 @@ def plot_task_bars(
     return _save(figure, path)
 
 
+#: Per series, in order: a marker and a line style, so series that coincide stay distinguishable.
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", ":", "-.")
+#: Size suffixes of swept values such as filler "32k": the value is placed at its number on the x axis.
+_SIZE_SUFFIXES = {"k": 1e3, "m": 1e6}
+
+
+def series_style(index: int) -> dict[str, Any]:
+    """The marker, line style and marker size of the ``index``-th series of a panel (each series its
+    own pair; later series are drawn smaller, so an earlier one under them stays visible)."""
+    return {
+        "marker": MARKERS[index % len(MARKERS)],
+        "linestyle": LINESTYLES[index % len(LINESTYLES)],
+        "markersize": max(3.0, 6.0 - index),
+    }
+
+
+def axis_position(value: Any) -> float | None:
+    """Where a swept value sits on a numeric x axis: a number, a size ("32k" -> 32000), "none" -> 0;
+    None when the value is a name (the axis is then categorical)."""
+    number = _number(value)
+    if number is not None:
+        return number
+    text = str(value).strip().lower()
+    if text in ("none", "0"):
+        return 0.0
+    if text[:-1].isdigit() and text[-1:] in _SIZE_SUFFIXES:
+        return float(text[:-1]) * _SIZE_SUFFIXES[text[-1]]
+    return None
+
+
 def _curve_panels(
     figure: Any,
     x: Sequence[Any],
@@ -122,24 +153,30 @@ def _curve_panels(
     ylabel: str,
     categorical: bool,
     unit_range: bool,
+    bands: Mapping[str, Mapping[str, Sequence[tuple[float, float] | None]]] | None = None,
 ) -> None:
-    """Draw one axes per panel, one line per series, sharing the x positions."""
+    """Draw one axes per panel, one line per series (each its own marker and line style), sharing the
+    x positions; ``bands`` (panel -> series -> (lo, hi) per x) are shaded around their lines."""
     n = max(1, len(panels))
     ncols = min(3, n)
     nrows = math.ceil(n / ncols)
-    positions = list(range(len(x))) if categorical else [float(v) for v in x]
+    positions = list(range(len(x))) if categorical else [float(axis_position(v)) for v in x]
     for index, (panel, series) in enumerate(panels.items()):
         ax = figure.add_subplot(nrows, ncols, index + 1)
-        for name, ys in series.items():
+        for number, (name, ys) in enumerate(series.items()):
             points = [(px, _number(y)) for px, y in zip(positions, ys, strict=False)]
             # A None splits the line, so a missing point never looks like a measured drop.
-            ax.plot(
+            (line,) = ax.plot(
                 [px for px, _ in points],
                 [math.nan if y is None else y for _, y in points],
-                marker="o",
-                markersize=4,
                 label=name,
+                **series_style(number),
             )
+            band = ((bands or {}).get(panel) or {}).get(name)
+            if band:
+                lows = [math.nan if b is None else b[0] for b in band]
+                highs = [math.nan if b is None else b[1] for b in band]
+                ax.fill_between(positions[: len(band)], lows, highs, color=line.get_color(), alpha=0.12)
         ax.set_title(panel, fontsize=9)
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel(ylabel, fontsize=8)
@@ -164,11 +201,13 @@ def plot_sweep_curves(
     xlabel: str,
     ylabel: str = "pass rate",
     unit_range: bool = True,
+    bands: Mapping[str, Mapping[str, Sequence[tuple[float, float] | None]]] | None = None,
 ) -> Path:
     """Ablation curves: a metric against the swept value, one panel per metric, one line per system.
 
-    The top-k sweep (numeric x), the filler-noise sweep (none / 32k / 128k) and LLM swaps (model
-    names) all use it; x is categorical unless every value is a number.
+    The top-k sweep (numeric x), the filler-noise sweep (none / 32k / 128k, placed at 0 / 32,000 /
+    128,000) and LLM swaps (model names, categorical) all use it; x is numeric when every value is a
+    number or a size (:func:`axis_position`).
 
     Args:
         x: Swept values (or variant labels), in sweep order.
@@ -178,17 +217,29 @@ def plot_sweep_curves(
         xlabel: The swept key.
         ylabel: Y-axis label of every panel.
         unit_range: Fix the y-axis to 0..1 (rates); False for ms or points of 100.
+        bands: Panel -> system -> (lo, hi) per x: the 95 % interval shaded around the line.
 
     Returns:
         ``path``.
     """
-    categorical = not all(_number(v) is not None for v in x)
+    categorical = not all(axis_position(v) is not None for v in x)
     ncols = min(3, max(1, len(panels)))
     nrows = math.ceil(max(1, len(panels)) / ncols)
     figure = _figure(3.4 * ncols + 0.4, 2.8 * nrows + 0.5)
     _curve_panels(
-        figure, x, panels, xlabel=xlabel, ylabel=ylabel, categorical=categorical, unit_range=unit_range
+        figure,
+        x,
+        panels,
+        xlabel=xlabel,
+        ylabel=ylabel,
+        categorical=categorical,
+        unit_range=unit_range,
+        bands=bands,
     )
+    if not categorical and not all(_number(v) is not None for v in x):
+        # Sizes such as "32k" sit at their numbers; the ticks keep the values' own names.
+        for ax in figure.axes:
+            ax.set_xticks([axis_position(v) for v in x], [str(v) for v in x], fontsize=8)
     figure.suptitle(title, fontsize=10)
     return _save(figure, path)
 

@@ -12,7 +12,8 @@ config can be checked before any work starts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from memsuite.eval.protocol import Benchmark
@@ -70,6 +71,29 @@ def get_benchmark(name: str, **options: Any) -> Benchmark:
         return factory(**options)
     except TypeError as exc:
         raise ConfigError(f"bad benchmark_options for {name!r}: {exc}") from exc
+
+
+def seeded_options(name: str, options: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    """``options`` with the run's ``seed`` as the data seed of a benchmark that generates its data.
+
+    A run config's top-level ``seed`` is the run's one seed: it seeds a generated benchmark's data
+    (the factory's ``seed`` option) unless ``benchmark_options.seed`` is given, and a protocol's own
+    random choices (LoCoMo's order of adversarial answer options). A benchmark that takes no ``seed``
+    gets its options unchanged.
+
+    Raises:
+        ConfigError: Both seeds set, to different values (0, the default, counts as unset).
+    """
+    options = dict(options)
+    if "seed" not in inspect.signature(benchmark_factory(name)).parameters:
+        return options
+    if "seed" in options and seed not in (0, options["seed"]):
+        raise ConfigError(
+            f"seed {seed} and benchmark_options.seed {options['seed']} disagree: set one "
+            "(the top-level seed seeds the generated data when benchmark_options.seed is not given)"
+        )
+    options.setdefault("seed", seed)
+    return options
 
 
 def judge_registry(benchmark: str) -> Registry[Any]:

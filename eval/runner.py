@@ -20,7 +20,7 @@ from typing import Any
 from memsuite.eval.answer import failed_calls
 from memsuite.eval.config import RunConfig, SystemSpec
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import check_judges, get_benchmark
+from memsuite.eval.registry import check_judges, get_benchmark, seeded_options
 from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import ConfigError, require
@@ -85,6 +85,9 @@ def run(
     """
     if executor not in EXECUTORS:
         raise ConfigError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
+    # The run's seed seeds generated data unless the options give their own (the header records it).
+    options = seeded_options(config.benchmark, config.benchmark_options, config.seed)
+    config = config.model_copy(update={"benchmark_options": options})
     folder = RunFolder(out_dir)
     if restart:
         folder.clear()

@@ -184,7 +184,7 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
     Raises:
         ConfigError: The first mistake, naming ``source``, its key path and the closest matches.
     """
-    from memsuite.eval.registry import benchmark_factory
+    from memsuite.eval.registry import benchmark_factory, seeded_options
     from memsuite.memory_systems.registry import get_factory
 
     try:
@@ -194,6 +194,10 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
     check_arguments(
         benchmark, config.benchmark_options, source=source, path=("benchmark_options",), noun="option"
     )
+    try:
+        seeded_options(config.benchmark, config.benchmark_options, config.seed)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: seed: {exc}") from None
     for i, spec in enumerate(config.systems):
         try:
             factory = get_factory(spec.name)

@@ -43,7 +43,7 @@ _PUBLIC = {
     "Embedder": "memsuite.memory_systems.embedder",
     "load_config": "memsuite.eval.config",
     "run": "memsuite.eval.runner",
-    "load_run": "memsuite.eval.runlog",
+    "load_run": "memsuite.eval.show",
     "load_runs": "memsuite.eval.report.runs",
     "build_report": "memsuite.eval.report.document",
     "write_report": "memsuite.eval.report.document",
@@ -77,8 +77,8 @@ if TYPE_CHECKING:
     from memsuite.eval.config import load_config
     from memsuite.eval.report.document import build_report, write_report
     from memsuite.eval.report.runs import load_runs
-    from memsuite.eval.runlog import load_run
     from memsuite.eval.runner import run
+    from memsuite.eval.show import load_run
     from memsuite.memory_systems.base import MemorySystem
     from memsuite.memory_systems.embedder import Embedder
     from memsuite.memory_systems.errors import MemsuiteError

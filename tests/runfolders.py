@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.model import Report, Table
@@ -52,3 +53,9 @@ def table_of(report: Report, name: str) -> Table:
 def csv_rows(path) -> list[dict[str, str]]:
     """A written CSV as one dict per row."""
     return list(csv.DictReader(io.StringIO(path.read_text())))
+
+
+def without_intervals(markdown: str) -> str:
+    """Markdown with each cell's interval text (" [lo, hi] n=N", too-small mark) removed, for tests
+    of the other marks on a cell."""
+    return re.sub(r" \[[^\]]*\] n=\d+( \(too small to read\))?", "", markdown)

@@ -15,7 +15,8 @@ from memsuite.eval.report.agreement import render_agreement
 from memsuite.eval.report.layout import run_cell, run_column, slug
 from memsuite.eval.report.model import Cell, Report, ReportOptions, Section, Sweep, Table, renderer_for
 from memsuite.eval.report.runs import RunInfo, data_source, internal_llm_label, judges_used, llm_label
-from memsuite.eval.report.usage import usage_table
+from memsuite.eval.report.usage import latency_figure, usage_table
+from memsuite.eval.stats import Interval
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import PriceTable
 
@@ -133,10 +134,18 @@ def build_report(
     for benchmark, group in by_benchmark.items():
         # A sweep belongs to one benchmark; with several, curves would pair unrelated runs.
         group_options = options if len(by_benchmark) == 1 else ReportOptions(prices=options.prices)
-        sections.append((renderer_for(benchmark) or render_generic)(group, group_options))
+        section = (renderer_for(benchmark) or render_generic)(group, group_options)
+        if not any(figure.name.endswith("_latency") for figure in section.figures):
+            latency = latency_figure(f"{slug(benchmark)}_latency", section.title, group)
+            section.figures += [latency] if latency is not None else []
+        sections.append(section)
     judges = render_agreement(runs)
     if judges is not None:
         sections.append(judges)
+    if len(by_benchmark) > 1:
+        from memsuite.eval.leaderboard import leaderboard  # it reads the benchmarks' outcomes
+
+        sections.insert(0, leaderboard(runs))
     title = title or "memsuite report: " + ", ".join(run.label for run in runs)
     return Report(title, runs, sections, command)
 
@@ -166,6 +175,14 @@ def format_cell(value: Cell, spec: str = ".2f") -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
+def interval_text(interval: Interval | None, spec: str = ".2f") -> str:
+    """The Markdown tail of a cell with an interval: " [lo, hi] n=N", plus a too-small mark."""
+    if interval is None:
+        return ""
+    text = f" [{format(interval.lo, spec)}, {format(interval.hi, spec)}] n={interval.n}"
+    return text + (" (too small to read)" if interval.too_small else "")
+
+
 def table_markdown(table: Table) -> str:
     """A GitHub-flavoured Markdown table, numbers right-aligned, followed by its notes."""
     numeric = [
@@ -178,7 +195,9 @@ def table_markdown(table: Table) -> str:
     ]
     for index, row in enumerate(table.rows):
         cells = [
-            format_cell(v, _float_format(c, table)) + format_cell(table.marks.get((index, c), ""))
+            format_cell(v, _float_format(c, table))
+            + interval_text(table.intervals.get((index, c)), _float_format(c, table))
+            + format_cell(table.marks.get((index, c), ""))
             for c, v in zip(table.columns, row, strict=True)
         ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -192,11 +211,22 @@ def table_markdown(table: Table) -> str:
 
 def table_csv(table: Table) -> str:
     """The table as CSV: full-precision numbers (6 significant digits), empty cells for None."""
+    with_interval = {column for _, column in table.intervals}
+    header: list[str] = []
+    for column in table.columns:
+        extra = (f"{column} lo", f"{column} hi", f"{column} n") if column in with_interval else ()
+        header += [column, *extra]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(table.columns)
-    for row in table.rows:
-        writer.writerow(["" if v is None else format(v, ".6g") if isinstance(v, float) else v for v in row])
+    writer.writerow(header)
+    for index, row in enumerate(table.rows):
+        cells: list[Cell] = []
+        for column, value in zip(table.columns, row, strict=True):
+            cells.append(value)
+            if column in with_interval:
+                interval = table.intervals.get((index, column))
+                cells += [interval.lo, interval.hi, interval.n] if interval else [None, None, None]
+        writer.writerow(["" if v is None else format(v, ".6g") if isinstance(v, float) else v for v in cells])
     return out.getvalue()
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.stats import Interval
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import PriceTable
 
@@ -49,6 +50,10 @@ class Table:
     caveats on one cell, which the CSV keeps in a column of its own so its numbers stay numbers."""
     csv_only: bool = False
     """Written as its CSV only; the Markdown report names the file (a long listing)."""
+    intervals: Mapping[tuple[int, str], Interval] = field(default_factory=dict)
+    """(row index, column) -> the 95 % interval and n of that cell's rate, in the cell's own units:
+    Markdown prints ``value [lo, hi] n=N`` (and marks a cell too small to read), CSV adds the columns
+    ``<column> lo``, ``<column> hi`` and ``<column> n`` after the column."""
 
     @classmethod
     def from_records(
@@ -60,10 +65,20 @@ class Table:
         notes: Iterable[str] = (),
         formats: Mapping[str, str] | None = None,
         marks: Mapping[tuple[int, str], str] | None = None,
+        intervals: Mapping[tuple[int, str], Interval] | None = None,
     ) -> Table:
         """A table from one mapping per row, keyed by column (a column a mapping lacks is None)."""
         rows = tuple(tuple(record.get(column) for column in columns) for record in records)
-        return cls(name, title, tuple(columns), rows, tuple(notes), dict(formats or {}), dict(marks or {}))
+        return cls(
+            name,
+            title,
+            tuple(columns),
+            rows,
+            tuple(notes),
+            dict(formats or {}),
+            dict(marks or {}),
+            intervals=dict(intervals or {}),
+        )
 
     def column(self, name: str) -> list[Cell]:
         """The cells of one column, top to bottom."""

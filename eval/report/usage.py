@@ -8,9 +8,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memsuite.eval.metrics import percentile
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.layout import run_cell, run_column
-from memsuite.eval.report.model import Cell, ReportOptions, Table
+from memsuite.eval.report.layout import run_cell, run_column, series_name
+from memsuite.eval.report.model import Cell, Figure, ReportOptions, Table
 from memsuite.eval.report.runs import RunInfo, internal_llm_label, llm_label
 from memsuite.memory_systems.llm import PriceTable
 
@@ -156,6 +157,43 @@ USAGE_NOTES = (
 )
 
 
+#: Latency percentiles of the usage table: (column prefix, quantile).
+LATENCY_QUANTILES = (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))
+LATENCY_COLUMNS = tuple(
+    f"{call} {name} ms" for call in ("retrieve", "answer") for name, _ in LATENCY_QUANTILES
+)
+LATENCY_NOTE = (
+    "retrieve / answer p50 / p95 / p99 ms: percentiles over questions of the retrieval call (row usage "
+    "retrieve_ms, or latency_ms where the benchmark times its search so) and of the answer LLM call "
+    "(answer_wall_s; answers served from the LLM cache are left out, they time no call); a dash: no such "
+    "call in the run."
+)
+
+
+def retrieve_ms(row: Row) -> float | None:
+    """A row's retrieval latency: ``usage.retrieve_ms``, else ``usage.latency_ms`` (WMB, DynamicMem)."""
+    value = row.usage.get("retrieve_ms", row.usage.get("latency_ms"))
+    return None if value is None else float(value)
+
+
+def answer_ms(row: Row) -> float | None:
+    """A row's answer-call latency, None without a timed (uncached) answer call."""
+    wall = row.usage.get("answer_wall_s")
+    if wall is None or row.usage.get("answer_cached"):
+        return None
+    return 1000 * float(wall)
+
+
+def latency_record(rows: Sequence[Row]) -> dict[str, Cell]:
+    """p50 / p95 / p99 of the retrieval and answer latencies of a system's rows (:data:`LATENCY_COLUMNS`)."""
+    out: dict[str, Cell] = {}
+    for call, latency in (("retrieve", retrieve_ms), ("answer", answer_ms)):
+        values = [v for v in (latency(row) for row in rows) if v is not None]
+        for name, q in LATENCY_QUANTILES:
+            out[f"{call} {name} ms"] = percentile(values, q)
+    return out
+
+
 def usage_record(usage: UsageSummary) -> dict[str, Cell]:
     """A usage summary as cells keyed by column name (every :data:`USAGE_TABLE_COLUMNS` but the LLMs)."""
     return {name: getattr(usage, name) for name in (*USAGE_COLUMNS, *USAGE_TABLE_COLUMNS[2:])}
@@ -176,13 +214,34 @@ def usage_table(name: str, title: str, runs: Sequence[RunInfo], options: ReportO
             "answer_llm": llm_label(run.header.get("answer_llm")),
             "internal_llm": internal_llm_label(run),
             **usage_record(usage_summary(run, system, options.prices)),
+            **latency_record(run.rows(system)),
         }
         for run in runs
         for system in run.systems
     ]
-    notes = list(USAGE_NOTES)
+    notes = [*USAGE_NOTES, LATENCY_NOTE]
     unpriced = _unpriced_models(runs, options.prices)
     if unpriced:
         notes.append(f"no price for {', '.join(unpriced)}: cost shown as a dash; pass --prices FILE.")
-    return Table.from_records(name, title, (*prefix, "system", *USAGE_TABLE_COLUMNS), records, notes)
+    columns = (*prefix, "system", *USAGE_TABLE_COLUMNS, *LATENCY_COLUMNS)
+    return Table.from_records(name, title, columns, records, notes, {c: ".1f" for c in LATENCY_COLUMNS})
 
+
+
+def latency_figure(stem: str, benchmark: str, runs: Sequence[RunInfo]) -> Figure | None:
+    """Retrieval latency per question, one box per (run, system): the plot every benchmark gets
+    (WMB draws its own, with its penalty bands); None when no row records a latency."""
+    from functools import partial
+
+    from memsuite.eval import plots as plotting
+
+    latencies = {
+        series_name(run, system, runs): [ms for ms in map(retrieve_ms, run.rows(system)) if ms is not None]
+        for run in runs
+        for system in run.systems
+    }
+    if not any(latencies.values()):
+        return None
+    title = f"{benchmark} retrieval latency per question (ms; box 25-75 %, whiskers 5-95 %)"
+    draw = partial(plotting.plot_latency_distribution, latencies, title=title, bands_ms=())
+    return Figure(stem, title, draw)

@@ -11,6 +11,7 @@ import pytest
 
 from memsuite.eval.ablation import load_ablation, run_ablation, variant_configs
 from memsuite.eval.cli import main
+from memsuite.eval.compare import base_variant
 from memsuite.eval.runlog import load_run
 from memsuite.memory_systems.errors import ConfigError
 
@@ -98,6 +99,11 @@ def test_two_values_two_runs_one_combined_table(ablation_file, tmp_path):
     markdown = (result.report_dir / "report.md").read_text()
     assert markdown.startswith("# ablation topk: k over k-1, k-10")
     assert "memsuite ablate" in markdown
+    # The base config's k = 5 is not swept: each variant is compared with the first, question by question.
+    assert "## Paired comparison against k = 1 (the first variant" in markdown
+    paired_csv = (result.report_dir / "compare_k-10_vs_k-1_bm25.csv").read_text()
+    paired = list(csv.DictReader(io.StringIO(paired_csv)))
+    assert paired[-1]["cell"] == "overall" and paired[-1]["reading"] == "too few"  # one episode
 
     # Resumable: a second call runs no unit again and rewrites the same report.
     units_before = (result.runs[0] / "units.jsonl").read_text()
@@ -105,6 +111,11 @@ def test_two_values_two_runs_one_combined_table(ablation_file, tmp_path):
     assert (again.runs[0] / "units.jsonl").read_text() == units_before
     run_ablation(ablation, out_dir=tmp_path / "runs" / "topk", report_dir=tmp_path / "r2", report_only=True)
     assert (tmp_path / "r2" / "meme_main_evidence.csv").exists()
+
+
+def test_the_base_variant_is_the_one_holding_the_base_value():
+    assert base_variant((1, 5, 10), 5) == 1
+    assert base_variant((1, 10), 5) is None
 
 
 def test_variant_precedence_and_labels(ablation_file):
@@ -147,7 +158,8 @@ def test_cli_ablate(ablation_file, tmp_path, capsys):
     code = main(["ablate", str(ablation_file), "--out", str(out), "--quiet", "--no-cache", "--no-plots"])
     assert code == 0
     printed = capsys.readouterr().out
-    assert "k = k-1" in printed and str(out / "report" / "report.md") in printed
+    assert f"k-1 (k = 1): {out / 'k-1'}" in printed and "k = k-1" not in printed
+    assert str(out / "report" / "report.md") in printed
     assert (out / "k-10" / "summary.json").exists() and not (out / "report" / "meme_sweep_k.png").exists()
 
 

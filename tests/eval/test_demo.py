@@ -34,6 +34,16 @@ def test_demo_prints_the_runs_evidence_and_stages_and_writes_the_report(tmp_path
         line = next(x for x in out.splitlines() if x.startswith(system + " "))
         expected = [demo._cell(scores["tasks"][t]).strip() for t in demo.TASKS] + [f"{scores['Overall']:.2f}"]
         assert line.split()[1:] == expected
+        # Under it: each cell's 95% interval (resampling episodes) and n.
+        lines = out.splitlines()
+        bounds, counts = lines[lines.index(line) + 1], lines[lines.index(line) + 2]
+        assert bounds.startswith("  95% interval") and counts.startswith("  n ")
+        # One episode: every cell is too small to read, and marked so.
+        assert counts.split()[-1] == f"{sum(scores['n'].values())}*"
+        for bound in bounds.split()[2:]:
+            lo, hi = map(float, bound.split("-"))
+            assert 0.0 <= lo <= hi <= 1.0
+    assert "95% interval: bootstrap resampling episodes" in out
     # Without filler an episode's five sessions are five chunks: the size line says so.
     assert demo.memory_chunks(folder) == [5]
     assert "bm25's memory holds 5 chunks per episode, k = 2" in out

@@ -94,7 +94,12 @@ def test_sweep_curves_numeric_and_categorical(tmp_path, saved):
         unit_range=False,
     )
     assert all(_is_png(p) for p in (numeric, categorical, ms))
-    for path, xs in ((numeric, [1.0, 5.0, 10.0]), (categorical, [0.0, 1.0, 2.0])):
+    names = plots.plot_sweep_curves(
+        ["gpt-a", "gpt-b", "gpt-c"], panels, tmp_path / "names.png", title="t", xlabel="model"
+    )
+    # k at its values, filler sizes at their numbers (none = 0), names evenly.
+    expected = ((numeric, [1.0, 5.0, 10.0]), (categorical, [0.0, 32e3, 128e3]), (names, [0.0, 1.0, 2.0]))
+    for path, xs in expected:
         er, overall = saved[path].axes
         assert (er.get_title(), overall.get_title()) == ("ER", "Overall")
         assert _lines(er) == {"bm25": [0.2, 0.8, 1.0], "dense": [0.1, None, 0.9]}  # None is a gap
@@ -102,6 +107,7 @@ def test_sweep_curves_numeric_and_categorical(tmp_path, saved):
         assert all(list(line.get_xdata()) == xs for line in er.lines)
         assert er.get_ylim() == (-0.03, 1.03)
     assert [t.get_text() for t in saved[categorical].axes[0].get_xticklabels()] == ["none", "32k", "128k"]
+    assert [t.get_text() for t in saved[names].axes[0].get_xticklabels()] == ["gpt-a", "gpt-b", "gpt-c"]
     (ax,) = saved[ms].axes
     assert _lines(ax) == {"x": [3.0, 40.0, 2.0]} and ax.get_ylim()[1] >= 40.0  # not clipped to 0..1
 
@@ -183,3 +189,21 @@ def test_failure_stage_bars(tmp_path, saved):
     assert dele["maintained"] == [(0.0, 1.0), (0.0, 0.0)]
     assert [h for label in labels for _, h in dele[label]] == [0, 0, 1, 0, 0, 0, 0, 0, 0, 0]
     assert [t.get_text() for t in axes[0].get_xticklabels()] == ["bm25", "temporal_kg_oracle"]
+
+
+def test_equal_series_stay_visible_with_distinct_styles_and_bands(tmp_path, saved):
+    # bm25 and dense score the same at every k: each line must still be told apart in the figure.
+    same = [0.5, 0.75, 1.0]
+    panels = {"ER": {"bm25": same, "dense": list(same)}}
+    bands = {"ER": {"bm25": [(0.3, 0.7), (0.6, 0.9), (1.0, 1.0)], "dense": [None, (0.5, 1.0), None]}}
+    path = plots.plot_sweep_curves([1, 5, 10], panels, tmp_path / "k.png", title="t", xlabel="k", bands=bands)
+    (ax,) = saved[path].axes
+    bm25, dense = ax.lines
+    assert _ys(bm25) == _ys(dense) == same
+    assert bm25.get_marker() != dense.get_marker()
+    assert bm25.get_linestyle() != dense.get_linestyle()
+    assert bm25.get_markersize() > dense.get_markersize()  # the one drawn first shows around the other
+    # One shaded band per series with an interval, around its own line.
+    assert len(ax.collections) == 2
+    low, high = ax.collections[0].get_paths()[0].get_extents().get_points()[:, 1]
+    assert (low, high) == pytest.approx((0.3, 1.0))

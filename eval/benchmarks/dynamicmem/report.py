@@ -13,8 +13,12 @@ from typing import Any
 from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.dynamicmem import diagnostics as dynamicmem_diagnostics
 from memsuite.eval.benchmarks.dynamicmem.schema import CATEGORIES as DYNAMICMEM_CATEGORIES
+from memsuite.eval.benchmarks.dynamicmem.scoring import EVIDENCE_F1, key_outcome, user_values
+from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.diagnostics import StageCell
+from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import left_out_mark, left_out_note
+from memsuite.eval.report.intervals import cell_intervals, interval_note
 from memsuite.eval.report.layout import (
     has_number,
     ordered_systems,
@@ -28,6 +32,7 @@ from memsuite.eval.report.layout import (
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table, register_renderer
 from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.report.usage import usage_table
+from memsuite.eval.stats import Interval
 
 #: Headline DynamicMem metrics (keys of the summary's ``curves``) and their names in tables.
 DYNAMICMEM_METRICS = {
@@ -89,6 +94,44 @@ def _dm_curve(summary: Mapping[str, Any], checkpoints: Sequence[str], metric: st
     return [values.get(c) for c in checkpoints]
 
 
+def dynamicmem_intervals(run: RunInfo, system: str, judge: str) -> dict[tuple[str, str], Interval]:
+    """(metric, checkpoint) -> interval of the curve's value, resampling users.
+
+    A curve averages within a user, then over users, so the bootstrap resamples the per-user means:
+    n of these intervals counts users, not questions.
+    """
+    means = [
+        (metric, checkpoint, user, sum(values) / len(values))
+        for (checkpoint, user), metrics in user_values(run.rows(system), judge).items()
+        for metric, values in metrics.items()
+        if metric in DYNAMICMEM_METRICS and values
+    ]
+    return cell_intervals(means, lambda m: m[3], lambda m: ((m[0], m[1]),), unit=lambda m: m[2])
+
+
+def dynamicmem_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each State Completion key's value per checkpoint, resampled by user, for paired comparisons."""
+    out = []
+    for row in rows:
+        value = key_outcome(row, judge)
+        if value is not None:
+            checkpoint = str(row.metadata.get("checkpoint", "?"))
+            out.append(Outcome(row.unit_id, row.question_id, checkpoint, float(value)))
+    return out
+
+
+register_outcomes(
+    "dynamicmem",
+    OutcomeSpec(
+        dynamicmem_outcomes,
+        ("llm", "rule", EVIDENCE_F1),
+        "user",
+        headline="State Completion keys, pooled over checkpoints (evidence_f1: retrieved Evidence F1)",
+        derived=(EVIDENCE_F1,),
+    ),
+)
+
+
 @register_renderer("dynamicmem")
 def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
     """DynamicMem: C1..Cn curves of State Completion and Personalized Service, retention vs update."""
@@ -113,6 +156,7 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
     )
     records, split_records = [], []
     marks: dict[tuple[int, str], str] = {}
+    intervals: dict[tuple[int, str], Interval] = {}
     for system in ordered_systems(runs):
         for run in runs:
             summary = picked.get((run.label, system))
@@ -120,8 +164,12 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
                 continue
             head = {**run_cell(run, prefix), "system": system}
             left_out = _left_out(summary)
+            found = dynamicmem_intervals(run, system, judge)
             for metric, name in DYNAMICMEM_METRICS.items():
                 curve = dict(zip(checkpoints, _dm_curve(summary, checkpoints, metric), strict=True))
+                for c in checkpoints:
+                    if isinstance(curve[c], int | float) and (metric, c) in found:
+                        intervals[(len(records), c)] = found[(metric, c)]
                 if metric in DYNAMICMEM_ANSWER_METRICS:  # retrieved-evidence F1 needs no LLM call
                     for c in checkpoints:
                         if isinstance(curve[c], int | float):
@@ -155,9 +203,11 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
             (
                 f"judge: {judge}.",
                 *DYNAMICMEM_NOTES,
+                interval_note("user", counted="users"),
                 *((*left_out_note(True), LEFT_OUT_ROW_NOTE) if any_left_out else ()),
             ),
             marks=marks,
+            intervals=intervals,
         )
     )
     section.tables.append(

@@ -592,6 +592,23 @@ def _row_metrics(row: Row, judge: str) -> dict[str, Any]:
     return out
 
 
+#: The pseudo-judge of a comparison on retrieval: the Evidence F1 of a state key's retrieved events.
+EVIDENCE_F1 = "evidence_f1"
+
+
+def key_outcome(row: Row, judge: str) -> float | None:
+    """A State Completion key's value, for paired comparisons: the mean of its field scores under
+    ``judge`` (``evidence_f1``: the F1 of its retrieved events); None for other rows and for keys
+    left out (no answer, a failed call)."""
+    if row.metadata.get("task") != STATE_COMPLETION:
+        return None
+    metrics = _row_metrics(row, "rule" if judge == EVIDENCE_F1 else judge)
+    if judge == EVIDENCE_F1:
+        return metrics.get("evidence_f1")
+    fields = metrics["fields"]
+    return sum(fields) / len(fields) if fields else None
+
+
 _ITEM_METRICS = (
     "evidence_precision",
     "evidence_recall",
@@ -604,8 +621,8 @@ _ITEM_METRICS = (
 )
 
 
-def _curves(rows: list[Row], labels: list[str], judge: str) -> dict[str, list[float | None]]:
-    """Per checkpoint: each metric averaged within a user, then over users (each user weighs the same)."""
+def user_values(rows: Iterable[Row], judge: str) -> dict[tuple[str, str], dict[str, list[float]]]:
+    """(checkpoint, user) -> metric -> the values a curve averages within that user (fields, items)."""
     per_user: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for row in rows:
         key = (row.metadata.get("checkpoint", "?"), row.unit_id)
@@ -624,6 +641,12 @@ def _curves(rows: list[Row], labels: list[str], judge: str) -> dict[str, list[fl
         for name in _ITEM_METRICS:
             if metrics.get(name) is not None:
                 per_user[key][prefix + name].append(metrics[name])
+    return per_user
+
+
+def _curves(rows: list[Row], labels: list[str], judge: str) -> dict[str, list[float | None]]:
+    """Per checkpoint: each metric averaged within a user, then over users (each user weighs the same)."""
+    per_user = user_values(rows, judge)
     names = sorted({name for values in per_user.values() for name in values})
     curves: dict[str, list[float | None]] = {}
     for name in names:

@@ -9,14 +9,22 @@ LLM-judge table, each with its source, models and the ways our protocol differs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
+from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM, PublishedRow
+from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL as ADVERSARIAL_CATEGORY
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
-from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
-from memsuite.eval.report.model import ReportOptions, Section, Table, register_renderer
+from memsuite.eval.benchmarks.locomo.scores import row_value
+from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
+from memsuite.eval.protocol import Row
+from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug
+from memsuite.eval.report.model import Figure, ReportOptions, Section, Table, register_renderer
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
+from memsuite.eval.stats import Interval
 
 MAIN = tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5)
 ADVERSARIAL = CATEGORY_NAMES[5]
@@ -85,6 +93,55 @@ def _differences(run: RunInfo, paper: PublishedRow) -> str:
     return "ours: " + ", ".join(parts)
 
 
+def _category_cells(row: Row, with_adversarial: bool) -> tuple[str, ...]:
+    category = int(row.metadata.get("category", 0))
+    name = CATEGORY_NAMES.get(category, "?")
+    return (name, "overall") if with_adversarial or category != ADVERSARIAL_CATEGORY else (name,)
+
+
+def locomo_intervals(run: RunInfo, system: str, judge: str, scale: float = 100.0) -> dict[str, Interval]:
+    """Per category and overall: the interval of ``judge``'s mean value, resampling conversations,
+    in the tables' units (x100). Rows are left out exactly as :func:`.scores.judge_scores` leaves them."""
+    with_adversarial = bool(run.scores(system).get("adversarial_in_overall"))
+    found = cell_intervals(
+        run.rows(system),
+        lambda row: row_value(row, judge)[0],
+        lambda row: _category_cells(row, with_adversarial),
+        unit=lambda row: row.unit_id,
+    )
+    return {cell: interval.scaled(scale) for cell, interval in found.items()}
+
+
+def _in_context_value(row: Row) -> float | None:
+    flag = row.metadata.get("answer_in_context")
+    return None if flag is None else float(bool(flag))
+
+
+def locomo_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each scored question's value under ``judge`` in its category, for paired comparisons; the
+    overall row leaves adversarial questions out, as the published comparisons do."""
+    out = []
+    for row in rows:
+        value = row_value(row, judge)[0]
+        if value is None:
+            continue
+        cells = _category_cells(row, False)
+        out.append(Outcome(row.unit_id, row.question_id, cells[0], value, in_overall="overall" in cells))
+    return out
+
+
+register_outcomes(
+    "locomo",
+    OutcomeSpec(
+        locomo_outcomes,
+        JUDGE_ORDER,
+        "conversation",
+        cells=tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER),
+        headline="overall (categories 1-4)",
+    ),
+)
+
+
 @register_renderer("locomo")
 def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
     """One score table per verdict, evidence recall@k per category, answer-in-context, usage."""
@@ -93,6 +150,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
     systems = ordered_systems(runs)
     for judge in _judges(runs):
         records, failed_total, left_out = [], 0, []
+        intervals: dict[tuple[int, str], Interval] = {}
         for system in systems:
             for run in runs:
                 s = _scores(run, system, judge)
@@ -105,19 +163,19 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                 left_out += [
                     f"{system}/{name}: {_n_failed(c)}" for name, c in categories.items() if _n_failed(c)
                 ]
-                records.append(
-                    {
-                        **run_cell(run, prefix),
-                        "system": system,
-                        **{name: _pct(categories.get(name)) for name in MAIN},
-                        "overall": _pct(overall),
-                        ADVERSARIAL: _pct(categories.get(ADVERSARIAL)),
-                        "n": overall.get("n"),
-                        "n_failed": failed,
-                        **usage_record(usage_summary(run, system, options.prices)),
-                    }
-                )
-        notes = [JUDGE_NOTES.get(judge, f"judge: {judge}")]
+                record = {
+                    **run_cell(run, prefix),
+                    "system": system,
+                    **{name: _pct(categories.get(name)) for name in MAIN},
+                    "overall": _pct(overall),
+                    ADVERSARIAL: _pct(categories.get(ADVERSARIAL)),
+                    "n": overall.get("n"),
+                    "n_failed": failed,
+                    **usage_record(usage_summary(run, system, options.prices)),
+                }
+                intervals.update(placed(locomo_intervals(run, system, judge), len(records), record))
+                records.append(record)
+        notes = [JUDGE_NOTES.get(judge, f"judge: {judge}"), interval_note("conversation")]
         adversarial_in = any(run.scores(s).get("adversarial_in_overall") for run in runs for s in run.systems)
         notes.append(
             "overall: questions of categories 1-4"
@@ -153,10 +211,17 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
         formats = {c: ".1f" for c in (*MAIN, "overall", ADVERSARIAL)}
         section.tables.append(
             Table.from_records(
-                f"locomo_{judge}", f"LoCoMo -- judge: {judge}", columns, records, notes, formats
+                f"locomo_{judge}",
+                f"LoCoMo -- judge: {judge}",
+                columns,
+                records,
+                notes,
+                formats,
+                intervals=intervals,
             )
         )
     section.tables.append(_recall_table(runs, systems, prefix))
+    section.figures += _recall_figures(runs, systems, options)
     section.tables.append(_in_context_table(runs, systems, prefix))
     section.tables.append(usage_table("locomo_usage", "LoCoMo usage and cost", runs, options))
     return section
@@ -165,58 +230,123 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
 def _recall_table(runs, systems, prefix) -> Table:
     names = [CATEGORY_NAMES[c] for c in CATEGORY_ORDER]
     records = []
+    intervals: dict[tuple[int, str], Interval] = {}
+    # k is the run column of a k ablation; a separate k column would repeat it.
+    k_column = () if "k" in prefix else ("k",)
     for system in systems:
         for run in runs:
             s = _scores(run, system, "evidence")
             if s is None or "turns" not in (s.get("basis") or []):
                 continue
             categories = s.get("categories") or {}
-            records.append(
-                {
-                    **run_cell(run, prefix),
-                    "system": system,
-                    "k": run.scores(system).get("k"),
-                    **{name: _pct(categories.get(name)) for name in names},
-                    "overall": _pct(s.get("overall")),
-                    "questions": (s.get("overall") or {}).get("n"),
-                    "no evidence id": sum(int(c.get("undefined") or 0) for c in categories.values()),
-                }
-            )
+            record = {
+                **run_cell(run, prefix),
+                "system": system,
+                **({"k": run.scores(system).get("k")} if k_column else {}),
+                **{name: _pct(categories.get(name)) for name in names},
+                "overall": _pct(s.get("overall")),
+                "questions": (s.get("overall") or {}).get("n"),
+                "no evidence id": sum(int(c.get("undefined") or 0) for c in categories.values()),
+            }
+            intervals.update(placed(locomo_intervals(run, system, "evidence"), len(records), record))
+            records.append(record)
     return Table.from_records(
         "locomo_recall",
         "LoCoMo evidence recall@k per category (%)",
-        (*prefix, "system", "k", *names, "overall", "questions", "no evidence id"),
+        (*prefix, "system", *k_column, *names, "overall", "questions", "no evidence id"),
         records,
         (
             "Share of a question's evidence dia_ids among the retrieved turns, averaged over questions with "
             "at least one well-formed id (LoCoMo task_eval/evaluation.py). Systems whose memories are "
             "not turns are not listed.",
+            interval_note("conversation"),
         ),
         {name: ".1f" for name in (*names, "overall")},
+        intervals=intervals,
     )
 
 
 def _in_context_table(runs, systems, prefix) -> Table:
     names = [CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5]
     records = []
+    intervals: dict[tuple[int, str], Interval] = {}
     for system in systems:
         for run in runs:
             rates = run.scores(system).get("answer_in_context") or {}
             if not rates:
                 continue
-            records.append(
-                {
-                    **run_cell(run, prefix),
-                    "system": system,
-                    **{n: _pct({"mean": (rates.get(n) or {}).get("rate")}) for n in names},
-                    "overall": _pct({"mean": (rates.get("overall") or {}).get("rate")}),
-                }
+            record = {
+                **run_cell(run, prefix),
+                "system": system,
+                **{n: _pct({"mean": (rates.get(n) or {}).get("rate")}) for n in names},
+                "overall": _pct({"mean": (rates.get("overall") or {}).get("rate")}),
+            }
+            found = cell_intervals(
+                run.rows(system),
+                _in_context_value,
+                lambda row: _category_cells(row, False),
+                unit=lambda row: row.unit_id,
             )
+            scaled = {cell: interval.scaled(100.0) for cell, interval in found.items()}
+            intervals.update(placed(scaled, len(records), record))
+            records.append(record)
     return Table.from_records(
         "locomo_answer_in_context",
         "LoCoMo gold answer in the context (%)",
         (*prefix, "system", *names, "overall"),
         records,
-        ("LoCoMo's has_answer: the gold answer's tokens appear contiguously in the context's tokens.",),
+        (
+            "LoCoMo's has_answer: the gold answer's tokens appear contiguously in the context's tokens.",
+            interval_note("conversation"),
+        ),
         {name: ".1f" for name in (*names, "overall")},
+        intervals=intervals,
     )
+
+
+def _recall_figures(runs: Sequence[RunInfo], systems: Sequence[str], options: ReportOptions) -> list[Figure]:
+    """Evidence recall@k per category: bars per run, or curves against k (with 95% bands) for a sweep."""
+    names = [*(CATEGORY_NAMES[c] for c in CATEGORY_ORDER), "overall"]
+    recalls = {
+        (run.label, s): locomo_intervals(run, s, "evidence", scale=1.0)
+        for run in runs
+        for s in run.systems
+        if "turns" in ((_scores(run, s, "evidence") or {}).get("basis") or [])
+    }
+    if not recalls:
+        return []
+    sweep = options.sweep
+    if sweep is None:
+        figures = []
+        for run in runs:
+            scores = {s: {c: i.value for c, i in recalls[(run.label, s)].items()} for s in run.systems
+                      if (run.label, s) in recalls}  # fmt: skip
+            if not scores:
+                continue
+            k = run.config.get("k")
+            stem = "locomo_recall" if len(runs) == 1 else f"locomo_recall_{slug(run.label)}"
+            title = f"LoCoMo evidence recall@{k} per category -- {run.label}"
+            draw = partial(plotting.plot_task_bars, scores, names, title=title, ylabel=f"recall@{k}")
+            figures.append(Figure(stem, title, draw))
+        return figures
+
+    def found(run: RunInfo, system: str, category: str):
+        return recalls.get((run.label, system), {}).get(category)
+
+    panels, bands = {}, {}
+    for category in names:
+        series = {s: [getattr(found(run, s, category), "value", None) for run in runs] for s in systems}
+        if not has_number(series):
+            continue
+        panels[category] = series
+        bands[category] = {
+            s: [(i.lo, i.hi) if (i := found(run, s, category)) else None for run in runs] for s in systems
+        }
+    counts = sorted({i.n for found_ in recalls.values() for c, i in found_.items() if c == "overall"})
+    n = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0]) if counts else "?"
+    title = f"LoCoMo evidence recall vs {sweep.key}; n = {n} questions (overall), 95% bands (conversations)"
+    draw = partial(
+        plotting.plot_sweep_curves, sweep.axis, panels, title=title, xlabel=sweep.key, ylabel="recall",
+        bands=bands,
+    )  # fmt: skip
+    return [Figure(f"locomo_recall_vs_{slug(sweep.key.split('.')[-1])}", title, draw)]

@@ -10,15 +10,19 @@ its protocol differs from the runs reported.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memsuite.eval.benchmarks.longmemeval.paper import PUBLISHED_QA
-from memsuite.eval.benchmarks.longmemeval.scores import TYPE_ORDER
+from memsuite.eval.benchmarks.longmemeval.scores import TYPE_ORDER, row_type
+from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
+from memsuite.eval.protocol import Row
+from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table, register_renderer
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import usage_table
+from memsuite.eval.stats import Interval
 
 HEADLINE = tuple(f"{m}@{k}" for k in (5, 10) for m in ("recall_any", "recall_all", "ndcg_any"))
 LEVEL_NOTES = {
@@ -44,6 +48,80 @@ def _retrieval(run: RunInfo, system: str) -> Mapping[str, Any] | None:
     return found if isinstance(found, Mapping) else None
 
 
+def _ranked(row: Row) -> Mapping[str, Any] | None:
+    """A non-abstention row's retrieval metrics (the rows the official averages cover), else None."""
+    if row.metadata.get("abstention"):
+        return None
+    metrics = (row.verdicts.get("retrieval") or {}).get("metrics")
+    return metrics if isinstance(metrics, Mapping) else None
+
+
+def _metric(row: Row, level: str, name: str, with_relevant: bool = False) -> float | None:
+    metrics = _ranked(row)
+    if metrics is None or (with_relevant and not row.metadata.get("relevant")):
+        return None
+    value = (metrics.get(level) or {}).get(name)
+    return None if value is None else float(value)
+
+
+def _scaled(found: Mapping[Any, Interval]) -> dict[Any, Interval]:
+    return {cell: interval.scaled(100.0) for cell, interval in found.items()}
+
+
+def _retrieval_intervals(rows: list[Row], level: str) -> dict[str, Interval]:
+    """Each headline metric's interval over questions (one question per unit: questions are independent)."""
+    out = {}
+    for name in HEADLINE:
+        found = cell_intervals(rows, lambda r, n=name: _metric(r, level, n), lambda r, n=name: (n,))
+        out.update(_scaled(found))
+    out.update(
+        _scaled(
+            cell_intervals(
+                rows,
+                lambda r: _metric(r, level, "recall_all@5", with_relevant=True),
+                lambda r: ("recall_all@5 (with relevant)",),
+            )
+        )
+    )
+    return out
+
+
+def _verdict_value(row: Row, judge: str) -> float | None:
+    verdict = row.verdicts.get(judge)
+    if not isinstance(verdict, dict) or verdict.get("failure") or verdict.get("correct") is None:
+        return None
+    return 1.0 if verdict["correct"] else 0.0
+
+
+#: The pseudo-judge of a comparison on retrieval: session recall_all@5 of each non-abstention question.
+RETRIEVAL_JUDGE = "retrieval"
+
+
+def longmemeval_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each question's verdict under ``judge`` (``retrieval``: its session recall_all@5), per type."""
+    out = []
+    for row in rows:
+        if judge == RETRIEVAL_JUDGE:
+            value = _metric(row, "session", "recall_all@5")
+        else:
+            value = _verdict_value(row, judge)
+        if value is not None:
+            out.append(Outcome(row.unit_id, row.question_id, row_type(row), value))
+    return out
+
+
+register_outcomes(
+    "longmemeval",
+    OutcomeSpec(
+        longmemeval_outcomes,
+        ("llm", "answer_in_context", RETRIEVAL_JUDGE),
+        "question",
+        cells=TYPE_ORDER,
+        headline="overall (retrieval: session recall_all@5)",
+    ),
+)
+
+
 @register_renderer("longmemeval")
 def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
     """Retrieval per level and per question type, answer-level rates, usage."""
@@ -52,25 +130,27 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
     systems = ordered_systems(runs)
     for level in ("session", "turn"):
         records = []
+        intervals: dict[tuple[int, str], Interval] = {}
         for system in systems:
             for run in runs:
                 r = _retrieval(run, system)
                 official = ((r or {}).get("official") or {}).get(level)
                 if not official:
                     continue
-                records.append(
-                    {
-                        **run_cell(run, prefix),
-                        "system": system,
-                        "granularity": r.get("granularity"),
-                        **{name: _pct(official.get(name)) for name in HEADLINE},
-                        "recall_all@5 (with relevant)": _pct(
-                            ((r.get("with_relevant") or {}).get(level) or {}).get("recall_all@5")
-                        ),
-                        "n": r.get("n"),
-                        "no relevant": r.get("n_no_relevant"),
-                    }
-                )
+                record = {
+                    **run_cell(run, prefix),
+                    "system": system,
+                    "granularity": r.get("granularity"),
+                    **{name: _pct(official.get(name)) for name in HEADLINE},
+                    "recall_all@5 (with relevant)": _pct(
+                        ((r.get("with_relevant") or {}).get(level) or {}).get("recall_all@5")
+                    ),
+                    "n": r.get("n"),
+                    "no relevant": r.get("n_no_relevant"),
+                }
+                found = _retrieval_intervals(run.rows(system), level)
+                intervals.update(placed(found, len(records), record))
+                records.append(record)
         if records:
             section.tables.append(
                 Table.from_records(
@@ -86,11 +166,9 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
                         "no relevant",
                     ),
                     records,
-                    (
-                        LEVEL_NOTES[level],
-                        _AVERAGING_NOTE,
-                    ),
+                    (LEVEL_NOTES[level], _AVERAGING_NOTE, interval_note("question")),
                     {name: ".1f" for name in (*HEADLINE, "recall_all@5 (with relevant)")},
+                    intervals=intervals,
                 )
             )
     by_type = _by_type_table(runs, systems, prefix)
@@ -167,43 +245,45 @@ def _published_table(runs: list[RunInfo], systems: list[str]) -> Table:
 
 
 def _by_type_table(runs, systems, prefix) -> Table:
-    records, marks = [], {}
+    records, intervals = [], {}
     for system in systems:
         for run in runs:
             r = _retrieval(run, system)
             if r is None:
                 continue
             by_type = r.get("by_type") or {}
-            for t in TYPE_ORDER[:-1]:
-                if t in by_type:
-                    marks[(len(records), t)] = f" (n={by_type[t].get('n')})"
-            records.append(
-                {
-                    **run_cell(run, prefix),
-                    "system": system,
-                    **{
-                        t: _pct(
-                            (((by_type.get(t) or {}).get("official") or {}).get("session") or {}).get(
-                                "recall_all@5"
-                            )
+            record = {
+                **run_cell(run, prefix),
+                "system": system,
+                **{
+                    t: _pct(
+                        (((by_type.get(t) or {}).get("official") or {}).get("session") or {}).get(
+                            "recall_all@5"
                         )
-                        for t in TYPE_ORDER[:-1]
-                    },
-                }
+                    )
+                    for t in TYPE_ORDER[:-1]
+                },
+            }
+            found = cell_intervals(
+                run.rows(system),
+                lambda row: _metric(row, "session", "recall_all@5"),
+                lambda row: (row_type(row),),
             )
+            intervals.update(placed(_scaled(found), len(records), record))
+            records.append(record)
     return Table.from_records(
         "longmemeval_retrieval_by_type",
         "LongMemEval session recall_all@5 per question type (%)",
         (*prefix, "system", *TYPE_ORDER[:-1]),
         records,
-        ("Official averaging per type (non-abstention questions); n = questions in the cell.",),
+        ("Official averaging per type (non-abstention questions).", interval_note("question")),
         {t: ".1f" for t in TYPE_ORDER},
-        marks,
+        intervals=intervals,
     )
 
 
 def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> Table:
-    records, marks = [], {}
+    records, intervals = [], {}
     for system in systems:
         for run in runs:
             scores = run.scores(system).get(judge)
@@ -211,26 +291,28 @@ def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> T
                 continue
             by_type = scores.get("by_type") or {}
             overall = scores.get("overall") or {}
-            for t in TYPE_ORDER:
-                if (by_type.get(t) or {}).get("n"):
-                    marks[(len(records), t)] = f" (n={by_type[t]['n']})"
-            records.append(
-                {
-                    **run_cell(run, prefix),
-                    "system": system,
-                    **{t: _pct((by_type.get(t) or {}).get("rate")) for t in TYPE_ORDER},
-                    "overall": _pct(overall.get("rate")),
-                    "n": overall.get("n"),
-                    "n_failed": overall.get("n_failed"),
-                    "n_undefined": overall.get("n_undefined"),
-                }
+            record = {
+                **run_cell(run, prefix),
+                "system": system,
+                **{t: _pct((by_type.get(t) or {}).get("rate")) for t in TYPE_ORDER},
+                "overall": _pct(overall.get("rate")),
+                "n": overall.get("n"),
+                "n_failed": overall.get("n_failed"),
+                "n_undefined": overall.get("n_undefined"),
+            }
+            found = cell_intervals(
+                run.rows(system),
+                lambda row: _verdict_value(row, judge),
+                lambda row: (row_type(row), "overall"),
             )
+            intervals.update(placed(_scaled(found), len(records), record))
+            records.append(record)
     return Table.from_records(
         f"longmemeval_{judge}",
         f"LongMemEval {title}",
         (*prefix, "system", *TYPE_ORDER, "overall", "n", "n_failed", "n_undefined"),
         records,
-        (note, "n = judged questions in the cell; the overall n, n_failed and n_undefined are columns."),
+        (note, interval_note("question"), "the overall n, n_failed and n_undefined are columns."),
         {t: ".1f" for t in (*TYPE_ORDER, "overall")},
-        marks,
+        intervals=intervals,
     )

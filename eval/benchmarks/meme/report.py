@@ -21,6 +21,8 @@ from memsuite.eval.benchmarks.meme.paper import (
     protocol_differences,
 )
 from memsuite.eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
+from memsuite.eval.benchmarks.meme.scoring import after_passes
+from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.diagnostics import StageCell
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import (
@@ -31,11 +33,13 @@ from memsuite.eval.report.caveats import (
     whole_memory_note,
     whole_memory_text,
 )
+from memsuite.eval.report.intervals import cell_intervals, interval_note
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug, stage_figures
 from memsuite.eval.report.layout import stage_table as stage_records_table
 from memsuite.eval.report.model import NA, Cell, Figure, ReportOptions, Section, Table, register_renderer
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
+from memsuite.eval.stats import Interval
 
 #: MEME judges from the most to the least paper-like; tables come in this order.
 MEME_JUDGE_ORDER = ("llm", "rule", "evidence")
@@ -100,6 +104,44 @@ def meme_task_cells(run: RunInfo, system: str, judge: str) -> dict[str, Cell]:
     return cells
 
 
+def meme_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
+    """Task and Overall intervals of one system under one judge, resampling episodes.
+
+    Overall is the mean of the six task rates, so its resamples recompute that mean (not the rate
+    over all questions).
+    """
+    passes = after_passes(run.rows(system), judge)
+
+    def episode(p: tuple[Row, str, float]) -> str:
+        return p[0].unit_id
+
+    tasks = cell_intervals(passes, lambda p: p[2], lambda p: (p[1],), unit=episode)
+    overall = cell_intervals(
+        passes, lambda p: p[2], lambda p: ("Overall",), unit=episode, group=lambda p: p[1]
+    )
+    return {**tasks, **overall}
+
+
+def meme_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each after-question's pass (trivial-pass filter applied), for paired comparisons."""
+    passes = after_passes(list(rows), judge)
+    return [Outcome(row.unit_id, row.question_id, task, value) for row, task, value in passes]
+
+
+register_outcomes(
+    "meme",
+    OutcomeSpec(
+        meme_outcomes,
+        MEME_JUDGE_ORDER,
+        "episode",
+        overall_is_mean_of_cells=True,
+        cells=MEME_TASKS,
+        stages=lambda rows, path: attribute_rows(rows, path),
+        headline="Overall (mean of the task rates)",
+    ),
+)
+
+
 def _paper_row_name(run: RunInfo, system: str) -> str | None:
     return PAPER_ROW_OF_SYSTEM.get(run.registry_name(system)) or PAPER_ROW_OF_SYSTEM.get(system)
 
@@ -119,6 +161,7 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
     for judge in judges:
         records: list[dict[str, Cell]] = []
         marks: dict[tuple[int, str], str] = {}
+        intervals: dict[tuple[int, str], Interval] = {}
         differences: list[str] = []
         flagged = recorded = 0
         for system in systems:
@@ -141,9 +184,12 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
                     whole
                 )
                 cells = meme_task_cells(run, system, judge)
+                for column, interval in meme_intervals(run, system, judge).items():
+                    intervals[(len(records), column)] = interval
                 for column, value in cells.items():  # a dash or n/a carries no caveat
                     if not isinstance(value, int | float):
                         marks.pop((len(records), column), None)
+                        intervals.pop((len(records), column), None)
                 records.append(
                     {
                         **run_cell(run, prefix),
@@ -171,6 +217,7 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
         notes = (
             MEME_JUDGE_NOTES.get(judge, f"judge: {judge}"),
             *MEME_TABLE_NOTES,
+            interval_note("episode"),
             *differences,
             *left_out_note(any(r.get("left out") for r in records)),
             *((whole_memory_note(flagged, recorded),) if flagged else ()),
@@ -178,7 +225,9 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
         )
         title = f"MEME main table -- judge: {judge}"
         section.tables.append(
-            Table.from_records(f"meme_main_{judge}", title, main_columns, records, notes, marks=marks)
+            Table.from_records(
+                f"meme_main_{judge}", title, main_columns, records, notes, marks=marks, intervals=intervals
+            )
         )
     cut = _meme_cut_table(runs, systems, prefix)
     if cut is not None:
@@ -389,19 +438,29 @@ def _meme_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]
         return figures
     judge, sweep = judges[0], options.sweep
     cells = {(run.label, s): meme_task_cells(run, s, judge) for run in runs for s in run.systems}
+    intervals = {(run.label, s): meme_intervals(run, s, judge) for run in runs for s in run.systems}
 
     def series(task: str) -> dict[str, list[Cell]]:
         return {s: [cells.get((run.label, s), {}).get(task) for run in runs] for s in systems}
 
+    def band(task: str, system: str) -> list[tuple[float, float] | None]:
+        found = [intervals.get((run.label, system), {}).get(task) for run in runs]
+        return [(i.lo, i.hi) if i is not None else None for i in found]
+
     panels = {task: series(task) for task in axis if has_number(series(task))}
+    bands = {task: {s: band(task, s) for s in systems} for task in panels}
+    counts = sorted({i.n for found in intervals.values() for task, i in found.items() if task == "Overall"})
     if "Overall" not in panels and panels:
         # Overall is n/a under the evidence judge: show the mean of the tasks that are defined.
         defined = list(panels)
         panels[f"mean of {' '.join(defined)}"] = {
             s: [_mean_of(cells.get((run.label, s), {}), defined) for run in runs] for s in systems
         }
-    title = f"MEME vs {sweep.key} -- judge {judge}"
-    draw = partial(plotting.plot_sweep_curves, sweep.axis, panels, title=title, xlabel=sweep.key)
+    n = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0]) if counts else "?"
+    title = f"MEME vs {sweep.key} -- judge {judge}; n = {n} questions per point, 95% bands (episodes)"
+    draw = partial(
+        plotting.plot_sweep_curves, sweep.axis, panels, title=title, xlabel=sweep.key, bands=bands
+    )
     return [Figure(f"meme_sweep_{slug(sweep.key.split('.')[-1])}", title, draw)]
 
 

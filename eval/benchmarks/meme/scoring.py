@@ -57,6 +57,27 @@ def filter_labels(rows: list[Row], judge: str = "rule") -> dict[int, str]:
     return labels
 
 
+def _after_pass(verdict: bool, label: str | None) -> bool:
+    """An after-question's pass: its verdict, or for a filtered one whether before and after passed."""
+    return bool(verdict) if label in (None, "unfiltered") else label == "real"
+
+
+def after_passes(rows: list[Row], judge: str = "rule") -> list[tuple[Row, str, float]]:
+    """(row, task, 1.0 / 0.0) of every after-question :func:`meme_scores` counts in a task rate.
+
+    The per-question outcomes behind the rates (trivial-pass filter applied; rows without a verdict
+    left out), for intervals and paired comparisons.
+    """
+    labels = filter_labels(rows, judge)
+    out = []
+    for i, row in enumerate(rows):
+        verdict = verdict_of(row, judge)
+        if verdict is None or row.metadata.get("phase") == "before":
+            continue
+        out.append((row, row.metadata.get("task"), float(_after_pass(verdict, labels.get(i)))))
+    return out
+
+
 def meme_scores(rows: list[Row], judge: str = "rule") -> dict[str, Any]:
     """Per-task rates over after-questions (Cas/Abs/Del filtered), Overall, and diagnostics.
 
@@ -89,9 +110,7 @@ def meme_scores(rows: list[Row], judge: str = "rule") -> dict[str, Any]:
         if row.metadata.get("phase") == "before":
             before[task].append(float(bool(verdict)))
             continue
-        label = labels.get(i)
-        passed = bool(verdict) if label in (None, "unfiltered") else label == "real"
-        passes[task].append(float(passed))
+        passes[task].append(float(_after_pass(verdict, labels.get(i))))
     rates = {task: mean(passes[task]) for task in TASKS}
     overall = None if any(rate is None for rate in rates.values()) else sum(rates.values()) / len(TASKS)
     return {

@@ -12,7 +12,10 @@ from typing import Any
 
 from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.wmb.schema import QTYPES as WMB_QTYPES
+from memsuite.eval.benchmarks.wmb.scoring import row_outcome, row_part
+from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.metrics import percentile
+from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import (
     count_text,
     left_out_mark,
@@ -22,10 +25,12 @@ from memsuite.eval.report.caveats import (
     whole_memory_note,
     whole_memory_text,
 )
+from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column, series_name, slug
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table, register_renderer
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
+from memsuite.eval.stats import Interval
 
 WMB_NOTES = (
     "published numbers: none -- the WMB-100K v2.1 README (wontopos/WMB-100K @ 436cba8) lists "
@@ -103,6 +108,47 @@ def _wmb_scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | No
     return scores if isinstance(scores, Mapping) else None
 
 
+#: The result-table columns that are rates over questions, by the score block behind each.
+_PART_B_COLUMNS = {"part_b": "Part B (/100)", "part_b_s1_s7": "Part B S1-S7"}
+WMB_INTERVAL_NOTE = (
+    interval_note("question")
+    + " WMB's units are categories, too few to resample, so the interval treats a category's questions "
+    "as independent (it is narrower than a resampling of categories would give)."
+)
+
+
+def wmb_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
+    """Intervals (points of 100) of the Part B columns and of each question type's accuracy."""
+    rows = run.rows(system)
+    parts = cell_intervals(rows, lambda row: row_outcome(row, judge), row_part)
+    qtypes = cell_intervals(
+        rows, lambda row: row_outcome(row, judge), lambda row: (row.metadata.get("qtype"),)
+    )
+    return {
+        **{_PART_B_COLUMNS[part]: interval.scaled(100.0) for part, interval in parts.items()},
+        **{str(q): interval.scaled(100.0) for q, interval in qtypes.items()},
+    }
+
+
+def wmb_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each question's outcome in its question type, for paired comparisons; the overall row is
+    the README's headline, Part B (S1 questions)."""
+    out = []
+    for row in rows:
+        value = row_outcome(row, judge)
+        if value is not None:
+            qtype = str(row.metadata.get("qtype"))
+            headline = "part_b" in row_part(row)
+            out.append(Outcome(row.unit_id, row.question_id, qtype, value, in_overall=headline))
+    return out
+
+
+register_outcomes(
+    "wmb",
+    OutcomeSpec(wmb_outcomes, ("llm", "rule"), "question", cells=tuple(WMB_QTYPES), headline="Part B (S1)"),
+)
+
+
 @register_renderer("wmb")
 def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
     """WMB-100K: the README's results layout per judge, per-qtype accuracy, the result-file fields."""
@@ -114,6 +160,8 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
         results, accuracy = [], []
         result_marks: dict[tuple[int, str], str] = {}
         accuracy_marks: dict[tuple[int, str], str] = {}
+        result_intervals: dict[tuple[int, str], Interval] = {}
+        accuracy_intervals: dict[tuple[int, str], Interval] = {}
         flagged = recorded = 0
         for system in systems:
             for run in runs:
@@ -126,6 +174,8 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                 record = _wmb_result_record(s, judge_name)
                 for column, left in (("Part B (/100)", "S1 left out"), ("Part B S1-S7", "S1-S7 left out")):
                     result_marks[(len(results), column)] = left_out_mark(record[left])
+                found = wmb_intervals(run, system, judge)
+                result_intervals.update(placed(found, len(results), record))
                 results.append({**head, **record, **usage})
                 qtypes, retrieval = s.get("qtype_accuracy") or {}, s.get("retrieval") or {}
                 left_out = {q: (qtypes.get(q) or {}).get("n_failed", 0) for q in WMB_QTYPES}
@@ -135,16 +185,16 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                 for q in WMB_QTYPES:
                     mark = left_out_mark(left_out[q]) + whole_memory_mark(whole, q)
                     accuracy_marks[(len(accuracy), q)] = mark
-                accuracy.append(
-                    {
-                        **head,
-                        **{q: (qtypes.get(q) or {}).get("accuracy_pct") for q in WMB_QTYPES},
-                        "gold turn retrieved %": retrieval.get("rate_pct"),
-                        "questions with gold turns": retrieval.get("questions_with_gold"),
-                        "left out": count_text(left_out) or None,
-                        "whole memory": whole_memory_text(whole, WMB_QTYPES) or None,
-                    }
-                )
+                accuracy_record = {
+                    **head,
+                    **{q: (qtypes.get(q) or {}).get("accuracy_pct") for q in WMB_QTYPES},
+                    "gold turn retrieved %": retrieval.get("rate_pct"),
+                    "questions with gold turns": retrieval.get("questions_with_gold"),
+                    "left out": count_text(left_out) or None,
+                    "whole memory": whole_memory_text(whole, WMB_QTYPES) or None,
+                }
+                accuracy_intervals.update(placed(found, len(accuracy), accuracy_record))
+                accuracy.append(accuracy_record)
         any_left_out = any(r["S1-S7 left out"] for r in results)
         section.tables.append(
             Table.from_records(
@@ -152,9 +202,15 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                 f"WMB-100K results -- judge: {judge}",
                 (*prefix, "system", *WMB_RESULT_COLUMNS, *USAGE_COLUMNS),
                 results,
-                (WMB_JUDGE_NOTES.get(judge, f"judge: {judge}"), *WMB_NOTES, *left_out_note(any_left_out)),
+                (
+                    WMB_JUDGE_NOTES.get(judge, f"judge: {judge}"),
+                    *WMB_NOTES,
+                    WMB_INTERVAL_NOTE,
+                    *left_out_note(any_left_out),
+                ),
                 formats={c: ".1f" for c in ("Part B (/100)", "Score (/100)", "Part B S1-S7", "Score S1-S7")},
                 marks=result_marks,
+                intervals=result_intervals,
             )
         )
         section.tables.append(
@@ -166,11 +222,13 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                 (
                     "FalseMemory: share of probes that returned nothing. 'gold turn retrieved': a returned "
                     "memory sits on a line carrying a gold turn id (memsuite's judge-free check).",
+                    WMB_INTERVAL_NOTE,
                     *left_out_note(any_left_out),
                     *((whole_memory_note(flagged, recorded),) if flagged else ()),
                 ),
                 formats={q: ".1f" for q in (*WMB_QTYPES, "gold turn retrieved %")},
                 marks=accuracy_marks,
+                intervals=accuracy_intervals,
             )
         )
     section.tables.append(_wmb_result_fields(runs, systems, prefix))

@@ -397,6 +397,24 @@ def _minus(score: float | None, *penalties: float) -> float | None:
     return None if score is None else score - sum(penalties)
 
 
+def row_outcome(row: Row, judge: str) -> float | None:
+    """1.0 / 0.0 as :func:`wmb_scores` counts a row in its question type's accuracy, None when left out
+    (a failed judge call). A FalseMemory probe passes when nothing was returned."""
+    if _qtype(row) == FALSE_MEMORY:
+        return 0.0 if _memories(row) else 1.0
+    if failed(row, judge):
+        return None
+    return 1.0 if verdict_of(row, judge) else 0.0
+
+
+def row_part(row: Row) -> tuple[str, ...]:
+    """The Part B scores a row counts in: ``part_b`` (S1 only) and ``part_b_s1_s7``; none for Part A
+    and probes."""
+    if _is_part_a(row) or _qtype(row) == FALSE_MEMORY:
+        return ()
+    return ("part_b", "part_b_s1_s7") if _qtype(row) == HEADLINE_QTYPE else ("part_b_s1_s7",)
+
+
 def wmb_scores(rows: Sequence[Row], judge: str = "rule") -> dict[str, Any]:
     """Every WMB-100K number of one system's rows, full precision.
 

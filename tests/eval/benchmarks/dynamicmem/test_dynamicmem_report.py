@@ -7,7 +7,7 @@ import gzip
 import json
 
 import pytest
-from runfolders import table_of, write_run
+from runfolders import table_of, without_intervals, write_run
 
 from memsuite.eval.benchmarks.dynamicmem.protocol import SNAPSHOT_FILE, probe_record
 from memsuite.eval.benchmarks.dynamicmem.scoring import summarize as dynamicmem_summarize
@@ -145,8 +145,36 @@ def test_dynamicmem_rows_left_out_by_failed_calls_are_counted_per_checkpoint(tmp
     # The failed key is out of C2's State Completion (still 0.8 and 0.4 -> 0.6) and counted.
     assert by_metric["State Completion"][2:4] == pytest.approx((0.75, 0.6))
     assert by_metric["left out (failed calls)"][2:] == (0, 1, None, 1)
-    markdown = table_markdown(table)
+    markdown = without_intervals(table_markdown(table))
     assert "| rag | State Completion | 0.75 | 0.60 (1 left out) |" in markdown
     assert "left out: rows whose answer or judge call failed" in markdown
+    # Each curve value carries its interval resampling users: the bootstrap's statistic on the data is
+    # the value itself (a mean of per-user means), and n counts users.
+    for index, row in enumerate(table.rows):
+        for column in ("C1", "C2"):
+            interval = table.intervals.get((index, column))
+            value = row[table.columns.index(column)]
+            if row[1] in ("State Completion", "Personalized Service") and isinstance(value, float):
+                assert interval is not None
+            if interval is not None:
+                assert interval.value == pytest.approx(row[table.columns.index(column)])
+                assert interval.n == interval.units and interval.lo <= interval.value <= interval.hi
+    assert "resampling users whole" in markdown and "n = users behind the rate" in markdown
     # Evidence F1 of the retrieved events needs no LLM call: no mark.
     assert "Evidence F1 (retrieved) | – | – (1 left out)" not in markdown
+
+
+def test_dynamicmem_keys_are_compared_and_headlined_per_user(tmp_path):
+    from memsuite.eval.compare import compare, headline, outcome_spec, sides
+
+    scores = dynamicmem_summarize(DM_ROWS)
+    path = write_run(tmp_path / "dm", benchmark="dynamicmem", rows=DM_ROWS, scores=scores)
+    (run,) = load_runs([path])
+    found = headline(run, "rag")
+    keys = [r for r in DM_ROWS if r.metadata.get("task") == "state_completion"]
+    assert found.judge == "rule" and found.interval.n == len(keys)
+    # A run against itself: every difference is 0 and nothing is read as a difference.
+    rows = compare(outcome_spec("dynamicmem"), *sides(run, "rag", run, "rag"), "rule")
+    assert {r.difference.value for r in rows} == {0.0}
+    # Retrieval-only runs have no verdicts: the retrieved Evidence F1 is always there to compare.
+    assert headline(run, "rag", "evidence_f1").interval.n == len(keys)

@@ -133,7 +133,14 @@ def test_a_retrieval_only_run_reports_the_official_averages(shared_data, tmp_pat
     assert names[:2] == ["longmemeval_retrieval_session", "longmemeval_retrieval_by_type"]
     markdown = report_markdown(report)
     assert "| flat_bm25 | session |" in markdown and "as LongMemEval's scripts do" in markdown
-    assert "100.0 (n=1)" in markdown or "0.0 (n=1)" in markdown  # every per-type cell says its n
+    # Every cell says its n and interval over questions; a one-question cell is too small to read.
+    assert "n=1 (too small to read)" in markdown and "bootstrap interval" in markdown
+    table = next(t for s in report.sections for t in s.tables if t.name == "longmemeval_retrieval_session")
+    for index, row in enumerate(table.rows):
+        cell = dict(zip(table.columns, row, strict=True))
+        interval = table.intervals[(index, "recall_all@5")]
+        assert interval.n == 6 and interval.value == pytest.approx(cell["recall_all@5"])
+        assert interval.lo <= interval.value <= interval.hi
     # Published accuracies sit beside ours with their sources and how this run differs.
     assert "longmemeval_published" in names and "getzep.com/research" in markdown
     assert "no QA judge: retrieval only" in markdown and "6 questions of" in markdown

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from runfolders import csv_rows, table_of, write_run
+from runfolders import csv_rows, table_of, without_intervals, write_run
 
 from memsuite.eval.benchmarks.meme.paper import PAPER_MAIN_TABLE, protocol_differences
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
@@ -121,7 +121,7 @@ def test_meme_retrieval_only_run_table_and_files(meme_run, tmp_path):
     main_csv = csv_rows(tmp_path / "out" / "meme_main_evidence.csv")
     assert main_csv[0]["system"] == "bm25" and main_csv[0]["ER"] == "1" and main_csv[0]["Del"] == "1"
     assert main_csv[1]["system"] == "BM25" and main_csv[1]["Agg"] == "0.05"
-    markdown = (tmp_path / "out" / "report.md").read_text()
+    markdown = without_intervals((tmp_path / "out" / "report.md").read_text())
     # Four chunks, k = 10: every context was the whole memory, so each scored cell carries the mark.
     row = "| bm25 | memsuite | 1.00 † | – | – | 1.00 † | 1.00 † | – | – | 3 | 0 | ER 1/1, Del 1/1, Cas 1/1 |"
     assert row in markdown
@@ -226,7 +226,7 @@ def test_meme_answer_run_rates_cost_and_paper_row(tmp_path):
     filter_table = table_of(report, "meme_filter_rule")
     counts = dict(zip(filter_table.columns, filter_table.rows[0], strict=True))
     assert (counts["real"], counts["trivial"], counts["knew_but_failed"]) == (1, 1, 1)
-    markdown = table_markdown(table)
+    markdown = without_intervals(table_markdown(table))
     assert "| md_flat | memsuite | 1.00 | 0.50 | 1.00 | 1.00 | 0.00 | 0.00 | 0.58 |" in markdown
 
 
@@ -310,7 +310,7 @@ def test_left_out_rows_are_counted_per_cell_and_in_the_usage_table(tmp_path):
     ours = dict(zip(table.columns, table.rows[0], strict=True))
     # The failed rows are out of the rates (Agg stays 1/2) and counted beside them.
     assert ours["Agg"] == 0.5 and ours["questions"] == 7 and ours["left out"] == 3
-    markdown = table_markdown(table)
+    markdown = without_intervals(table_markdown(table))
     cells = "1.00 | 0.50 (2 left out) | 1.00 (1 left out) | 1.00 | 0.00 | 0.00 | 0.58 (3 left out) | 7 | 3 |"
     assert f"| md_flat | memsuite | {cells}" in markdown
     assert "left out: rows whose answer or judge call failed" in markdown
@@ -419,3 +419,31 @@ def test_paper_rows_carry_the_differences_note(tmp_path):
         "md_flat retrieves its top-5 lines (whole_file: false) vs the whole file; 2 episodes vs 100; "
         "generated episodes, filler none vs the released ones, filler 32k."
     )
+
+
+# -- intervals -------------------------------------------------------------------------------------------
+
+
+def test_main_table_cells_carry_episode_intervals_and_n(tmp_path):
+    # Twelve episodes: ER always right (a zero-width interval), Agg right in the first six only, so a
+    # resample of episodes moves Agg -- and two Tr questions, too few to read.
+    rows = [_meme_row(f"e{i}", "ER", "after", True, "x") for i in range(12)]
+    rows += [_meme_row(f"e{i}", "Agg", "after", i < 6, "y") for i in range(12)]
+    rows += [_meme_row(f"e{i}", "Tr", "after", True, "t") for i in range(2)]
+    scores = {"by_judge": {"rule": meme_scores(rows, "rule")}}
+    path = write_run(tmp_path / "run", benchmark="meme", rows=rows, scores=scores)
+    report = build_report(load_runs([path]))
+    table = table_of(report, "meme_main_rule")
+    er, agg, tr = (table.intervals[(0, task)] for task in ("ER", "Agg", "Tr"))
+    assert (er.value, er.lo, er.hi, er.n, er.units) == (1.0, 1.0, 1.0, 12, 12)
+    assert agg.value == 0.5 and agg.lo < 0.4 and agg.hi > 0.6 and not agg.too_small
+    assert tr.n == 2 and tr.too_small
+    assert (0, "Del") not in table.intervals  # no Del question: a dash, no interval
+    markdown = table_markdown(table)
+    assert "| md_flat | memsuite | 1.00 [1.00, 1.00] n=12 | 0.50 [" in markdown
+    assert "1.00 [1.00, 1.00] n=2 (too small to read)" in markdown
+    assert "resampling episodes whole" in markdown
+    write_report(report, tmp_path / "out", plots=False)
+    record = csv_rows(tmp_path / "out" / "meme_main_rule.csv")[0]
+    assert (record["ER"], record["ER lo"], record["ER hi"], record["ER n"]) == ("1", "1", "1", "12")
+    assert float(record["Agg lo"]) == pytest.approx(agg.lo)

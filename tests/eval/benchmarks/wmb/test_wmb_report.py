@@ -4,7 +4,7 @@ sweep plots, from runs written directly with rows scored by the benchmark's own 
 from __future__ import annotations
 
 import pytest
-from runfolders import table_of, write_run
+from runfolders import table_of, without_intervals, write_run
 
 from memsuite.eval.benchmarks.wmb.scoring import result_json, wmb_scores
 from memsuite.eval.protocol import Row
@@ -71,9 +71,16 @@ def test_wmb_tables_and_latency_plot(tmp_path):
         qtypes["S1Situational"] == 50.0 and qtypes["S2MultiMemory"] == 100.0 and qtypes["FalseMemory"] == 50.0
     )
     assert qtypes["S3CrossCategory"] is None
+    # Each rate carries its interval over questions, computed from the rows the rate counts.
+    part_b = table_of(report, "wmb_results_rule").intervals[(0, "Part B (/100)")]
+    assert (part_b.value, part_b.n, part_b.too_small) == (50.0, 2, True)
+    assert table_of(report, "wmb_results_rule").intervals[(0, "Part B S1-S7")].n == 3
+    probes = qtype_table.intervals[(0, "FalseMemory")]
+    assert (probes.value, probes.lo, probes.hi) == (50.0, 0.0, 100.0)
+    assert (0, "S3CrossCategory") not in qtype_table.intervals
     files = write_report(report, tmp_path / "out")
     assert (tmp_path / "out" / "wmb_latency.png").stat().st_size > 1000
-    markdown = files[0].read_text()
+    markdown = without_intervals(files[0].read_text())
     assert "| bm25 | 50.0 | 0.25 | 0.06 | 49.7 | Failing | 100 | 600 | rule |" in markdown
     assert "No results yet" in markdown  # the README publishes no v2.1 numbers: said, not invented
 
@@ -112,12 +119,12 @@ def test_wmb_left_out_rows_and_whole_memory_contexts_are_shown_per_cell(tmp_path
     record = dict(zip(results.columns, results.rows[0], strict=True))
     # The failed S1 row is out of Part B (still 1 of 2) and counted beside it.
     assert record["Part B (/100)"] == 50.0 and record["S1 left out"] == 1 and record["S1-S7 left out"] == 1
-    markdown = table_markdown(results)
+    markdown = without_intervals(table_markdown(results))
     assert "| 50.0 (1 left out) |" in markdown
     assert "left out: rows whose answer or judge call failed" in markdown
     accuracy = table_of(report, "wmb_qtypes_rule")
     cells = dict(zip(accuracy.columns, accuracy.rows[0], strict=True))
     assert cells["left out"] == "S1Situational 1" and cells["whole memory"] == "S2MultiMemory 1/2"
-    markdown = table_markdown(accuracy)
+    markdown = without_intervals(table_markdown(accuracy))
     assert "| 50.0 (1 left out) | 100.0 † |" in markdown
     assert "context = whole memory for 1 of 6 questions" in markdown
