@@ -7,13 +7,14 @@ signature (embedder, llm); benchmarks supply units and a protocol (eval/protocol
 from __future__ import annotations
 
 import logging
+import sys
 import time
 import traceback
 from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import ExitStack, closing, contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from memsuite.eval.config import RunConfig, SystemSpec
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import check_judges, get_benchmark
 from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
+from memsuite.eval.stopping import RunInterrupted, stop_on_signals
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import ConfigError, require
 from memsuite.memory_systems.progress import progress_bar
@@ -77,9 +79,11 @@ def run(
         The run folder, with ``summary.json`` written. Its header's ``status`` is ``complete``,
         ``complete_with_errors`` (failed units, or failed answer/judge calls: ``failed_calls``) or
         ``stopped`` (every answer call of the first finished unit failed: ``stop_reason`` names the
-        endpoint; the rest is left for a rerun once the endpoint works).
+        endpoint; the rest is left for a rerun once the endpoint works) or ``interrupted`` (SIGINT or
+        SIGTERM: ``signal`` names it, ``units.done_after_stop`` counts the units done; a rerun resumes).
 
     Raises:
+        RunInterrupted: A signal arrived before this session wrote its header (nothing was written).
         ConfigError: The folder holds a run of a different config (and neither ``restart`` nor
             ``allow_config_change``); the message names the differing keys.
     """
@@ -96,13 +100,55 @@ def run(
         else []
     )
 
+    session = _Session()
+    with stop_on_signals():
+        try:
+            _run_units(
+                session, config, folder, previous, changes, cache_dir=cache_dir, show_progress=show_progress,
+                workers=workers, executor=executor, ray_address=ray_address,
+            )
+        except RunInterrupted as exc:
+            if session.header is None:  # this session wrote nothing: nothing to close
+                raise
+            session.interrupt = exc
+    return _close_run(folder, session)
+
+
+@dataclass
+class _Session:
+    """What one run session has done so far: what :func:`_close_run` needs, however the session ended."""
+
+    benchmark: Any = None
+    header: dict[str, Any] | None = None
+    errors: int = 0
+    stop_reason: str | None = None
+    interrupt: RunInterrupted | None = None
+
+
+def _run_units(
+    session: _Session,
+    config: RunConfig,
+    folder: RunFolder,
+    previous: dict[str, Any] | None,
+    changes: list[dict[str, Any]],
+    *,
+    cache_dir: Path | None,
+    show_progress: bool,
+    workers: int,
+    executor: str,
+    ray_address: str | None,
+) -> None:
+    """Build the benchmark and clients, write the header, run and write every unit not done yet."""
     judges = check_judges(config.benchmark, config.judges)  # before building (or generating) data
-    benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
+    benchmark = session.benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
     llm_judges = [name for name, judge in zip(config.judges, judges, strict=False) if judge.uses_llm]
     units = benchmark.units()
     folder.prepare()
     done = folder.done_units()
     todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
+    total = len(units) * len(config.systems)
+    if previous is not None:
+        say_resumed(folder.path, previous, total, len(todo))
     embedder = Embedder(config.embedder, cache_dir=cache_dir / "embeddings" if cache_dir else None)
     with ExitStack() as stack:
         clients = _open_clients(stack, config, cache_dir)
@@ -113,10 +159,11 @@ def run(
                 ", ".join(llm_judges),
             )
         header = run_header(config, embedder, clients, uses_llm_judges=bool(llm_judges))
-        header["units"] = {"total": len(units) * len(config.systems), "already_done": len(done)}
+        header["units"] = {"total": total, "already_done": len(done)}
         if previous is not None:
             header = resumed_header(previous, header, changes)
         folder.write_header(header)
+        session.header = header
 
         def compute(spec: SystemSpec, unit: str) -> tuple[UnitRecord, list[Row]]:
             # Per-unit views of the shared clients: one endpoint and cache, usage kept per unit, so
@@ -130,11 +177,18 @@ def run(
         else:
             finished = _run_on_threads(todo, compute, workers)
         label = "ray" if executor == "ray" else f"{workers} workers" if workers > 1 else ""
-        errors, stop_reason = _write_units(
+        session.errors, session.stop_reason = _write_units(
             folder, finished, len(todo), clients["answer"], label=label, desc=config.benchmark,
             show_progress=show_progress,
         )
-    return _close_run(folder, benchmark, header, errors, stop_reason)
+
+
+def say_resumed(out: Path, previous: dict[str, Any], total: int, todo: int) -> None:
+    """Tell a resumed run's user what was already there: a finished run, or some units done."""
+    if todo == 0 and previous.get("status") in ("complete", "complete_with_errors"):
+        print(f"found a finished run in {out} (all {total} units done): nothing recomputed", file=sys.stderr)
+    else:
+        print(f"resuming {out}: {total - todo} of {total} units already done, {todo} to run", file=sys.stderr)
 
 
 def _open_clients(stack: ExitStack, config: RunConfig, cache_dir: Path | None) -> dict[str, Any]:
@@ -211,21 +265,22 @@ def _write_units(
     return errors, stop_reason
 
 
-def _close_run(folder: RunFolder, benchmark, header: dict[str, Any], errors: int, stop_reason: str | None):
+def _close_run(folder: RunFolder, session: _Session) -> RunFolder:
     """Export the rows, write the summary and the header's final status."""
     folder.write_all_rows()
-    summary = summarize(folder, benchmark)
+    summary = summarize(folder, session.benchmark)
     folder.write_summary(summary)
     calls = failed_calls(folder.rows())
-    status = "complete" if errors == 0 and not any(calls.values()) else "complete_with_errors"
-    header.update(
-        status="stopped" if stop_reason else status,
-        finished_at=now_iso(),
-        errors=errors,
-        failed_calls=calls,
-    )
-    if stop_reason:
-        header["stop_reason"] = stop_reason
+    header = session.header
+    status = "complete" if session.errors == 0 and not any(calls.values()) else "complete_with_errors"
+    if session.interrupt is not None:
+        status = "interrupted"
+        header.update(signal=session.interrupt.signal_name)
+        header["units"] = {**header["units"], "done_after_stop": len(folder.done_units())}
+    elif session.stop_reason:
+        status = "stopped"
+        header["stop_reason"] = session.stop_reason
+    header.update(status=status, finished_at=now_iso(), errors=session.errors, failed_calls=calls)
     folder.write_header(header)
     return folder
 
