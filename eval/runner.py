@@ -20,6 +20,7 @@ from typing import Any
 
 from memsuite.eval.answer import failed_calls
 from memsuite.eval.config import RunConfig, SystemSpec
+from memsuite.eval.preflight import check_endpoints
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import check_judges, get_benchmark
 from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
@@ -140,18 +141,19 @@ def _run_units(
 ) -> None:
     """Build the benchmark and clients, write the header, run and write every unit not done yet."""
     judges = check_judges(config.benchmark, config.judges)  # before building (or generating) data
-    benchmark = session.benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
     llm_judges = [name for name, judge in zip(config.judges, judges, strict=False) if judge.uses_llm]
-    units = benchmark.units()
-    folder.prepare()
-    done = folder.done_units()
-    todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
-    total = len(units) * len(config.systems)
-    if previous is not None:
-        say_resumed(folder.path, previous, total, len(todo))
-    embedder = Embedder(config.embedder, cache_dir=cache_dir / "embeddings" if cache_dir else None)
     with ExitStack() as stack:
         clients = _open_clients(stack, config, cache_dir)
+        check_endpoints(clients)  # a dead endpoint stops the run here: no data built, no folder touched
+        benchmark = session.benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
+        units = benchmark.units()
+        embedder = Embedder(config.embedder, cache_dir=cache_dir / "embeddings" if cache_dir else None)
+        folder.prepare()
+        done = folder.done_units()
+        todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
+        total = len(units) * len(config.systems)
+        if previous is not None:
+            say_resumed(folder.path, previous, total, len(todo))
         if llm_judges and config.judge_llm is None and clients["answer"] is not None:
             # An LLM grading its own answers is a weaker judge: allowed, but said and recorded.
             logger.warning(
@@ -178,7 +180,7 @@ def _run_units(
             finished = _run_on_threads(todo, compute, workers)
         label = "ray" if executor == "ray" else f"{workers} workers" if workers > 1 else ""
         session.errors, session.stop_reason = _write_units(
-            folder, finished, len(todo), clients["answer"], label=label, desc=config.benchmark,
+            folder, finished, len(todo), clients, label=label, desc=config.benchmark,
             show_progress=show_progress,
         )
 
@@ -242,27 +244,45 @@ def _run_on_threads(todo, compute, workers: int) -> Iterator[tuple[UnitRecord, l
 
 
 def _write_units(
-    folder: RunFolder, finished, total: int, answer_llm: Any, *, label: str, desc: str, show_progress: bool
+    folder: RunFolder, finished, total: int, clients: dict[str, Any], *, label: str, desc: str,
+    show_progress: bool,
 ) -> tuple[int, str | None]:
     """Write each finished unit (only this thread writes the run folder), with a progress bar.
 
     Returns:
-        ``(failed units, stop reason)``: the run stops after the first finished unit when no answer
-        call of it worked and units are left to run.
+        ``(failed units, stop reason)``: the run stops when an endpoint is down (its circuit breaker
+        opened: the unit finished then is not written, a rerun redoes it), or after the first finished
+        unit when no answer call of it worked and units are left to run.
     """
     errors, written, stop_reason = 0, 0, None
     # Closing the executor's generator, however the loop ends, cancels the units not started.
     with closing(finished), progress_bar(total=total, desc=desc, enabled=show_progress) as bar:
         for record, rows in finished:
+            stop_reason = _endpoint_down(clients)
+            if stop_reason:
+                break
             errors += _write(folder, record, rows)
             written += 1
             bar.update(1)
             bar.set_postfix_str(", ".join(filter(None, [label, f"last {record.system} {record.unit_id}"])))
             if written == 1 and written < total and record.status == "done":
-                stop_reason = _dead_answer_endpoint(record, rows, answer_llm)
+                stop_reason = _dead_answer_endpoint(record, rows, clients["answer"])
                 if stop_reason:
                     break
     return errors, stop_reason
+
+
+def _endpoint_down(clients: dict[str, Any]) -> str | None:
+    """Why to stop, when an endpoint failed too many calls in a row (its unit's rows would only record
+    that failure); None while every endpoint works."""
+    for role, client in clients.items():
+        reason = client.down() if client is not None else None
+        if reason:
+            return (
+                f"{role}_llm is down: {reason}. The unit running then was not written; check the endpoint"
+                " (or raise max_consecutive_failures), then rerun the same command to resume"
+            )
+    return None
 
 
 def _close_run(folder: RunFolder, session: _Session) -> RunFolder:

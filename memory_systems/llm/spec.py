@@ -126,6 +126,8 @@ def local_config(base_url: str, **overrides: Any) -> LLMConfig:
         "api_key_env": None,
         "timeout_s": 300.0,
         "max_retries": 1,
+        "deadline_s": 660.0,  # both attempts, and the backoff between them
+        "preflight_timeout_s": 60.0,
         "wiring_only": True,
     }
     values.update(overrides)

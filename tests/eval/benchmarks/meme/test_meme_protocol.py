@@ -226,7 +226,11 @@ def test_generated_episode_end_to_end_with_bm25_and_the_real_local_model(tmp_pat
 
 
 def _dead_endpoint() -> dict:
-    """An answer_llm spec whose port refuses connections (bound, then released)."""
+    """An answer_llm spec whose port refuses connections (bound, then released).
+
+    The run-level guards (the preflight request, the circuit breaker) are off: these tests are about
+    what each failed call leaves in the rows.
+    """
     import socket
 
     with socket.socket() as sock:
@@ -238,6 +242,8 @@ def _dead_endpoint() -> dict:
         "api_key_env": None,
         "max_retries": 0,
         "timeout_s": 2,
+        "preflight_timeout_s": 0,
+        "max_consecutive_failures": 0,
     }
 
 
@@ -322,7 +328,10 @@ def test_failed_judge_calls_are_null_verdicts_and_fail_the_run(episode_file, tmp
             "benchmark": "meme",
             "systems": ["bm25"],
             "k": 2,
-            "answer_llm": {"model": "replay", "base_url": server.base_url, "api_key_env": None},
+            # No preflight request: it would take one of the six scripted answers.
+            "answer_llm": {
+                "model": "replay", "base_url": server.base_url, "api_key_env": None, "preflight_timeout_s": 0
+            },
             "judge_llm": _dead_endpoint(),
             "judges": ["rule", "llm"],
             "benchmark_options": {"data": str(episode_file)},
