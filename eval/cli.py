@@ -91,6 +91,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         executor=args.executor,
         ray_address=args.ray_address,
         allow_config_change=args.allow_config_change,
+        allow_code_change=args.allow_code_change,
     )
     header = folder.header()
     if header["status"] == "interrupted":
@@ -303,6 +304,11 @@ def _add_run_commands(sub: argparse._SubParsersAction) -> None:
         "--allow-config-change",
         action="store_true",
         help="resume a run folder made with a different config (run.json records the changed keys)",
+    )
+    p.add_argument(
+        "--allow-code-change",
+        action="store_true",
+        help="resume a run folder whose rows other code made (memsuite's, or a system's version or source)",
     )
     _add_run_options(
         p,

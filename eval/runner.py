@@ -22,6 +22,7 @@ from memsuite.eval.answer import failed_calls
 from memsuite.eval.config import RunConfig, SystemSpec
 from memsuite.eval.preflight import check_endpoints
 from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.provenance import check_code, code_identity
 from memsuite.eval.registry import check_judges, get_benchmark
 from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
 from memsuite.eval.stopping import RunInterrupted, stop_on_signals
@@ -60,6 +61,7 @@ def run(
     executor: str = "threads",
     ray_address: str | None = None,
     allow_config_change: bool = False,
+    allow_code_change: bool = False,
 ) -> RunFolder:
     """Run every system of ``config`` over every unit of its benchmark; resume what is done.
 
@@ -75,6 +77,8 @@ def run(
             a local Ray instance for this run.
         allow_config_change: Resume a folder made with a different resolved config (the header's
             ``resumes`` entry records the changed keys) instead of refusing.
+        allow_code_change: Resume a folder whose rows were made by other code (memsuite's own, or a
+            system's distribution, version or module source: the header's ``code``) instead of refusing.
 
     Returns:
         The run folder, with ``summary.json`` written. Its header's ``status`` is ``complete``,
@@ -86,7 +90,8 @@ def run(
     Raises:
         RunInterrupted: A signal arrived before this session wrote its header (nothing was written).
         ConfigError: The folder holds a run of a different config (and neither ``restart`` nor
-            ``allow_config_change``); the message names the differing keys.
+            ``allow_config_change``), or one made by other code (and not ``allow_code_change``); the
+            message names the differing keys or code.
     """
     if executor not in EXECUTORS:
         raise ConfigError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
@@ -100,13 +105,16 @@ def run(
         if previous is not None
         else []
     )
+    code = code_identity({spec.key: spec.name for spec in config.systems}, CODE_ROOT)
+    old_code = previous.get("code") if previous is not None else None
+    code_diff = check_code(old_code, code, out_dir, allow=allow_code_change)
 
     session = _Session()
     with stop_on_signals():
         try:
             _run_units(
                 session, config, folder, previous, changes, cache_dir=cache_dir, show_progress=show_progress,
-                workers=workers, executor=executor, ray_address=ray_address,
+                workers=workers, executor=executor, ray_address=ray_address, code=(code, code_diff),
             )
         except RunInterrupted as exc:
             if session.header is None:  # this session wrote nothing: nothing to close
@@ -138,8 +146,12 @@ def _run_units(
     workers: int,
     executor: str,
     ray_address: str | None,
+    code: tuple[dict[str, Any], list[str]],
 ) -> None:
-    """Build the benchmark and clients, write the header, run and write every unit not done yet."""
+    """Build the benchmark and clients, write the header, run and write every unit not done yet.
+
+    ``code`` is this session's :func:`code_identity` and its changes since the folder's header.
+    """
     judges = check_judges(config.benchmark, config.judges)  # before building (or generating) data
     llm_judges = [name for name, judge in zip(config.judges, judges, strict=False) if judge.uses_llm]
     with ExitStack() as stack:
@@ -162,8 +174,12 @@ def _run_units(
             )
         header = run_header(config, embedder, clients, uses_llm_judges=bool(llm_judges))
         header["units"] = {"total": total, "already_done": len(done)}
+        header["code"] = code[0]
         if previous is not None:
             header = resumed_header(previous, header, changes)
+            header["code"] = code[0]  # the next resume compares against this session's code
+            if code[1]:
+                header["resumes"][-1]["code_changes"] = code[1]
         folder.write_header(header)
         session.header = header
 

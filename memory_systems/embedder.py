@@ -228,14 +228,33 @@ class Embedder:
 
     def identity(self) -> dict[str, Any]:
         """What to record in a run header."""
-        return {"model": self.model_name, "dim": self.dim, "batch_size": self.batch_size}
+        return {
+            "model": self.model_name,
+            "dim": self.dim,
+            "batch_size": self.batch_size,
+            "revision": self.revision(),
+        }
+
+    def revision(self) -> str:
+        """Fingerprint of the model folder: every file's path and size, and the contents of its small
+        files (configs, tokenizer, pooling, normalisation): another model or revision saved under the
+        same folder name gets another fingerprint, and so another disk cache."""
+        root = Path(self.model_path or default_model_path())
+        digest = hashlib.blake2b(digest_size=8)
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and ".cache" not in p.parts):
+            size = path.stat().st_size
+            digest.update(f"{path.relative_to(root)}\0{size}\0".encode())
+            if size < 1_000_000:
+                digest.update(path.read_bytes())
+        return digest.hexdigest()
 
     def _disk_cache(self) -> EmbeddingCache | None:
         shared = self._shared
         with shared.lock:  # runner workers share one embedder (and its views): open the cache once
             if self.cache_dir is not None and shared.cache is None:
                 safe = re.sub(r"[^A-Za-z0-9_.-]", "_", self.model_name)
-                shared.cache = EmbeddingCache(self.cache_dir / safe, self.dim)
+                # Keyed by what determines the vectors: the model's name and its folder's revision.
+                shared.cache = EmbeddingCache(self.cache_dir / f"{safe}-{self.revision()}", self.dim)
         return shared.cache
 
     def _count(self, texts: int) -> None:

@@ -148,6 +148,7 @@ class LLMClient:
             "max_tokens": self.config.max_tokens,
             "json_mode": self.config.json_mode,
             "seed": self.config.seed,
+            "revision": self.config.revision,
             "cache": self._cache is not None,
             "wiring_only": self.config.wiring_only,
         }
@@ -380,7 +381,9 @@ class LLMClient:
     def _complete(self, request: dict[str, Any], phase: str, system_name: str) -> LLMResult:
         """Serve from the cache or send with retries; account everything; never raise on the endpoint."""
         started = time.perf_counter()
-        key = request_key(request)
+        # The revision joins the key only when known, so caches of endpoints without one keep their keys.
+        revision = self.config.revision
+        key = request_key({**request, "model_revision": revision} if revision else request)
         if self._cache is not None:
             stored = self._cache_get(key)
             if stored is not None:

@@ -57,6 +57,9 @@ class LLMConfig:
     a rerun replays the first sample rather than drawing a new one."""
     seed: int | None = None
     """Sampling seed sent with each request, for endpoints that honour it."""
+    revision: str | None = None
+    """What the model name alone does not say about the weights behind it (a checkpoint hash, a date):
+    part of the cache key and of the run header. The embedded model sets its file's fingerprint."""
     wiring_only: bool = False
     """True for models too small to measure quality (the embedded 135M model); recorded in runs."""
     max_concurrency: int | None = None

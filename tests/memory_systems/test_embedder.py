@@ -49,3 +49,26 @@ def test_dimension_read_from_the_model_files_matches_the_model(embedder, tmp_pat
     modules.append({"idx": 3, "name": "3", "path": "3_Dense", "type": "sentence_transformers.models.Dense"})
     (copy / "modules.json").write_text(json.dumps(modules))
     assert _dim_from_files(copy) is None
+
+
+def test_the_disk_cache_is_keyed_by_the_model_revision_not_only_its_name(tmp_path):
+    import shutil
+
+    from memsuite.memory_systems.embedder import default_model_path
+
+    model = tmp_path / "models" / "mini"
+    shutil.copytree(default_model_path(), model)
+    first = Embedder(model, cache_dir=tmp_path / "cache")
+    first.encode(["a sentence about caches"])
+    before = first.identity()
+    # Another revision under the same folder name (here: its pooling config edited).
+    config = next(model.rglob("config.json"))
+    config.write_text(config.read_text() + "\n")
+    second = Embedder(model, cache_dir=tmp_path / "cache")
+    assert second.identity()["model"] == before["model"]
+    assert second.identity()["revision"] != before["revision"]
+    second.encode(["a sentence about caches"])
+    assert second.usage.embedded_texts == 1  # computed by this revision, not served from the other's cache
+    again = Embedder(model, cache_dir=tmp_path / "cache")
+    again.encode(["a sentence about caches"])
+    assert again.usage.embedded_texts == 0  # the same revision reuses its cache

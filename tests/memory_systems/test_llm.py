@@ -536,3 +536,23 @@ def test_ping_sends_one_uncached_unaccounted_token_request(endpoint, tmp_path):
     endpoint.script = [("status", 401, "bad key")]
     failure = client.ping(2.0)
     assert failure.kind == "http_error" and failure.status_code == 401
+
+
+def test_the_cache_key_holds_the_model_revision(endpoint, tmp_path):
+    ask = [{"role": "user", "content": "hi"}]
+    endpoint.script = [("text", "from revision a")]
+    first = make_client(endpoint, tmp_path, revision="a")
+    assert first.chat(ask, phase="answer").text == "from revision a"
+    endpoint.script = [("text", "from revision b")]
+    # Same model name, other weights: never served the other revision's reply.
+    other = make_client(endpoint, tmp_path, revision="b")
+    assert other.chat(ask, phase="answer").text == "from revision b" and other.identity()["revision"] == "b"
+    assert make_client(endpoint, tmp_path, revision="a").chat(ask, phase="answer").cached
+
+
+def test_the_embedded_model_records_its_file_revision():
+    from memsuite.memory_systems.llm import local_config
+    from memsuite.memory_systems.llm_server import local_model_revision
+
+    config = local_config("http://127.0.0.1:1/v1")
+    assert config.revision == local_model_revision() and config.revision.count(":") == 1
