@@ -8,8 +8,10 @@ file is renamed into place only when complete, so an interrupt leaves each unit 
 
 from __future__ import annotations
 
+import os
 import shlex
 import signal
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -96,9 +98,6 @@ def leave_units_in_flight(code: int) -> None:
     Their results would be discarded anyway (only finished units are written, by the main thread);
     waiting for them could mean waiting on a slow endpoint for minutes.
     """
-    import os
-    import sys
-
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         sys.stdout.flush()
         sys.stderr.flush()
