@@ -19,10 +19,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
 from memsuite.eval.config import RunConfig, key_path, schema_error, unknown_key_message
+from memsuite.memory_systems.base import SHARED_RESOURCES
 from memsuite.memory_systems.errors import ConfigError
 
 #: Shared objects the runner hands to a system factory by signature (eval/runner.py), not user args.
-RESOURCES = ("embedder", "llm")
+RESOURCES = SHARED_RESOURCES
 _LLM_ROLES = ("answer_llm", "internal_llm", "judge_llm")
 _ARBITRARY = ConfigDict(arbitrary_types_allowed=True)
 
