@@ -163,15 +163,24 @@ def test_evidence_rules_and_prompt():
 
 
 @pytest.mark.slow
+def _embedded_endpoint(local_llm) -> dict:
+    """The session's embedded server addressed as an endpoint, with the time budgets ``answer_llm: local``
+    gives it (memory_systems/llm/spec.py): on a busy 2-core CPU one request can wait minutes in its queue."""
+    return {
+        "model": local_llm.model,
+        "base_url": local_llm.base_url,
+        "api_key_env": None,
+        "wiring_only": True,
+        "timeout_s": 300,
+        "deadline_s": 660,
+        "preflight_timeout_s": 60,
+    }
+
+
 def test_answers_with_the_real_local_model(episode_file, tmp_path, local_llm):
     config = _config(
         episode_file,
-        answer_llm={
-            "model": local_llm.model,
-            "base_url": local_llm.base_url,
-            "api_key_env": None,
-            "wiring_only": True,
-        },
+        answer_llm=_embedded_endpoint(local_llm),
         systems=["bm25"],
         judges=["rule"],
     )
@@ -194,12 +203,7 @@ def test_generated_episode_end_to_end_with_bm25_and_the_real_local_model(tmp_pat
             "benchmark": "meme",
             "systems": ["bm25"],
             "k": 1,
-            "answer_llm": {
-                "model": local_llm.model,
-                "base_url": local_llm.base_url,
-                "api_key_env": None,
-                "wiring_only": True,
-            },
+            "answer_llm": _embedded_endpoint(local_llm),
             "judges": ["rule"],
             # Short contexts and answers keep the 2-core CPU model at a few seconds per question.
             "benchmark_options": {
