@@ -234,6 +234,7 @@ def run_ablation(
     from memsuite.eval.runner import (
         run,  # the runner loads models and systems; a report-only call needs neither
     )
+    from memsuite.eval.stopping import raise_if_interrupted
 
     out_dir = Path(out_dir) if out_dir is not None else Path("runs") / ablation.name
     report_dir = Path(report_dir) if report_dir is not None else out_dir / "report"
@@ -252,6 +253,7 @@ def run_ablation(
             show_progress=show_progress,
             workers=workers,
         ).header()
+        raise_if_interrupted(header)  # a signal stops the whole ablation, not only this variant
         if header.get("status") != "complete":
             incomplete.append(label)
     runs = load_runs(folders, list(ablation.labels))

@@ -5,7 +5,7 @@ Each subcommand is one ``_cmd_*`` function plus its arguments in :func:`build_pa
 checked whole (schema, registries, LLM specs) before anything is loaded or started.
 
 Exit codes: 0 clean; 1 the run finished with failed units or failed LLM calls (answer or judge), or
-stopped early; 2 bad config or input.
+stopped early; 2 bad config or input; 130 / 143 interrupted by SIGINT / SIGTERM (resumable).
 """
 
 from __future__ import annotations
@@ -19,7 +19,10 @@ from pathlib import Path
 from memsuite.eval import compare_cli, show_cli
 from memsuite.memory_systems.errors import MemsuiteError
 
-EXIT_CODES = "exit codes: 0 clean, 1 failed units or failed LLM calls (or stopped early), 2 bad config/input"
+EXIT_CODES = (
+    "exit codes: 0 clean, 1 failed units or failed LLM calls (or stopped early), 2 bad config/input,"
+    " 130/143 interrupted by SIGINT/SIGTERM (rerun to resume)"
+)
 
 
 def default_cache_dir() -> Path:
@@ -87,6 +90,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         executor=args.executor,
         ray_address=args.ray_address,
         allow_config_change=args.allow_config_change,
+        allow_code_change=args.allow_code_change,
     )
     if args.seeds:
         from memsuite.eval.seeds_cli import run_and_report_seeds
@@ -94,6 +98,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return run_and_report_seeds(config, args.seeds, out, options)
     folder = run(config, out_dir=out, **options)
     header = folder.header()
+    if header["status"] == "interrupted":
+        from memsuite.eval.stopping import exit_code, interrupted_line, leave_units_in_flight
+
+        print(interrupted_line(header, out, sys.argv[1:] if args.argv is None else args.argv), flush=True)
+        leave_units_in_flight(exit_code(header))
+        return exit_code(header)
     print(run_status_line(header, out))
     if header.get("stop_reason"):
         print(f"stopped: {header['stop_reason']}")
@@ -303,6 +313,11 @@ def _add_run_commands(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="resume a run folder made with a different config (run.json records the changed keys)",
     )
+    p.add_argument(
+        "--allow-code-change",
+        action="store_true",
+        help="resume a run folder whose rows other code made (memsuite's, or a system's version or source)",
+    )
     _add_run_options(
         p,
         set_help="override a config value, e.g. --set k=10 --set benchmark_options.episodes=3"
@@ -425,6 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memsuite`` console script."""
     args = build_parser().parse_args(argv)
+    args.argv = argv
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
@@ -433,6 +449,12 @@ def main(argv: list[str] | None = None) -> int:
     except MemsuiteError as exc:
         print(f"memsuite: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:  # e.g. a run stopped before its header: one line, not a traceback
+        from memsuite.eval.stopping import RunInterrupted
+
+        name = exc.signal_name if isinstance(exc, RunInterrupted) else "SIGINT"
+        print(f"memsuite: interrupted by {name}", file=sys.stderr)
+        return exc.exit_code if isinstance(exc, RunInterrupted) else 130
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ arguments, judges and LLM specs, so a run refuses a mistake before any server st
 
 from __future__ import annotations
 
+import copy
 import difflib
 import typing
 from collections.abc import Iterable
@@ -170,6 +171,10 @@ def unknown_key_message(key: str, valid: Iterable[str], noun: str = "key", of: s
     """
     valid = sorted(valid)
     close = difflib.get_close_matches(str(key), valid, n=2)
+    # A qualified spelling of a valid key (top_k for k, max_turn for max_turns) is too short for difflib.
+    words = set(str(key).split("_"))
+    qualified = [v for v in valid if v not in close and (v in words or set(v.split("_")) < words)]
+    close += qualified[: 2 - len(close)]
     hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
     listed = f" (valid: {', '.join(valid)})" if valid else " (it takes none)"
     return f"unknown {noun} {key!r}{of}{hint}{listed}"
@@ -288,18 +293,30 @@ def read_yaml(path: Path, what: str = "config file") -> Any:
 
 
 def load_config(path: Path | str, overrides: list[str] | None = None) -> RunConfig:
-    """Read a YAML config and apply ``key.sub=value`` overrides (CLI flags win over the file)."""
+    """Read a YAML config and apply ``key.sub=value`` overrides (CLI flags win over the file).
+
+    A mistake is blamed on its source: the file, or ``--set`` when the file alone is a valid config.
+    """
     path = Path(path)
     data = read_yaml(path)
+    merged = copy.deepcopy(data)
     for override in overrides or []:
         keys, value = parse_override(override)
-        target = data
+        target = merged
         for key in keys[:-1]:
             if not isinstance(target.get(key), dict):
                 target[key] = {}
             target = target[key]
         target[keys[-1]] = value
-    return config_from_dict(data, source=str(path))
+    try:
+        return config_from_dict(merged, source=str(path))
+    except ConfigError:
+        if not overrides:
+            raise
+        config_from_dict(data, source=str(path))  # the file's own mistake first
+        named = {**merged, "name": merged.get("name", path.stem)}
+        config_from_dict(named, source=f"--set (over {path})")
+        raise
 
 
 def with_systems(config: RunConfig, names: list[str], *, source: str = "--systems") -> RunConfig:

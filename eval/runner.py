@@ -7,21 +7,25 @@ signature (embedder, llm); benchmarks supply units and a protocol (eval/protocol
 from __future__ import annotations
 
 import logging
+import sys
 import time
 import traceback
 from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import ExitStack, closing, contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import failed_calls
 from memsuite.eval.config import RunConfig, SystemSpec
+from memsuite.eval.preflight import check_endpoints
 from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.provenance import check_code, code_identity
 from memsuite.eval.registry import check_judges, get_benchmark, seeded_options
 from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
+from memsuite.eval.stopping import RunInterrupted, stop_on_signals
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import ConfigError, require
 from memsuite.memory_systems.progress import progress_bar
@@ -57,6 +61,7 @@ def run(
     executor: str = "threads",
     ray_address: str | None = None,
     allow_config_change: bool = False,
+    allow_code_change: bool = False,
 ) -> RunFolder:
     """Run every system of ``config`` over every unit of its benchmark; resume what is done.
 
@@ -72,16 +77,21 @@ def run(
             a local Ray instance for this run.
         allow_config_change: Resume a folder made with a different resolved config (the header's
             ``resumes`` entry records the changed keys) instead of refusing.
+        allow_code_change: Resume a folder whose rows were made by other code (memsuite's own, or a
+            system's distribution, version or module source: the header's ``code``) instead of refusing.
 
     Returns:
         The run folder, with ``summary.json`` written. Its header's ``status`` is ``complete``,
         ``complete_with_errors`` (failed units, or failed answer/judge calls: ``failed_calls``) or
         ``stopped`` (every answer call of the first finished unit failed: ``stop_reason`` names the
-        endpoint; the rest is left for a rerun once the endpoint works).
+        endpoint; the rest is left for a rerun once the endpoint works) or ``interrupted`` (SIGINT or
+        SIGTERM: ``signal`` names it, ``units.done_after_stop`` counts the units done; a rerun resumes).
 
     Raises:
+        RunInterrupted: A signal arrived before this session wrote its header (nothing was written).
         ConfigError: The folder holds a run of a different config (and neither ``restart`` nor
-            ``allow_config_change``); the message names the differing keys.
+            ``allow_config_change``), or one made by other code (and not ``allow_code_change``); the
+            message names the differing keys or code.
     """
     if executor not in EXECUTORS:
         raise ConfigError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
@@ -98,17 +108,67 @@ def run(
         if previous is not None
         else []
     )
+    code = code_identity({spec.key: spec.name for spec in config.systems}, CODE_ROOT)
+    old_code = previous.get("code") if previous is not None else None
+    code_diff = check_code(old_code, code, out_dir, allow=allow_code_change)
 
+    session = _Session()
+    with stop_on_signals():
+        try:
+            _run_units(
+                session, config, folder, previous, changes, cache_dir=cache_dir, show_progress=show_progress,
+                workers=workers, executor=executor, ray_address=ray_address, code=(code, code_diff),
+            )
+        except RunInterrupted as exc:
+            if session.header is None:  # this session wrote nothing: nothing to close
+                raise
+            session.interrupt = exc
+    return _close_run(folder, session)
+
+
+@dataclass
+class _Session:
+    """What one run session has done so far: what :func:`_close_run` needs, however the session ended."""
+
+    benchmark: Any = None
+    header: dict[str, Any] | None = None
+    errors: int = 0
+    stop_reason: str | None = None
+    interrupt: RunInterrupted | None = None
+
+
+def _run_units(
+    session: _Session,
+    config: RunConfig,
+    folder: RunFolder,
+    previous: dict[str, Any] | None,
+    changes: list[dict[str, Any]],
+    *,
+    cache_dir: Path | None,
+    show_progress: bool,
+    workers: int,
+    executor: str,
+    ray_address: str | None,
+    code: tuple[dict[str, Any], list[str]],
+) -> None:
+    """Build the benchmark and clients, write the header, run and write every unit not done yet.
+
+    ``code`` is this session's :func:`code_identity` and its changes since the folder's header.
+    """
     judges = check_judges(config.benchmark, config.judges)  # before building (or generating) data
-    benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
     llm_judges = [name for name, judge in zip(config.judges, judges, strict=False) if judge.uses_llm]
-    units = benchmark.units()
-    folder.prepare()
-    done = folder.done_units()
-    todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
-    embedder = make_embedder(config, cache_dir)
     with ExitStack() as stack:
         clients = _open_clients(stack, config, cache_dir)
+        check_endpoints(clients)  # a dead endpoint stops the run here: no data built, no folder touched
+        benchmark = session.benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
+        units = benchmark.units()
+        embedder = make_embedder(config, cache_dir)
+        folder.prepare()
+        done = folder.done_units()
+        todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
+        total = len(units) * len(config.systems)
+        if previous is not None:
+            say_resumed(folder.path, previous, total, len(todo))
         if llm_judges and config.judge_llm is None and clients["answer"] is not None:
             # An LLM grading its own answers is a weaker judge: allowed, but said and recorded.
             logger.warning(
@@ -116,10 +176,15 @@ def run(
                 ", ".join(llm_judges),
             )
         header = run_header(config, embedder, clients, uses_llm_judges=bool(llm_judges))
-        header["units"] = {"total": len(units) * len(config.systems), "already_done": len(done)}
+        header["units"] = {"total": total, "already_done": len(done)}
+        header["code"] = code[0]
         if previous is not None:
             header = resumed_header(previous, header, changes)
+            header["code"] = code[0]  # the next resume compares against this session's code
+            if code[1]:
+                header["resumes"][-1]["code_changes"] = code[1]
         folder.write_header(header)
+        session.header = header
 
         def compute(spec: SystemSpec, unit: str) -> tuple[UnitRecord, list[Row]]:
             # Per-unit views of the shared clients: one endpoint and cache, usage kept per unit, so
@@ -133,12 +198,20 @@ def run(
         else:
             finished = _run_on_threads(todo, compute, workers)
         label = "ray" if executor == "ray" else f"{workers} workers" if workers > 1 else ""
-        errors, stop_reason = _write_units(
-            folder, finished, len(todo), clients["answer"], label=label, desc=config.benchmark,
+        session.errors, session.stop_reason = _write_units(
+            folder, finished, len(todo), clients, label=label, desc=config.benchmark,
             show_progress=show_progress,
         )
-    header["embedder"] = embedder.identity()  # the device that ``auto`` resolved to, once a unit embedded
-    return _close_run(folder, benchmark, header, errors, stop_reason)
+        # The device that ``auto`` resolved to, once a unit embedded.
+        session.header["embedder"] = embedder.identity()
+
+
+def say_resumed(out: Path, previous: dict[str, Any], total: int, todo: int) -> None:
+    """Tell a resumed run's user what was already there: a finished run, or some units done."""
+    if todo == 0 and previous.get("status") in ("complete", "complete_with_errors"):
+        print(f"found a finished run in {out} (all {total} units done): nothing recomputed", file=sys.stderr)
+    else:
+        print(f"resuming {out}: {total - todo} of {total} units already done, {todo} to run", file=sys.stderr)
 
 
 def make_embedder(config: RunConfig, cache_dir: Path | None) -> Embedder:
@@ -203,44 +276,63 @@ def _run_on_threads(todo, compute, workers: int) -> Iterator[tuple[UnitRecord, l
 
 
 def _write_units(
-    folder: RunFolder, finished, total: int, answer_llm: Any, *, label: str, desc: str, show_progress: bool
+    folder: RunFolder, finished, total: int, clients: dict[str, Any], *, label: str, desc: str,
+    show_progress: bool,
 ) -> tuple[int, str | None]:
     """Write each finished unit (only this thread writes the run folder), with a progress bar.
 
     Returns:
-        ``(failed units, stop reason)``: the run stops after the first finished unit when no answer
-        call of it worked and units are left to run.
+        ``(failed units, stop reason)``: the run stops when an endpoint is down (its circuit breaker
+        opened: the unit finished then is not written, a rerun redoes it), or after the first finished
+        unit when no answer call of it worked and units are left to run.
     """
     errors, written, stop_reason = 0, 0, None
     # Closing the executor's generator, however the loop ends, cancels the units not started.
     with closing(finished), progress_bar(total=total, desc=desc, enabled=show_progress) as bar:
         for record, rows in finished:
+            stop_reason = _endpoint_down(clients)
+            if stop_reason:
+                break
             errors += _write(folder, record, rows)
             written += 1
             bar.update(1)
             bar.set_postfix_str(", ".join(filter(None, [label, f"last {record.system} {record.unit_id}"])))
             if written == 1 and written < total and record.status == "done":
-                stop_reason = _dead_answer_endpoint(record, rows, answer_llm)
+                stop_reason = _dead_answer_endpoint(record, rows, clients["answer"])
                 if stop_reason:
                     break
     return errors, stop_reason
 
 
-def _close_run(folder: RunFolder, benchmark, header: dict[str, Any], errors: int, stop_reason: str | None):
+def _endpoint_down(clients: dict[str, Any]) -> str | None:
+    """Why to stop, when an endpoint failed too many calls in a row (its unit's rows would only record
+    that failure); None while every endpoint works."""
+    for role, client in clients.items():
+        reason = client.down() if client is not None else None
+        if reason:
+            return (
+                f"{role}_llm is down: {reason}. The unit running then was not written; check the endpoint"
+                " (or raise max_consecutive_failures), then rerun the same command to resume"
+            )
+    return None
+
+
+def _close_run(folder: RunFolder, session: _Session) -> RunFolder:
     """Export the rows, write the summary and the header's final status."""
     folder.write_all_rows()
-    summary = summarize(folder, benchmark)
+    summary = summarize(folder, session.benchmark)
     folder.write_summary(summary)
     calls = failed_calls(folder.rows())
-    status = "complete" if errors == 0 and not any(calls.values()) else "complete_with_errors"
-    header.update(
-        status="stopped" if stop_reason else status,
-        finished_at=now_iso(),
-        errors=errors,
-        failed_calls=calls,
-    )
-    if stop_reason:
-        header["stop_reason"] = stop_reason
+    header = session.header
+    status = "complete" if session.errors == 0 and not any(calls.values()) else "complete_with_errors"
+    if session.interrupt is not None:
+        status = "interrupted"
+        header.update(signal=session.interrupt.signal_name)
+        header["units"] = {**header["units"], "done_after_stop": len(folder.done_units())}
+    elif session.stop_reason:
+        status = "stopped"
+        header["stop_reason"] = session.stop_reason
+    header.update(status=status, finished_at=now_iso(), errors=session.errors, failed_calls=calls)
     folder.write_header(header)
     return folder
 

@@ -19,10 +19,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
 from memsuite.eval.config import RunConfig, key_path, schema_error, unknown_key_message
+from memsuite.memory_systems.base import SHARED_RESOURCES
 from memsuite.memory_systems.errors import ConfigError
 
 #: Shared objects the runner hands to a system factory by signature (eval/runner.py), not user args.
-RESOURCES = ("embedder", "llm")
+RESOURCES = SHARED_RESOURCES
 _LLM_ROLES = ("answer_llm", "internal_llm", "judge_llm")
 _ARBITRARY = ConfigDict(arbitrary_types_allowed=True)
 
@@ -214,3 +215,23 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
                 raise ConfigError(f"{source}: judges[{i}]: {message}")
     for role in _LLM_ROLES:
         check_llm_spec(getattr(config, role), source=source, path=role)
+    _check_judge_llms(config, source)
+
+
+def _check_judge_llms(config: RunConfig, source: str) -> None:
+    """Refuse judges the configured LLMs cannot serve: every unit would fail on them."""
+    from memsuite.eval.registry import check_judges
+
+    no_answer = config.answer_llm in (None, "none")
+    judges = check_judges(config.benchmark, config.judges)  # [] when the benchmark registers none
+    for i, (name, judge) in enumerate(zip(config.judges, judges, strict=False)):
+        if judge.uses_llm and no_answer and config.judge_llm in (None, "none"):
+            raise ConfigError(
+                f"{source}: judges[{i}]: the {config.benchmark} judge {name!r} calls an LLM: set judge_llm"
+                " (or answer_llm), or leave it out"
+            )
+        if getattr(judge, "answer_required", False) and no_answer:
+            raise ConfigError(
+                f"{source}: judges[{i}]: the {config.benchmark} judge {name!r} judges answers: set"
+                " answer_llm, or leave it out (judges: [] runs retrieval only)"
+            )

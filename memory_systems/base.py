@@ -6,6 +6,8 @@ the contract later breaks no existing system.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import time
 from abc import ABC, abstractmethod
@@ -33,6 +35,8 @@ CONTEXT_SEPARATOR = "\n\n---\n\n"
 NO_MEMORY = "(no memory)"
 #: Version of the on-disk layout written by :meth:`MemorySystem.save`.
 SAVE_FORMAT_VERSION = 1
+#: Constructor arguments that are shared objects handed over by a run, not settings of the system.
+SHARED_RESOURCES = ("embedder", "llm")
 
 
 class MemorySystem(ABC):
@@ -46,6 +50,22 @@ class MemorySystem(ABC):
 
     name: ClassVar[str] = "memory_system"
     """Registry name of the system."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Record, for every instance, the arguments its class's constructor was called with."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None or getattr(init, "_records_settings", False):
+            return
+
+        @functools.wraps(init)
+        def recording_init(self: MemorySystem, *args: Any, **kw: Any) -> None:
+            if "_settings" not in self.__dict__:  # the outermost constructor's call is the one made
+                self._settings = _settings_of(init, self, args, kw)
+            init(self, *args, **kw)
+
+        recording_init._records_settings = True  # type: ignore[attr-defined]
+        cls.__init__ = recording_init  # type: ignore[method-assign]
 
     def __init__(self) -> None:
         self._usage = Usage()
@@ -150,9 +170,15 @@ class MemorySystem(ABC):
         """Resource use so far (LLM calls and tokens, embeddings, wall time per phase)."""
         return self._usage
 
+    def settings(self) -> dict[str, Any]:
+        """The arguments the system was constructed with, defaults filled in (JSON-able values only;
+        shared resources such as the embedder and the LLM client are left out)."""
+        return dict(self.__dict__.get("_settings", {}))
+
     def params(self) -> dict[str, Any]:
-        """JSON-able construction parameters: recorded in run headers and saved stores."""
-        return {}
+        """JSON-able construction parameters: recorded in run headers and saved stores (``load`` hands
+        them to :meth:`_load_state`). Default: :meth:`settings`."""
+        return self.settings()
 
     @contextmanager
     def timed(self, phase: str) -> Iterator[None]:
@@ -178,12 +204,24 @@ class MemorySystem(ABC):
 
     @classmethod
     def load(cls, path: str | Path, **kwargs: Any) -> MemorySystem:
-        """Read a store written by :meth:`save`. ``kwargs`` supply what is not saved (an embedder)."""
+        """Read a store written by :meth:`save`. ``kwargs`` supply what is not saved (an embedder).
+
+        ``MemorySystem.load(path)`` opens any saved store: the class is looked up in the registry by
+        the name the store records. A subclass's ``load`` opens only its own stores.
+        """
         folder = resolve_dir(Path(path))
         header = json.loads((folder / "memsuite.json").read_text(encoding="utf-8"))
-        if header.get("system") != cls.name:
-            raise InvalidInputError(f"{folder} holds a '{header.get('system')}' store, not '{cls.name}'")
-        return cls._load_state(folder, header["params"], **kwargs)
+        stored = header.get("system")
+        target = cls
+        if cls is MemorySystem:
+            from memsuite.memory_systems.registry import get_factory  # the registry imports this module
+
+            target = get_factory(str(stored))
+            if not (isinstance(target, type) and issubclass(target, MemorySystem)):
+                raise InvalidInputError(f"{folder}: {stored!r} is registered as a function, not a class")
+        if stored != target.name:
+            raise InvalidInputError(f"{folder} holds a '{stored}' store, not '{target.name}'")
+        return target._load_state(folder, header["params"], **kwargs)
 
     def _save_state(self, folder: Path) -> None:
         raise NotImplementedError(f"{type(self).__name__} does not implement save()")
@@ -191,6 +229,31 @@ class MemorySystem(ABC):
     @classmethod
     def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> MemorySystem:
         raise NotImplementedError(f"{cls.__name__} does not implement load()")
+
+
+def _settings_of(init: Any, system: MemorySystem, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The JSON-able arguments of one constructor call, defaults filled in, shared resources left out."""
+    try:
+        bound = inspect.signature(init).bind(system, *args, **kwargs)
+    except TypeError:
+        return {}  # the call itself fails on these arguments and says why
+    bound.apply_defaults()
+    values: dict[str, Any] = {}
+    for name, parameter in list(inspect.signature(init).parameters.items())[1:]:
+        given = bound.arguments.get(name)
+        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            values.update(given or {})
+        elif parameter.kind is not inspect.Parameter.VAR_POSITIONAL:
+            values[name] = given
+    settings = {}
+    for name, value in values.items():
+        if name in SHARED_RESOURCES:
+            continue
+        try:
+            settings[name] = json.loads(json.dumps(value))
+        except (TypeError, ValueError):
+            continue  # an object, not a setting: it cannot be saved, so load() needs it passed again
+    return settings
 
 
 def turn_documents(session: Session) -> tuple[Document, ...]:

@@ -279,7 +279,7 @@ class Embedder:
         return int(self.model.max_seq_length)
 
     def identity(self) -> dict[str, Any]:
-        """What to record in a run header: model, its folder, dimension, batch size and device.
+        """What to record in a run header: model, its folder and revision, dimension, batch size, device.
 
         ``device`` is the request; ``device_used`` is the torch device once known (an explicit request,
         or ``auto`` after the first encode), so a run that never embeds does not pay torch's import.
@@ -289,18 +289,33 @@ class Embedder:
             "model_path": str(self.model_path) if self.model_path else None,
             "dim": self.dim,
             "batch_size": self.batch_size,
+            "revision": self.revision(),
             "device": self.device,
         }
         if self._shared.device_used is not None or self.device != "auto":
             identity["device_used"] = self.device_used
         return identity
 
+    def revision(self) -> str:
+        """Fingerprint of the model folder: every file's path and size, and the contents of its small
+        files (configs, tokenizer, pooling, normalisation): another model or revision saved under the
+        same folder name gets another fingerprint, and so another disk cache."""
+        root = Path(self.model_path or default_model_path())
+        digest = hashlib.blake2b(digest_size=8)
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and ".cache" not in p.parts):
+            size = path.stat().st_size
+            digest.update(f"{path.relative_to(root)}\0{size}\0".encode())
+            if size < 1_000_000:
+                digest.update(path.read_bytes())
+        return digest.hexdigest()
+
     def _disk_cache(self) -> EmbeddingCache | None:
         shared = self._shared
         with shared.lock:  # runner workers share one embedder (and its views): open the cache once
             if self.cache_dir is not None and shared.cache is None:
                 safe = re.sub(r"[^A-Za-z0-9_.-]", "_", self.model_name)
-                shared.cache = EmbeddingCache(self.cache_dir / safe, self.dim)
+                # Keyed by what determines the vectors: the model's name and its folder's revision.
+                shared.cache = EmbeddingCache(self.cache_dir / f"{safe}-{self.revision()}", self.dim)
         return shared.cache
 
     def _count(self, texts: int) -> None:

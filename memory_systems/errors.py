@@ -15,6 +15,10 @@ class DatasetError(MemsuiteError, ValueError):
     """A benchmark file is malformed; the message names file, line or record, and field."""
 
 
+class EndpointError(MemsuiteError):
+    """A configured LLM endpoint did not answer the check a run sends before any work."""
+
+
 class InvalidInputError(MemsuiteError, ValueError):
     """An argument to a memory system is unusable (empty text, bad k, ...); nothing was changed."""
 

@@ -8,6 +8,8 @@ always stops it on exit. A 135M model proves the wiring end to end, not answer q
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.util
 import json
 import logging
@@ -61,6 +63,21 @@ class LocalServer:
     """Seconds from process start until ``/v1/models`` answered."""
     log_path: Path
     """File holding the server's stdout and stderr."""
+
+
+@functools.cache
+def local_model_revision() -> str:
+    """Fingerprint of the embedded model's GGUF file (its name and a hash of its bytes), or ``"absent"``
+    when the package is not installed (then no server starts anyway)."""
+    try:
+        path = local_model_path()
+    except MissingDependencyError:
+        return "absent"
+    digest = hashlib.blake2b(digest_size=8)
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return f"{path.name}:{digest.hexdigest()}"
 
 
 def local_model_path() -> Path:

@@ -7,6 +7,7 @@ import logging
 import os
 import random
 import sqlite3
+import threading
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -106,6 +107,7 @@ class LLMClient:
         self._accounts: tuple[Ledger, ...] = ()
         self._rng = random.Random()  # backoff jitter only; never affects results
         self._system_name = ""
+        self._breaker = Breaker(config.max_consecutive_failures)  # one per endpoint: views share it
 
     # -- views and identity -------------------------------------------------------------------------
 
@@ -146,6 +148,7 @@ class LLMClient:
             "max_tokens": self.config.max_tokens,
             "json_mode": self.config.json_mode,
             "seed": self.config.seed,
+            "revision": self.config.revision,
             "cache": self._cache is not None,
             "wiring_only": self.config.wiring_only,
         }
@@ -304,6 +307,19 @@ class LLMClient:
             completion += t.completion_tokens + (0 if billed_only else t.cached_completion_tokens)
         return self.prices.cost(self.config.model, prompt, completion)
 
+    def down(self) -> str | None:
+        """Why the endpoint counts as down (``max_consecutive_failures`` calls failed in a row), or None."""
+        return self._breaker.reason
+
+    def ping(self, timeout_s: float) -> LLMFailure | None:
+        """Send one tiny request (one token, no cache, no retry, not accounted); None when it worked."""
+        request = {"model": self.config.model, "messages": [{"role": "user", "content": "Say OK."}]}
+        try:
+            normalise(self._sdk.chat.completions.create(**request, max_tokens=1, timeout=timeout_s))
+        except ENDPOINT_ERRORS as exc:
+            return classify(exc)[0]
+        return None
+
     def close(self) -> None:
         """Release the HTTP connection pool and the cache's database connections."""
         self._sdk.close()
@@ -365,7 +381,9 @@ class LLMClient:
     def _complete(self, request: dict[str, Any], phase: str, system_name: str) -> LLMResult:
         """Serve from the cache or send with retries; account everything; never raise on the endpoint."""
         started = time.perf_counter()
-        key = request_key(request)
+        # The revision joins the key only when known, so caches of endpoints without one keep their keys.
+        revision = self.config.revision
+        key = request_key({**request, "model_revision": revision} if revision else request)
         if self._cache is not None:
             stored = self._cache_get(key)
             if stored is not None:
@@ -380,13 +398,15 @@ class LLMClient:
                 )
                 return to_result(stored, cached=True, wall_s=wall)
 
-        failure: LLMFailure | None = None
-        attempts = self.config.max_retries + 1
+        failure: LLMFailure | None = self._breaker.refusal()
+        deadline = started + float(self.config.deadline_s)
+        attempts = 0 if failure is not None else self.config.max_retries + 1
         for attempt in range(attempts):
             self._record(system_name, phase, requests=1)
             try:
+                timeout = min(float(self.config.timeout_s), max(0.001, deadline - time.perf_counter()))
                 with self._limiter.slot(_estimate_tokens(request)) as slot:
-                    response = self._sdk.chat.completions.create(**request, timeout=self.config.timeout_s)
+                    response = self._sdk.chat.completions.create(**request, timeout=timeout)
                     stored = normalise(response)
                     slot.settle(stored["prompt_tokens"] + stored["completion_tokens"])
             except ENDPOINT_ERRORS as exc:  # endpoint trouble only: a bug in our code propagates
@@ -397,6 +417,13 @@ class LLMClient:
                 delay = min(30.0, self.config.backoff_s * 2**attempt) * (0.5 + 0.5 * self._rng.random())
                 if retry_after is not None:
                     delay = max(delay, min(retry_after, 60.0))
+                if time.perf_counter() + delay >= deadline:
+                    failure = replace(
+                        failure,
+                        kind="timeout" if failure.kind in ("timeout", "connection") else failure.kind,
+                        message=f"{failure.message} (deadline_s {self.config.deadline_s} reached)",
+                    )
+                    break
                 logger.info(
                     "LLM %s: %s (%s); retry %d in %.1f s",
                     self.config.model,
@@ -408,6 +435,7 @@ class LLMClient:
                 time.sleep(delay)
                 continue
             wall = time.perf_counter() - started
+            self._breaker.success()
             self._record(
                 system_name,
                 phase,
@@ -420,6 +448,7 @@ class LLMClient:
             return to_result(stored, cached=False, wall_s=wall)
 
         assert failure is not None
+        self._breaker.failure(failure, self.config)
         wall = time.perf_counter() - started
         self._record(system_name, phase, failures=1, failure_kind=failure.kind, wall_s=wall)
         logger.warning(
@@ -446,6 +475,49 @@ class LLMClient:
                 self._cache.put(key, request, stored)
         except sqlite3.Error as exc:
             logger.warning("LLM cache write failed (%s); the response is not cached", exc)
+
+
+#: HTTP statuses that say the request, not the endpoint, was wrong: they never count toward "down".
+_REQUEST_ERRORS = (400, 404, 413, 422)
+
+
+class Breaker:
+    """Counts an endpoint's failed calls in a row; at ``limit`` the endpoint counts as down for good.
+
+    Down is final for the client: a run stops on it (eval/runner.py) and a rerun resumes once the
+    endpoint works again. Only endpoint trouble counts: a prompt too long for the window, a reply that
+    is no JSON or a rejected request say nothing about the endpoint.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.reason: str | None = None
+        self._in_a_row = 0
+        self._lock = threading.Lock()
+
+    def refusal(self) -> LLMFailure | None:
+        """The failure of a call not sent because the endpoint is down, or None."""
+        if self.reason is None:
+            return None
+        return LLMFailure("endpoint_down", f"not sent: {self.reason}", attempts=0)
+
+    def success(self) -> None:
+        with self._lock:
+            self._in_a_row = 0
+
+    def failure(self, failure: LLMFailure, config: LLMConfig) -> None:
+        counts = failure.kind in ("timeout", "connection", "rate_limit", "bad_response") or (
+            failure.kind == "http_error" and failure.status_code not in _REQUEST_ERRORS
+        )
+        if not counts or not self.limit:
+            return
+        with self._lock:
+            self._in_a_row += 1
+            if self._in_a_row >= self.limit and self.reason is None:
+                self.reason = (
+                    f"{self._in_a_row} calls in a row to {config.base_url} (model {config.model}) failed,"
+                    f" the last with {failure.kind}: {failure.message[:200]}"
+                )
 
 
 def _estimate_tokens(request: Mapping[str, Any]) -> int:

@@ -43,11 +43,23 @@ class LLMConfig:
     """Extra attempts after a transient failure (timeout, connection, 408/409/429/5xx)."""
     backoff_s: float = 1.0
     """Delay before the first retry in seconds; doubles each retry, with jitter, capped at 30 s."""
+    deadline_s: float = 120.0
+    """Most seconds one call takes, every attempt and backoff included: an attempt's timeout is cut to
+    what is left, and no retry starts after it. The call then fails as a ``timeout``."""
+    preflight_timeout_s: float = 8.0
+    """Timeout of the one tiny request a run sends to this endpoint before any unit starts (0: none)."""
+    max_consecutive_failures: int = 3
+    """Calls in a row that may fail on the endpoint (timeout, refused, 429 or 5xx after their retries,
+    a reply that is no chat completion) before the endpoint counts as down: later calls fail at once
+    as ``endpoint_down`` and a run stops (0: never)."""
     cache: bool = True
     """Use the on-disk response cache (when the client was given a cache path). With temperature > 0
     a rerun replays the first sample rather than drawing a new one."""
     seed: int | None = None
     """Sampling seed sent with each request, for endpoints that honour it."""
+    revision: str | None = None
+    """What the model name alone does not say about the weights behind it (a checkpoint hash, a date):
+    part of the cache key and of the run header. The embedded model sets its file's fingerprint."""
     wiring_only: bool = False
     """True for models too small to measure quality (the embedded 135M model); recorded in runs."""
     max_concurrency: int | None = None
@@ -105,6 +117,15 @@ def check_config(config: LLMConfig) -> None:
         raise ValueError(f"'max_tokens' must be a positive integer, got {config.max_tokens!r}")
     if float(config.timeout_s) <= 0:
         raise ValueError(f"'timeout_s' must be positive, got {config.timeout_s!r}")
+    for name in ("deadline_s", "preflight_timeout_s"):
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ValueError(f"{name!r} must be a non-negative number of seconds, got {value!r}")
+    if not config.deadline_s:
+        raise ValueError("'deadline_s' must be positive")
+    limit = config.max_consecutive_failures
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"'max_consecutive_failures' must be a non-negative integer, got {limit!r}")
     if (
         isinstance(config.max_retries, bool)
         or not isinstance(config.max_retries, int)

@@ -14,6 +14,7 @@ FAILURE_KINDS = (
     "context_length",  # the prompt does not fit the model's context window (HTTP 400, not retried)
     "invalid_json",  # chat_json: no JSON object or array even after repair and one retry
     "bad_response",  # a 200 reply that is not a chat completion (no choices, unparseable body)
+    "endpoint_down",  # not sent: the endpoint failed max_consecutive_failures calls in a row
 )
 
 

@@ -117,7 +117,7 @@ def local_config(base_url: str, **overrides: Any) -> LLMConfig:
     Raises:
         ConfigError: An unknown or invalid key.
     """
-    from memsuite.memory_systems.llm_server import LOCAL_MODEL
+    from memsuite.memory_systems.llm_server import LOCAL_MODEL, local_model_revision
 
     values: dict[str, Any] = {
         "model": LOCAL_MODEL,
@@ -126,7 +126,10 @@ def local_config(base_url: str, **overrides: Any) -> LLMConfig:
         "api_key_env": None,
         "timeout_s": 300.0,
         "max_retries": 1,
+        "deadline_s": 660.0,  # both attempts, and the backoff between them
+        "preflight_timeout_s": 60.0,
         "wiring_only": True,
+        "revision": local_model_revision(),
     }
     values.update(overrides)
     return LLMConfig.from_dict(values, source="local LLM")

@@ -123,7 +123,33 @@ def _refused(tmp_path, capsys, data, *flags) -> str:
         (
             {},
             ("--set", "benchmark_options.filer=none"),
-            r"benchmark_options.filer: .*did you mean 'filler'\?",
+            r"error: --set \(over \S*c.yaml\): benchmark_options.filer: .*did you mean 'filler'\?",
+        ),
+        (
+            {},
+            ("--set", "top_k=3"),
+            r"error: --set \(over \S*c.yaml\): unknown key 'top_k'; did you mean 'k'\?",
+        ),
+        (
+            {"answer_llm": None, "judges": ["llm"]},
+            (),
+            r"c.yaml: judges\[0\]: .*'llm' calls an LLM: set judge_llm",
+        ),
+        (
+            {"benchmark": "locomo", "answer_llm": None, "judges": ["evidence"], "benchmark_options": {}},
+            ("--set", "judges=[llm]"),
+            r"judges\[0\]: the locomo judge 'llm' calls an LLM",
+        ),
+        (
+            {
+                "benchmark": "locomo",
+                "answer_llm": None,
+                "judge_llm": "local",
+                "judges": ["f1"],
+                "benchmark_options": {},
+            },
+            (),
+            r"judges\[0\]: the locomo judge 'f1' judges answers: set answer_llm",
         ),
     ],
 )
@@ -172,7 +198,7 @@ def test_the_embedder_entry_takes_a_folder_or_path_device_and_batch_size(tmp_pat
     path = tmp_path / "c.yaml"
     path.write_text("benchmark: meme\nsystems: [dense]\n")
     assert load_config(path, ["embedder.device=cpu"]).embedder.device == "cpu"
-    with pytest.raises(ConfigError, match=r"c\.yaml: embedder\.device: embedder device 'gpu'"):
+    with pytest.raises(ConfigError, match=r"--set \(over .*c\.yaml\): embedder\.device: embedder device 'gpu'"):
         load_config(path, ["embedder.device=gpu"])
     with pytest.raises(ConfigError, match=r"embedder\.batch_size"):
         load_config(path, ["embedder.batch_size=0"])

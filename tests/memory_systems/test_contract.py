@@ -10,12 +10,13 @@ instead (``REPLAY_LLM_TESTS``, with the reason).
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import pytest
 
 from memsuite.memory_systems import persist
-from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, SHARED_RESOURCES, MemorySystem
 from memsuite.memory_systems.errors import InvalidInputError, MemsuiteError, UnknownMemoryError
 from memsuite.memory_systems.llm import LLMClient, local_config
 from memsuite.memory_systems.records import IngestReport, RetrievalResult, Session, Turn, Usage
@@ -362,3 +363,38 @@ def test_bad_input_clear_error_and_store_intact(system, call):
     assert str(info.value)  # says what was wrong
     assert isinstance(info.value, (InvalidInputError, UnknownMemoryError))
     assert _state(system, "a") == before
+
+
+def _changed_settings(name: str) -> dict:
+    """A value other than the default for every number and flag the factory takes (not resources)."""
+    changed = {}
+    for parameter in inspect.signature(get_factory(name)).parameters.values():
+        default = parameter.default
+        if parameter.name in SHARED_RESOURCES or default is inspect.Parameter.empty:
+            continue
+        if isinstance(default, bool):
+            changed[parameter.name] = not default
+        elif isinstance(default, int):  # doubled: sizes that must be powers of two stay valid
+            changed[parameter.name] = default * 2 or 1
+        elif isinstance(default, float):
+            changed[parameter.name] = default / 2
+    return changed
+
+
+@pytest.mark.parametrize("system", system_names())
+def test_constructor_settings_survive_save_and_load(system, resources, tmp_path: Path):
+    changed = _changed_settings(system)
+    original = get_system(system, resources=resources, **changed)
+    assert {key: original.settings()[key] for key in changed} == changed  # the base class records them
+    original.store(FACTS, namespace="a")
+    original.save(tmp_path / "store")
+    loaded = MemorySystem.load(tmp_path / "store", **resources)  # any store, by the name it records
+    assert type(loaded) is type(original)
+    assert loaded.settings() == original.settings()
+    assert _state(loaded, "a") == _state(original, "a")
+
+
+def test_a_subclass_loads_only_its_own_stores(tmp_path: Path):
+    get_system("bm25", top_k=2).save(tmp_path / "bm25")
+    with pytest.raises(InvalidInputError, match="holds a 'bm25' store, not 'dense'"):
+        get_factory("dense").load(tmp_path / "bm25")

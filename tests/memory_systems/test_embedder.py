@@ -123,7 +123,31 @@ def test_identity_records_model_path_batch_size_and_device():
         "model_path": str(default_model_path()),
         "dim": 384,
         "batch_size": 128,
+        "revision": Embedder(default_model_path()).revision(),
         "device": "cpu",
         "device_used": "cpu",
     }
     assert Embedder().identity()["model_path"] is None
+
+
+def test_the_disk_cache_is_keyed_by_the_model_revision_not_only_its_name(tmp_path):
+    import shutil
+
+    from memsuite.memory_systems.embedder import default_model_path
+
+    model = tmp_path / "models" / "mini"
+    shutil.copytree(default_model_path(), model)
+    first = Embedder(model, cache_dir=tmp_path / "cache")
+    first.encode(["a sentence about caches"])
+    before = first.identity()
+    # Another revision under the same folder name (here: its pooling config edited).
+    config = next(model.rglob("config.json"))
+    config.write_text(config.read_text() + "\n")
+    second = Embedder(model, cache_dir=tmp_path / "cache")
+    assert second.identity()["model"] == before["model"]
+    assert second.identity()["revision"] != before["revision"]
+    second.encode(["a sentence about caches"])
+    assert second.usage.embedded_texts == 1  # computed by this revision, not served from the other's cache
+    again = Embedder(model, cache_dir=tmp_path / "cache")
+    again.encode(["a sentence about caches"])
+    assert again.usage.embedded_texts == 0  # the same revision reuses its cache

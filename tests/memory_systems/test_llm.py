@@ -494,3 +494,65 @@ def test_bad_calls_raise_clear_errors(endpoint):
     with pytest.raises(InvalidInputError, match="messages"):
         client.chat("hello", phase="answer")
     assert endpoint.requests == []
+
+
+# -- one deadline per call, and the circuit breaker ------------------------------------------------------
+
+
+def test_one_deadline_caps_a_call_with_all_its_retries(endpoint):
+    endpoint.script = [("sleep", 30)]  # never answers in time
+    client = make_client(endpoint, None, timeout_s=0.5, max_retries=20, deadline_s=1.2)
+    result = client.chat([{"role": "user", "content": "hi"}], phase="answer")
+    assert result.failure is not None and result.failure.kind == "timeout"
+    assert "deadline_s 1.2 reached" in result.failure.message
+    # Twenty retries were allowed; the deadline left room for three attempts at most.
+    assert result.failure.attempts <= 3 and len(endpoint.requests) == result.failure.attempts
+
+
+def test_the_breaker_opens_after_consecutive_endpoint_failures_only(endpoint):
+    client = make_client(endpoint, None, max_retries=0, max_consecutive_failures=2)
+    ask = [{"role": "user", "content": "hi"}]
+    endpoint.script = [("status", 503, "busy"), ("text", "ok"), ("status", 400, "bad request"),
+                       ("status", 503, "busy"), ("status", 503, "busy")]  # fmt: skip
+    assert client.chat(ask, phase="answer").failure.kind == "http_error"
+    assert client.chat(ask, phase="answer").ok  # a success starts the count again
+    assert client.chat(ask, phase="answer").failure.status_code == 400  # the request's fault: not counted
+    assert client.chat(ask, phase="answer").failure.kind == "http_error" and client.down() is None
+    assert client.chat(ask, phase="answer").failure.kind == "http_error"
+    reason = client.down()
+    assert reason.startswith(f"2 calls in a row to {endpoint.base_url} (model fake-model) failed")
+    sent = len(endpoint.requests)
+    view = client.for_system("x")  # views share the endpoint's state
+    refused = view.chat(ask, phase="answer")
+    assert refused.failure.kind == "endpoint_down" and len(endpoint.requests) == sent
+    assert view.usage().llm_failures == 1 and view.failure_counts() == {"endpoint_down": 1}
+
+
+def test_ping_sends_one_uncached_unaccounted_token_request(endpoint, tmp_path):
+    client = make_client(endpoint, tmp_path)
+    assert client.ping(2.0) is None and client.ping(2.0) is None
+    assert len(endpoint.requests) == 2 and endpoint.requests[0]["max_tokens"] == 1
+    assert client.usage().llm_calls == 0
+    endpoint.script = [("status", 401, "bad key")]
+    failure = client.ping(2.0)
+    assert failure.kind == "http_error" and failure.status_code == 401
+
+
+def test_the_cache_key_holds_the_model_revision(endpoint, tmp_path):
+    ask = [{"role": "user", "content": "hi"}]
+    endpoint.script = [("text", "from revision a")]
+    first = make_client(endpoint, tmp_path, revision="a")
+    assert first.chat(ask, phase="answer").text == "from revision a"
+    endpoint.script = [("text", "from revision b")]
+    # Same model name, other weights: never served the other revision's reply.
+    other = make_client(endpoint, tmp_path, revision="b")
+    assert other.chat(ask, phase="answer").text == "from revision b" and other.identity()["revision"] == "b"
+    assert make_client(endpoint, tmp_path, revision="a").chat(ask, phase="answer").cached
+
+
+def test_the_embedded_model_records_its_file_revision():
+    from memsuite.memory_systems.llm import local_config
+    from memsuite.memory_systems.llm_server import local_model_revision
+
+    config = local_config("http://127.0.0.1:1/v1")
+    assert config.revision == local_model_revision() and config.revision.count(":") == 1

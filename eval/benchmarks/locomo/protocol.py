@@ -176,9 +176,9 @@ def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
 
 
 register_judge("locomo", "evidence")(Judge(_evidence_judge, needs_answer=False))
-register_judge("locomo", "f1")(Judge(_f1_judge))
-register_judge("locomo", "llm")(Judge(_llm_judge, uses_llm=True))
-register_judge("locomo", "rule")(Judge(_rule_judge))
+register_judge("locomo", "f1")(Judge(_f1_judge, answer_required=True))
+register_judge("locomo", "llm")(Judge(_llm_judge, uses_llm=True, answer_required=True))
+register_judge("locomo", "rule")(Judge(_rule_judge, answer_required=True))
 
 
 def answer_question(
@@ -227,7 +227,8 @@ class LocomoBenchmark:
     Args:
         data: The released ``locomo10.json`` (or any subset of its items); default the shared dev
             file (:func:`default_data_path`).
-        conversations: Only these ``sample_id`` s, in this order; default every conversation.
+        conversations: Only these ``sample_id`` s, in this order, or a count N: the first N in file
+            order; default every conversation.
         max_questions: At most this many questions per conversation (a quick look), default all.
         max_context_tokens: Cut contexts to this many cl100k tokens; default the answer model's window
             (less room for the prompt) when the endpoint reports it, else no cut.
@@ -245,7 +246,7 @@ class LocomoBenchmark:
         self,
         data: str | Path | None = None,
         *,
-        conversations: Sequence[str] | None = None,
+        conversations: Sequence[str] | int | None = None,
         max_questions: int | None = None,
         max_context_tokens: int | None = None,
         adversarial_in_overall: bool = False,
@@ -256,6 +257,13 @@ class LocomoBenchmark:
         by_id = {c.sample_id: c for c in loaded}
         if isinstance(conversations, str):
             conversations = [conversations]
+        if isinstance(conversations, int) and not isinstance(conversations, bool):
+            if not 1 <= conversations <= len(loaded):
+                raise ConfigError(
+                    f"locomo conversations: a count must be 1 to {len(loaded)} (the file's conversations),"
+                    f" got {conversations}"
+                )
+            conversations = [c.sample_id for c in loaded[:conversations]]
         for sample_id in conversations or ():
             if sample_id not in by_id:
                 raise ConfigError(f"locomo: unknown conversation {sample_id!r}; known: {', '.join(by_id)}")
@@ -271,11 +279,14 @@ class LocomoBenchmark:
         self.max_context_tokens = max_context_tokens
         self.adversarial_in_overall = bool(adversarial_in_overall)
         self.answer_max_tokens = answer_max_tokens
+        # What this run asks, not what the file holds: the chosen conversations and their questions.
+        self.repairs = self.repairs.of(chosen, max_questions)
         self.source = {
             "kind": "official",
             "path": str(path),
-            "conversations": len(loaded),
-            "questions": sum(len(c.questions) for c in loaded),
+            "conversations": len(chosen),
+            "questions": sum(len(self.questions_of(sample_id)) for sample_id in chosen),
+            "file_conversations": len(loaded),
         }
         if self.repairs.repaired or self.repairs.dropped or self.repairs.unknown:
             logger.info(

@@ -10,6 +10,7 @@ is what the rows follow.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 #: Released category number -> name (snap-research/LoCoMo task_eval/evaluation_stats.py).
@@ -92,6 +93,19 @@ class EvidenceRepairs:
     """Well-formed ids that name no turn of their conversation (kept: they count as not found)."""
     examples: list[dict[str, object]] = field(default_factory=list)
     """``{"sample_id", "question", "raw", "action", "ids"}`` per entry, for the summary."""
+
+    def of(self, sample_ids: Iterable[str], max_questions: int | None = None) -> EvidenceRepairs:
+        """The repairs of these conversations only (and of their first ``max_questions`` questions)."""
+        chosen = set(sample_ids)
+        entries = [
+            e
+            for e in self.examples
+            if e["sample_id"] in chosen and (max_questions is None or int(e["question"]) < max_questions)
+        ]
+        actions = [e["action"] for e in entries]
+        return EvidenceRepairs(
+            actions.count("repaired"), actions.count("dropped"), actions.count("unknown"), entries
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {

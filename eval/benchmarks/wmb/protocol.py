@@ -59,6 +59,7 @@ from memsuite.eval.benchmarks.wmb.scoring import (
 )
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import check_judges, register_benchmark, register_judge
+from memsuite.eval.shared_data import shared_data_file
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 
@@ -67,6 +68,8 @@ logger = logging.getLogger(__name__)
 QUESTION_SETS = ("all", "gold_in_turns")
 CROSS_CATEGORY_MODES = ("ingest", "skip")
 JUDGE_MODES = ("quick", "official")
+#: The shared dev sample's folder under the shared data folder.
+DEV_DIR = Path("wmb100k")
 
 
 def resolve_min_score(option: Any, system_name: str) -> float | None:
@@ -154,13 +157,24 @@ register_judge("wmb", "rule")(Judge(_rule_judge, needs_answer=False))
 register_judge("wmb", "llm")(Judge(_llm_judge, needs_answer=False, uses_llm=True))
 
 
+def default_data_dir() -> Path:
+    """The shared dev sample folder (:func:`memsuite.eval.shared_data.shared_data_file`).
+
+    Raises:
+        ConfigError: It is not there; the message names the variable to set and the release.
+    """
+    release = "a clone of wontopos/WMB-100K (or its datasets/ folder)"
+    return shared_data_file(DEV_DIR, benchmark="wmb", release=release, folder=True, option="data_dir")
+
+
 @register_benchmark("wmb")
 class WMBBenchmark:
     """WMB-100K Part B as units (categories) and a protocol, for the runner.
 
     Args:
         data_dir: A clone of wontopos/WMB-100K, its ``datasets/`` folder, or any folder holding the
-            files named below. A relative path is taken from the current directory.
+            files named below. A relative path is taken from the current directory. Default: the
+            shared dev sample ``wmb100k`` (:func:`memsuite.eval.shared_data.shared_data_file`).
         categories: Units to run, in order; default every category that has Part B questions, in the
             release's order.
         questions_file: The questions (default ``all_questions.json`` found in ``data_dir``); relative
@@ -200,8 +214,8 @@ class WMBBenchmark:
         judge_mode: str = "quick",
         llm_judges: Sequence[JudgeFn] | None = None,
     ) -> None:
-        if data_dir is None and questions_file is None:
-            raise ConfigError("wmb needs data_dir (a clone of wontopos/WMB-100K) or questions_file")
+        if data_dir is None and (questions_file is None or not Path(questions_file).is_absolute()):
+            data_dir = default_data_dir()
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self.question_set = _choice("questions", questions, QUESTION_SETS)
         self.cross_category = _choice("cross_category", cross_category, CROSS_CATEGORY_MODES)

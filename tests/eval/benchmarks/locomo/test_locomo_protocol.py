@@ -116,7 +116,8 @@ def test_retrieval_only_run_through_the_runner(shared_data, tmp_path):
     rows = list(folder.rows())
     assert len(rows) == 8 and all(set(r.verdicts) == {"evidence"} for r in rows)
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())["bm25"]["scores"]
-    assert summary["evidence_repairs"]["repaired"] == 2 and summary["k"] == 3
+    # The file's repaired ids lie in other conversations: the summary reports what ran.
+    assert summary["evidence_repairs"]["repaired"] == 0 and summary["k"] == 3
     assert summary["source"]["path"] == str(shared_data / DEV)
     assert summary["by_judge"]["evidence"]["overall"]["n_failed"] == 0
 
@@ -164,3 +165,34 @@ def test_the_benchmark_lays_out_the_documents(shared_data):
     assert documents is not None and len(documents) == len(session.turns)
     assert documents[0].text.startswith("(1:56 pm on 8 May, 2023) Caroline said, ")
     assert documents[0].metadata["dia_id"] == "D1:1" and documents[0].turn == 0
+
+
+def test_conversations_may_be_a_count_and_the_source_describes_what_ran(shared_data):
+    first_two = LocomoBenchmark(shared_data / DEV, conversations=2)
+    order = [c["sample_id"] for c in json.loads((shared_data / DEV).read_text())]
+    assert first_two.units() == order[:2]
+    with pytest.raises(ConfigError, match="a count must be 1 to 7"):
+        LocomoBenchmark(shared_data / DEV, conversations=0)
+
+    everything = LocomoBenchmark(shared_data / DEV)
+    one = LocomoBenchmark(shared_data / DEV, conversations=["conv-30"])
+    source = one.summarize([])["source"]
+    assert source["conversations"] == 1 and source["file_conversations"] == 7
+    assert source["questions"] == len(_raw(shared_data, "conv-30")["qa"])
+    repairs = one.summarize([])["evidence_repairs"]
+    assert {e["sample_id"] for e in repairs["entries"]} <= {"conv-30"}
+    # The whole file's repairs are those of every conversation: none lost, none counted twice.
+    per_conversation = [LocomoBenchmark(shared_data / DEV, conversations=[c]).repairs for c in order]
+    assert sum(r.repaired for r in per_conversation) == everything.repairs.repaired
+    assert sum(r.dropped for r in per_conversation) == everything.repairs.dropped
+    assert sum(len(r.examples) for r in per_conversation) == len(everything.repairs.examples)
+    capped = LocomoBenchmark(shared_data / DEV, conversations=["conv-41"], max_questions=3)
+    assert capped.source["questions"] == 3
+    assert all(e["question"] < 3 for e in capped.repairs.examples)
+
+
+def test_a_count_of_conversations_passes_config_validation():
+    config = config_from_dict(
+        {"benchmark": "locomo", "systems": ["bm25"], "judges": [], "benchmark_options": {"conversations": 2}}
+    )
+    assert config.benchmark_options["conversations"] == 2

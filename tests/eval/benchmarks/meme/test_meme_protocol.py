@@ -163,15 +163,24 @@ def test_evidence_rules_and_prompt():
 
 
 @pytest.mark.slow
+def _embedded_endpoint(local_llm) -> dict:
+    """The session's embedded server addressed as an endpoint, with the time budgets ``answer_llm: local``
+    gives it (memory_systems/llm/spec.py): on a busy 2-core CPU one request can wait minutes in its queue."""
+    return {
+        "model": local_llm.model,
+        "base_url": local_llm.base_url,
+        "api_key_env": None,
+        "wiring_only": True,
+        "timeout_s": 300,
+        "deadline_s": 660,
+        "preflight_timeout_s": 60,
+    }
+
+
 def test_answers_with_the_real_local_model(episode_file, tmp_path, local_llm):
     config = _config(
         episode_file,
-        answer_llm={
-            "model": local_llm.model,
-            "base_url": local_llm.base_url,
-            "api_key_env": None,
-            "wiring_only": True,
-        },
+        answer_llm=_embedded_endpoint(local_llm),
         systems=["bm25"],
         judges=["rule"],
     )
@@ -194,12 +203,7 @@ def test_generated_episode_end_to_end_with_bm25_and_the_real_local_model(tmp_pat
             "benchmark": "meme",
             "systems": ["bm25"],
             "k": 1,
-            "answer_llm": {
-                "model": local_llm.model,
-                "base_url": local_llm.base_url,
-                "api_key_env": None,
-                "wiring_only": True,
-            },
+            "answer_llm": _embedded_endpoint(local_llm),
             "judges": ["rule"],
             # Short contexts and answers keep the 2-core CPU model at a few seconds per question.
             "benchmark_options": {
@@ -226,7 +230,11 @@ def test_generated_episode_end_to_end_with_bm25_and_the_real_local_model(tmp_pat
 
 
 def _dead_endpoint() -> dict:
-    """An answer_llm spec whose port refuses connections (bound, then released)."""
+    """An answer_llm spec whose port refuses connections (bound, then released).
+
+    The run-level guards (the preflight request, the circuit breaker) are off: these tests are about
+    what each failed call leaves in the rows.
+    """
     import socket
 
     with socket.socket() as sock:
@@ -238,6 +246,8 @@ def _dead_endpoint() -> dict:
         "api_key_env": None,
         "max_retries": 0,
         "timeout_s": 2,
+        "preflight_timeout_s": 0,
+        "max_consecutive_failures": 0,
     }
 
 
@@ -322,7 +332,10 @@ def test_failed_judge_calls_are_null_verdicts_and_fail_the_run(episode_file, tmp
             "benchmark": "meme",
             "systems": ["bm25"],
             "k": 2,
-            "answer_llm": {"model": "replay", "base_url": server.base_url, "api_key_env": None},
+            # No preflight request: it would take one of the six scripted answers.
+            "answer_llm": {
+                "model": "replay", "base_url": server.base_url, "api_key_env": None, "preflight_timeout_s": 0
+            },
             "judge_llm": _dead_endpoint(),
             "judges": ["rule", "llm"],
             "benchmark_options": {"data": str(episode_file)},

@@ -659,3 +659,19 @@ def test_llm_judge_through_the_real_local_model(shared_data: Path, local_llm, mo
         # Wiring only: the 135M model's verdicts are not meaningful, but each is a vote or a recorded failure.
         assert verdict["correct"] in (True, False, None) and "votes" in verdict
     assert client.usage(phase="judge").llm_calls + client.usage(phase="judge").cache_hits >= 1
+
+
+def test_the_shipped_sample_config_finds_its_data_like_every_config(shared_data, tmp_path, monkeypatch):
+    from memsuite.eval.config import find_config, load_config
+    from memsuite.eval.registry import get_benchmark
+
+    monkeypatch.chdir(tmp_path)  # not beside the checkout: ../shared/data from here is nothing
+    monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
+    config = load_config(find_config("wmb_sample"))
+    benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
+    assert benchmark.data_dir == shared_data / "wmb100k" and benchmark.units() == ["daily_life"]
+    monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(tmp_path))
+    monkeypatch.setattr("memsuite.eval.shared_data.CHECKOUT", tmp_path / "checkout")
+    missing = r"wmb needs benchmark_options.data_dir: .*set MEMSUITE_SHARED_DATA"
+    with pytest.raises(ConfigError, match=missing):
+        get_benchmark(config.benchmark, **config.benchmark_options)
