@@ -198,7 +198,8 @@ def test_the_embedder_entry_takes_a_folder_or_path_device_and_batch_size(tmp_pat
     path = tmp_path / "c.yaml"
     path.write_text("benchmark: meme\nsystems: [dense]\n")
     assert load_config(path, ["embedder.device=cpu"]).embedder.device == "cpu"
-    with pytest.raises(ConfigError, match=r"--set \(over .*c\.yaml\): embedder\.device: embedder device 'gpu'"):
+    named = r"--set \(over .*c\.yaml\): embedder\.device: embedder device 'gpu'"
+    with pytest.raises(ConfigError, match=named):
         load_config(path, ["embedder.device=gpu"])
     with pytest.raises(ConfigError, match=r"embedder\.batch_size"):
         load_config(path, ["embedder.batch_size=0"])
