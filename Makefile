@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml setup.py Makefile | $(BIN)/python
 	# different project on the package index), would keep its stale entry points: remove them first.
 	$(BIN)/pip uninstall --quiet --yes memsuite 2>/dev/null || true
 	rm -rf memsuite.egg-info
-	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo,longmemeval]"
+	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo,longmemeval,frames]"
 	touch $(STAMP)
 
 demo: install
