@@ -207,6 +207,13 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
         check_arguments(
             factory, spec.args, source=source, path=("systems", i, "args"), noun="argument", skip=RESOURCES
         )
+    if config.embedder.device.startswith("cuda"):  # a GPU named in the config must exist before any work
+        from memsuite.memory_systems.embedder import resolve_device
+
+        try:
+            resolve_device(config.embedder.device)
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: embedder.device: {exc}") from None
     judges = known_judges(config.benchmark)
     if judges is not None:
         for i, judge in enumerate(config.judges):

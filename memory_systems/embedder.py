@@ -268,7 +268,7 @@ class Embedder:
         dim = _dim_from_files(Path(path))
         if dim is not None:
             return dim
-        model = _load_model(path)
+        model = self.model
         # sentence-transformers 6 renamed the method; keep working with 5.x as well.
         getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         return int(getter())

@@ -193,8 +193,8 @@ def test_the_embedder_entry_takes_a_folder_or_path_device_and_batch_size(tmp_pat
     assert config_from_dict(BASE).to_dict()["embedder"] is None
     folder = config_from_dict({**BASE, "embedder": "/models/e5"})
     assert folder.embedder.path == "/models/e5" and folder.to_dict()["embedder"] == "/models/e5"
-    full = config_from_dict({**BASE, "embedder": {"device": "cuda:1", "batch_size": 512}})
-    assert full.to_dict()["embedder"] == {"path": None, "device": "cuda:1", "batch_size": 512}
+    full = config_from_dict({**BASE, "embedder": {"device": "cpu", "batch_size": 512}})
+    assert full.to_dict()["embedder"] == {"path": None, "device": "cpu", "batch_size": 512}
     path = tmp_path / "c.yaml"
     path.write_text("benchmark: meme\nsystems: [dense]\n")
     assert load_config(path, ["embedder.device=cpu"]).embedder.device == "cpu"
@@ -203,6 +203,15 @@ def test_the_embedder_entry_takes_a_folder_or_path_device_and_batch_size(tmp_pat
         load_config(path, ["embedder.device=gpu"])
     with pytest.raises(ConfigError, match=r"embedder\.batch_size"):
         load_config(path, ["embedder.batch_size=0"])
+
+
+def test_a_gpu_the_machine_lacks_is_refused_before_any_work(monkeypatch):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(ConfigError, match=r"x\.yaml: embedder\.device: .*torch sees no CUDA device"):
+        config_from_dict({**BASE, "embedder": {"device": "cuda:0"}}, source="x.yaml")
+    assert config_from_dict({**BASE, "embedder": {"device": "auto"}}).embedder.device == "auto"
 
 
 def test_with_systems_keeps_known_specs_and_checks_new_names():
