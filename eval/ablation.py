@@ -203,6 +203,8 @@ def run_ablation(
     overrides: Sequence[str] = (),
     cache_dir: Path | None = None,
     restart: bool = False,
+    allow_config_change: bool = False,
+    allow_code_change: bool = False,
     show_progress: bool = True,
     workers: int = 1,
     prices: PriceTable | None = None,
@@ -218,6 +220,10 @@ def run_ablation(
         overrides: ``key=value`` overrides for every variant (the swept key still takes its values).
         cache_dir: Embedding and LLM cache root, or None.
         restart: Start every variant over.
+        allow_config_change: Resume variants whose folders were made with a different resolved config
+            (each folder's header records the changed keys).
+        allow_code_change: Resume variants whose folders hold rows made by other code (memsuite's
+            own, or a system's version or source); each folder's header records the changes.
         show_progress: Progress bars.
         workers: Units run concurrently within a variant.
         prices: Price table for the report's costs.
@@ -228,7 +234,8 @@ def run_ablation(
         The run folders, the report folder and its files, and the variants with failed units.
 
     Raises:
-        ConfigError: An invalid variant, a folder holding a run of another config, or (with
+        ConfigError: An invalid variant, a folder holding a run of another config (unless
+            ``allow_config_change``) or rows of other code (unless ``allow_code_change``), or (with
             ``report_only``) a variant that has not run.
     """
     from memsuite.eval.runner import (
@@ -250,6 +257,8 @@ def run_ablation(
             out_dir=folder,
             cache_dir=cache_dir,
             restart=restart,
+            allow_config_change=allow_config_change,
+            allow_code_change=allow_code_change,
             show_progress=show_progress,
             workers=workers,
         ).header()
