@@ -262,6 +262,8 @@ def _dynamicmem_stage_table(runs, prefix) -> Table | None:
         _dynamicmem_stage_cells,
         "category",
         DYNAMICMEM_STAGE_NOTES,
+        "user",
+        "state keys",
     )
 
 

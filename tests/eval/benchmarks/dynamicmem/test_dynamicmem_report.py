@@ -123,6 +123,12 @@ def test_dynamicmem_failure_stage_table_and_figure(tmp_path):
     assert record["n"] == 3 and record["answer_judge"] == "rule"
     assert record["encoded"] == record["maintained"] == 0.0
     assert record["retrieved"] == record["answered"] == record["none"] == pytest.approx(1 / 3)
+    # Each share carries its interval; n counts state keys, all of one user (the resampled unit).
+    for outcome in STAGE_OUTCOMES:
+        interval = table.intervals[(0, outcome)]
+        assert (interval.n, interval.units) == (3, 1) and interval.too_small
+        assert interval.lo <= record[outcome] <= interval.hi
+    assert any("resampling users whole" in note and "n = state keys" in note for note in table.notes)
     files = {f.name for f in write_report(report, tmp_path / "out")}
     assert {"dynamicmem_failure_stages.csv", "dynamicmem_failure_stages.png"} <= files
 
