@@ -207,6 +207,8 @@ def run_ablation(
     allow_code_change: bool = False,
     show_progress: bool = True,
     workers: int = 1,
+    executor: str = "threads",
+    ray_address: str | None = None,
     prices: PriceTable | None = None,
     plots: bool = True,
     report_only: bool = False,
@@ -226,6 +228,8 @@ def run_ablation(
             own, or a system's version or source); each folder's header records the changes.
         show_progress: Progress bars.
         workers: Units run concurrently within a variant.
+        executor: "threads" (this process) or "ray" (Ray tasks; needs the ``ray`` extra).
+        ray_address: Address of an existing Ray cluster; default: start a local one.
         prices: Price table for the report's costs.
         plots: Draw the report's PNG plots.
         report_only: Do not run anything; report on the variants' existing folders.
@@ -234,7 +238,7 @@ def run_ablation(
         The run folders, the report folder and its files, and the variants with failed units.
 
     Raises:
-        ConfigError: An invalid variant, a folder holding a run of another config (unless
+        ConfigError: An unknown executor, an invalid variant, a folder holding a run of another config (unless
             ``allow_config_change``) or rows of other code (unless ``allow_code_change``), or (with
             ``report_only``) a variant that has not run.
     """
@@ -261,6 +265,8 @@ def run_ablation(
             allow_code_change=allow_code_change,
             show_progress=show_progress,
             workers=workers,
+            executor=executor,
+            ray_address=ray_address,
         ).header()
         raise_if_interrupted(header)  # a signal stops the whole ablation, not only this variant
         if header.get("status") != "complete":

@@ -243,6 +243,8 @@ def _cmd_ablate(args: argparse.Namespace) -> int:
         allow_code_change=args.allow_code_change,
         show_progress=not args.quiet,
         workers=args.workers,
+        executor=args.executor,
+        ray_address=args.ray_address,
         prices=_prices(args.prices),
         plots=not args.no_plots,
         report_only=args.report_only,

@@ -194,6 +194,12 @@ def test_resuming_after_a_change_of_code_or_config_needs_its_flag(ablation_file,
         assert {"key": "seed", "old": 0, "new": 7} in changes
 
 
+def test_the_executor_reaches_every_variant(ablation_file, tmp_path):
+    with pytest.raises(ConfigError, match="unknown executor 'dask'"):
+        run_ablation(load_ablation(ablation_file), out_dir=tmp_path / "runs", executor="dask")
+    assert not (tmp_path / "runs" / "k-1" / "run.json").exists()
+
+
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
