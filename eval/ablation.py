@@ -203,8 +203,12 @@ def run_ablation(
     overrides: Sequence[str] = (),
     cache_dir: Path | None = None,
     restart: bool = False,
+    allow_config_change: bool = False,
+    allow_code_change: bool = False,
     show_progress: bool = True,
     workers: int = 1,
+    executor: str = "threads",
+    ray_address: str | None = None,
     prices: PriceTable | None = None,
     plots: bool = True,
     report_only: bool = False,
@@ -218,8 +222,14 @@ def run_ablation(
         overrides: ``key=value`` overrides for every variant (the swept key still takes its values).
         cache_dir: Embedding and LLM cache root, or None.
         restart: Start every variant over.
+        allow_config_change: Resume variants whose folders were made with a different resolved config
+            (each folder's header records the changed keys).
+        allow_code_change: Resume variants whose folders hold rows made by other code (memsuite's
+            own, or a system's version or source); each folder's header records the changes.
         show_progress: Progress bars.
         workers: Units run concurrently within a variant.
+        executor: "threads" (this process) or "ray" (Ray tasks; needs the ``ray`` extra).
+        ray_address: Address of an existing Ray cluster; default: start a local one.
         prices: Price table for the report's costs.
         plots: Draw the report's PNG plots.
         report_only: Do not run anything; report on the variants' existing folders.
@@ -228,7 +238,8 @@ def run_ablation(
         The run folders, the report folder and its files, and the variants with failed units.
 
     Raises:
-        ConfigError: An invalid variant, a folder holding a run of another config, or (with
+        ConfigError: An unknown executor, an invalid variant, a folder holding a run of another config (unless
+            ``allow_config_change``) or rows of other code (unless ``allow_code_change``), or (with
             ``report_only``) a variant that has not run.
     """
     from memsuite.eval.runner import (
@@ -250,8 +261,12 @@ def run_ablation(
             out_dir=folder,
             cache_dir=cache_dir,
             restart=restart,
+            allow_config_change=allow_config_change,
+            allow_code_change=allow_code_change,
             show_progress=show_progress,
             workers=workers,
+            executor=executor,
+            ray_address=ray_address,
         ).header()
         raise_if_interrupted(header)  # a signal stops the whole ablation, not only this variant
         if header.get("status") != "complete":

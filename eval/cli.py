@@ -239,8 +239,12 @@ def _cmd_ablate(args: argparse.Namespace) -> int:
         overrides=args.set,
         cache_dir=None if args.no_cache else args.cache_dir,
         restart=args.restart,
+        allow_config_change=args.allow_config_change,
+        allow_code_change=args.allow_code_change,
         show_progress=not args.quiet,
         workers=args.workers,
+        executor=args.executor,
+        ray_address=args.ray_address,
         prices=_prices(args.prices),
         plots=not args.no_plots,
         report_only=args.report_only,
@@ -259,10 +263,20 @@ def _add_cache_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_run_options(p: argparse.ArgumentParser, *, set_help: str, restart_help: str) -> None:
-    """The options ``run`` and ``ablate`` share: overrides, restart, and how units execute (workers,
-    executor, caches, progress)."""
+    """The options ``run`` and ``ablate`` share: overrides, restart, resuming after a change of config or
+    code, and how units execute (workers, executor, caches, progress)."""
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=set_help)
     p.add_argument("--restart", action="store_true", help=restart_help)
+    p.add_argument(
+        "--allow-config-change",
+        action="store_true",
+        help="resume run folders made with a different config (run.json records the changed keys)",
+    )
+    p.add_argument(
+        "--allow-code-change",
+        action="store_true",
+        help="resume run folders whose rows other code made (memsuite's, or a system's version or source)",
+    )
     p.add_argument("--workers", type=int, default=1, help="units run concurrently (default 1)")
     p.add_argument(
         "--executor",
@@ -307,16 +321,6 @@ def _add_run_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--seeds", type=int, nargs="+", help="run once per seed (generated data) into OUT/seed-S, then "
         "tabulate each system's headline per seed with mean and spread (OUT/seeds.md, seeds.csv)",
-    )
-    p.add_argument(
-        "--allow-config-change",
-        action="store_true",
-        help="resume a run folder made with a different config (run.json records the changed keys)",
-    )
-    p.add_argument(
-        "--allow-code-change",
-        action="store_true",
-        help="resume a run folder whose rows other code made (memsuite's, or a system's version or source)",
     )
     _add_run_options(
         p,

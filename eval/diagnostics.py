@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.protocol import Row
+from memsuite.eval.stats import Interval, bootstrap_interval
 
 #: Stages in pipeline order.
 STAGES = ("encoded", "maintained", "retrieved", "answered")
@@ -125,6 +126,9 @@ class StageCell:
     """Outcome (:data:`OUTCOMES`) -> share of the ``n`` questions (sums to 1)."""
     answer_judge: str | None
     """The judge behind ``answered`` (``llm``, ``rule``, ``mixed``), or None when nothing was judged."""
+    intervals: dict[str, Interval] = field(default_factory=dict)
+    """Outcome -> 95 % interval of its share, resampling units (episodes, users) whole: questions of
+    one unit share a memory, so they fail together."""
 
 
 def stage_table(
@@ -138,7 +142,8 @@ def stage_table(
         tasks: Task codes in table order (DynamicMem passes its state categories).
 
     Returns:
-        One cell per (system, task) that has questions; systems in first-seen order.
+        One cell per (system, task) that has questions, with each share's interval; systems in
+        first-seen order.
     """
     groups: dict[tuple[str, str], list[Attribution]] = defaultdict(list)
     systems: list[str] = []
@@ -158,7 +163,12 @@ def stage_table(
             judges = {a.answer_judge for a in items if a.answer_judge}
             judge = judges.pop() if len(judges) == 1 else ("mixed" if judges else None)
             shares = {o: counts.get(o, 0) / len(items) for o in OUTCOMES}
-            cells.append(StageCell(system, task, len(items), shares, judge))
+            units = [a.unit_id for a in items]
+            intervals = {
+                o: bootstrap_interval([float(a.first_failure == o) for a in items], units) for o in OUTCOMES
+            }
+            found = {o: i for o, i in intervals.items() if i is not None}
+            cells.append(StageCell(system, task, len(items), shares, judge, found))
     return cells
 
 

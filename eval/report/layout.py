@@ -6,12 +6,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from typing import Any
 
 from memsuite.eval import plots as plotting
 from memsuite.eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
 from memsuite.eval.diagnostics import StageCell
+from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Table
 from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.stats import Interval
 
 
 def run_column(runs: Sequence[RunInfo], options: ReportOptions) -> tuple[str, ...]:
@@ -57,8 +60,11 @@ def stage_table(
     cells_of: Callable[[RunInfo], Sequence[StageCell]],
     column: str,
     notes: Sequence[str],
+    unit: str,
+    counted: str,
 ) -> Table | None:
-    """A failure-stage table: one row per (run, system, ``column``) cell, shares per outcome.
+    """A failure-stage table: one row per (run, system, ``column``) cell, shares per outcome with
+    their intervals.
 
     Args:
         name: CSV stem.
@@ -68,13 +74,17 @@ def stage_table(
         cells_of: A run's stage cells (the benchmark's attribution, aggregated).
         column: Name of the cells' task column (``task``, ``category``).
         notes: Lines under the table.
+        unit: What the cells' intervals resample (``episode``, ``user``), for their note.
+        counted: What a cell's n counts (``questions``, ``state keys``), for their note.
 
     Returns:
         The table, or None when no run has a cell.
     """
-    records = []
+    records: list[dict[str, Any]] = []
+    intervals: dict[tuple[int, str], Interval] = {}
     for run in runs:
         for cell in cells_of(run):
+            intervals.update({(len(records), o): i for o, i in cell.intervals.items()})
             records.append(
                 {
                     **run_cell(run, prefix),
@@ -88,7 +98,8 @@ def stage_table(
     if not records:
         return None
     columns = (*prefix, "system", column, "n", *STAGE_OUTCOMES, "answer_judge")
-    return Table.from_records(name, title, columns, records, notes)
+    notes = (*notes, interval_note(unit, counted))
+    return Table.from_records(name, title, columns, records, notes, intervals=intervals)
 
 
 def stage_figures(

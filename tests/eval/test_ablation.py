@@ -163,6 +163,43 @@ def test_cli_ablate(ablation_file, tmp_path, capsys):
     assert (out / "k-10" / "summary.json").exists() and not (out / "report" / "meme_sweep_k.png").exists()
 
 
+def test_resuming_after_a_change_of_code_or_config_needs_its_flag(ablation_file, tmp_path, capsys):
+    out = tmp_path / "runs"
+    argv = ["ablate", str(ablation_file), "--out", str(out), "--quiet", "--no-cache", "--no-plots"]
+    assert main(argv) == 0
+    # The rows of k-10 were made by other code: its header records another fingerprint of memsuite.
+    header_path = out / "k-10" / "run.json"
+    header = json.loads(header_path.read_text())
+    header["code"]["memsuite_sha256"] = "0" * 64
+    header_path.write_text(json.dumps(header))
+    units = (out / "k-10" / "units.jsonl").read_text()
+    capsys.readouterr()
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{out / 'k-10'} holds rows made by other code (memsuite's own code changed)" in err
+    assert "--allow-code-change" in err and json.loads(header_path.read_text()) == header
+    assert main([*argv, "--allow-code-change"]) == 0
+    resumed = load_run(out / "k-10").header()
+    assert resumed["resumes"][-1]["code_changes"] == ["memsuite's own code changed"]
+    assert (out / "k-10" / "units.jsonl").read_text() == units  # resumed, not recomputed
+    assert "code_changes" not in (load_run(out / "k-1").header().get("resumes") or [{}])[-1]
+
+    # A fixed override changed under both variants: refused naming the key, resumed with the flag.
+    assert main([*argv, "--set", "seed=7"]) == 2
+    assert "seed: 0 -> 7" in capsys.readouterr().err
+    assert main([*argv, "--set", "seed=7", "--allow-config-change"]) == 0
+    for label in ("k-1", "k-10"):
+        changes = load_run(out / label).header()["resumes"][-1]["config_changes"]
+        assert {"key": "seed", "old": 0, "new": 7} in changes
+
+
+def test_the_executor_reaches_every_variant(ablation_file, tmp_path):
+    with pytest.raises(ConfigError, match="unknown executor 'dask'"):
+        run_ablation(load_ablation(ablation_file), out_dir=tmp_path / "runs", executor="dask")
+    assert not (tmp_path / "runs" / "k-1" / "run.json").exists()
+
+
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 

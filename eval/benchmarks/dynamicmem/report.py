@@ -7,6 +7,7 @@ Registered with :func:`memsuite.eval.report.register_renderer` under ``dynamicme
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -94,19 +95,33 @@ def _dm_curve(summary: Mapping[str, Any], checkpoints: Sequence[str], metric: st
     return [values.get(c) for c in checkpoints]
 
 
-def dynamicmem_intervals(run: RunInfo, system: str, judge: str) -> dict[tuple[str, str], Interval]:
-    """(metric, checkpoint) -> interval of the curve's value, resampling users.
+#: The per-checkpoint table's column of each metric's mean over checkpoints (the summary's ``overall``).
+DYNAMICMEM_MEAN = "mean"
+
+
+def dynamicmem_intervals(
+    run: RunInfo, system: str, judge: str, split: str | None = None
+) -> dict[tuple[str, str], Interval]:
+    """(metric, checkpoint) -> interval of the curve's value, and (metric, ``mean``) -> interval of its
+    mean over checkpoints, resampling users; ``split``: only the keys of that change (``retained``, ...).
 
     A curve averages within a user, then over users, so the bootstrap resamples the per-user means:
-    n of these intervals counts users, not questions.
+    n of these intervals counts users, not questions. The mean over checkpoints is the mean of the
+    per-checkpoint curve values, so its resamples recompute that mean, each user's checkpoints drawn
+    together; its n counts users as well.
     """
+    rows = [r for r in run.rows(system) if split is None or r.metadata.get("change") == split]
     means = [
         (metric, checkpoint, user, sum(values) / len(values))
-        for (checkpoint, user), metrics in user_values(run.rows(system), judge).items()
+        for (checkpoint, user), metrics in user_values(rows, judge).items()
         for metric, values in metrics.items()
         if metric in DYNAMICMEM_METRICS and values
     ]
-    return cell_intervals(means, lambda m: m[3], lambda m: ((m[0], m[1]),), unit=lambda m: m[2])
+    curves = cell_intervals(means, lambda m: m[3], lambda m: ((m[0], m[1]),), unit=lambda m: m[2])
+    overall = cell_intervals(
+        means, lambda m: m[3], lambda m: ((m[0], DYNAMICMEM_MEAN),), unit=lambda m: m[2], group=lambda m: m[1]
+    )
+    return {**curves, **{cell: replace(i, n=i.units) for cell, i in overall.items()}}
 
 
 def dynamicmem_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
@@ -157,6 +172,7 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
     records, split_records = [], []
     marks: dict[tuple[int, str], str] = {}
     intervals: dict[tuple[int, str], Interval] = {}
+    split_intervals: dict[tuple[int, str], Interval] = {}
     for system in ordered_systems(runs):
         for run in runs:
             summary = picked.get((run.label, system))
@@ -167,24 +183,27 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
             found = dynamicmem_intervals(run, system, judge)
             for metric, name in DYNAMICMEM_METRICS.items():
                 curve = dict(zip(checkpoints, _dm_curve(summary, checkpoints, metric), strict=True))
-                for c in checkpoints:
-                    if isinstance(curve[c], int | float) and (metric, c) in found:
+                mean = (summary.get("overall") or {}).get(metric)
+                for c, value in (*curve.items(), (DYNAMICMEM_MEAN, mean)):
+                    if isinstance(value, int | float) and (metric, c) in found:
                         intervals[(len(records), c)] = found[(metric, c)]
                 if metric in DYNAMICMEM_ANSWER_METRICS:  # retrieved-evidence F1 needs no LLM call
                     for c in checkpoints:
                         if isinstance(curve[c], int | float):
                             marks[(len(records), c)] = left_out_mark(left_out.get(c))
-                records.append(
-                    {**head, "metric": name, **curve, "mean": (summary.get("overall") or {}).get(metric)}
-                )
+                records.append({**head, "metric": name, **curve, DYNAMICMEM_MEAN: mean})
             if any(left_out.values()):
                 total = (summary.get("counts") or {}).get("n_failed", sum(left_out.values()))
                 counts = {c: left_out.get(c, 0) for c in checkpoints}
                 records.append({**head, "metric": DYNAMICMEM_LEFT_OUT, **counts, "total": total})
             for split in DYNAMICMEM_SPLITS:
+                found = dynamicmem_intervals(run, system, judge, split)
                 for metric in DYNAMICMEM_METRICS:
                     values = _dm_curve(summary, checkpoints, metric, split)
                     if any(v is not None for v in values):
+                        for c, value in zip(checkpoints, values, strict=True):
+                            if isinstance(value, int | float) and (metric, c) in found:
+                                split_intervals[(len(split_records), c)] = found[(metric, c)]
                         split_records.append(
                             {
                                 **head,
@@ -198,7 +217,10 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
         Table.from_records(
             "dynamicmem_checkpoints",
             f"DynamicMem per checkpoint -- judge: {judge}",
-            (*prefix, "system", "metric", *checkpoints, "mean", *(("total",) if any_left_out else ())),
+            (
+                *prefix, "system", "metric", *checkpoints, DYNAMICMEM_MEAN,
+                *(("total",) if any_left_out else ()),
+            ),
             records,
             (
                 f"judge: {judge}.",
@@ -219,7 +241,9 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
             (
                 "keys: retained = gold value unchanged since the previous checkpoint, updated = changed, "
                 "new = not asked before.",
+                interval_note("user", counted="users"),
             ),
+            intervals=split_intervals,
         )
     )
     stages = _dynamicmem_stage_table(runs, prefix)
@@ -262,6 +286,8 @@ def _dynamicmem_stage_table(runs, prefix) -> Table | None:
         _dynamicmem_stage_cells,
         "category",
         DYNAMICMEM_STAGE_NOTES,
+        "user",
+        "state keys",
     )
 
 

@@ -21,7 +21,7 @@ from memsuite.eval.benchmarks.meme.paper import (
     protocol_differences,
 )
 from memsuite.eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
-from memsuite.eval.benchmarks.meme.scoring import after_passes
+from memsuite.eval.benchmarks.meme.scoring import after_passes, before_passes
 from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.diagnostics import StageCell
 from memsuite.eval.protocol import Row
@@ -33,7 +33,7 @@ from memsuite.eval.report.caveats import (
     whole_memory_note,
     whole_memory_text,
 )
-from memsuite.eval.report.intervals import cell_intervals, interval_note
+from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug, stage_figures
 from memsuite.eval.report.layout import stage_table as stage_records_table
 from memsuite.eval.report.model import NA, Cell, Figure, ReportOptions, Section, Table, register_renderer
@@ -120,6 +120,16 @@ def meme_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]
         passes, lambda p: p[2], lambda p: ("Overall",), unit=episode, group=lambda p: p[1]
     )
     return {**tasks, **overall}
+
+
+def meme_before_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
+    """``before_<task>`` -> interval of the before-questions' pass rate, resampling episodes."""
+    return cell_intervals(
+        before_passes(run.rows(system), judge),
+        lambda p: p[2],
+        lambda p: (f"before_{p[1]}",),
+        unit=lambda p: p[0].unit_id,
+    )
 
 
 def meme_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
@@ -354,26 +364,29 @@ def _meme_stage_table(runs, systems, prefix) -> Table | None:
         lambda run: _meme_stage_cells(run, systems),
         "task",
         MEME_STAGE_NOTES,
+        "episode",
+        "questions",
     )
 
 
 def _meme_filter_table(runs, systems, judge, prefix) -> Table:
-    records = []
+    records: list[dict[str, Any]] = []
+    intervals: dict[tuple[int, str], Interval] = {}
     for system in systems:
         for run in runs:
             scores = _meme_scores(run, system, judge)
             if scores is None:
                 continue
             before, counts = scores.get("before") or {}, scores.get("filter") or {}
-            records.append(
-                {
-                    **run_cell(run, prefix),
-                    "system": system,
-                    **{f"before_{t}": before.get(t) for t in MEME_BEFORE_TASKS},
-                    **{label: counts.get(label, 0) for label in MEME_FILTER_LABELS},
-                    "judge_failures": scores.get("judge_failures"),
-                }
-            )
+            record = {
+                **run_cell(run, prefix),
+                "system": system,
+                **{f"before_{t}": before.get(t) for t in MEME_BEFORE_TASKS},
+                **{label: counts.get(label, 0) for label in MEME_FILTER_LABELS},
+                "judge_failures": scores.get("judge_failures"),
+            }
+            intervals.update(placed(meme_before_intervals(run, system, judge), len(records), record))
+            records.append(record)
     columns = (*prefix, "system", *(f"before_{t}" for t in MEME_BEFORE_TASKS), *MEME_FILTER_LABELS)
     note = (
         "before_*: pass rate of the before-questions (asked for ER, Del, Cas, Abs only). Filter labels "
@@ -385,7 +398,12 @@ def _meme_filter_table(runs, systems, judge, prefix) -> Table:
         f"MEME before-questions and trivial-pass filter -- judge: {judge}",
         (*columns, "judge_failures"),
         records,
-        (note,),
+        (
+            note,
+            "Intervals are on the before_* rates; the filter labels and judge_failures are counts.",
+            interval_note("episode"),
+        ),
+        intervals=intervals,
     )
 
 

@@ -78,6 +78,17 @@ def after_passes(rows: list[Row], judge: str = "rule") -> list[tuple[Row, str, f
     return out
 
 
+def before_passes(rows: list[Row], judge: str = "rule") -> list[tuple[Row, str, float]]:
+    """(row, task, 1.0 / 0.0) of every before-question :func:`meme_scores` counts in a ``before`` rate
+    (rows without a verdict left out), for intervals."""
+    out = []
+    for row in rows:
+        verdict = verdict_of(row, judge)
+        if verdict is not None and row.metadata.get("phase") == "before":
+            out.append((row, row.metadata.get("task"), float(bool(verdict))))
+    return out
+
+
 def meme_scores(rows: list[Row], judge: str = "rule") -> dict[str, Any]:
     """Per-task rates over after-questions (Cas/Abs/Del filtered), Overall, and diagnostics.
 

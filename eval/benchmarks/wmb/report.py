@@ -12,7 +12,7 @@ from typing import Any
 
 from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.wmb.schema import QTYPES as WMB_QTYPES
-from memsuite.eval.benchmarks.wmb.scoring import row_outcome, row_part
+from memsuite.eval.benchmarks.wmb.scoring import gold_turn_outcome, row_outcome, row_part
 from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.metrics import percentile
 from memsuite.eval.protocol import Row
@@ -62,7 +62,9 @@ WMB_RESULT_COLUMNS = (
     "S1-S7 left out",
 )
 #: Columns of the accuracy table after the question types.
-WMB_ACCURACY_EXTRA = ("gold turn retrieved %", "questions with gold turns", "left out", "whole memory")
+#: The accuracy table's column of the judge-free retrieval check (a rate over questions with gold turns).
+_GOLD_TURN = "gold turn retrieved %"
+WMB_ACCURACY_EXTRA = (_GOLD_TURN, "questions with gold turns", "left out", "whole memory")
 #: The reference result file's fields (scripts/score.py ``result``), flattened.
 WMB_RESULT_FIELDS = (
     "part_b.correct",
@@ -118,15 +120,18 @@ WMB_INTERVAL_NOTE = (
 
 
 def wmb_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
-    """Intervals (points of 100) of the Part B columns and of each question type's accuracy."""
+    """Intervals (points of 100) of the Part B columns, of each question type's accuracy and of the
+    gold-turn retrieval rate."""
     rows = run.rows(system)
     parts = cell_intervals(rows, lambda row: row_outcome(row, judge), row_part)
     qtypes = cell_intervals(
         rows, lambda row: row_outcome(row, judge), lambda row: (row.metadata.get("qtype"),)
     )
+    gold = cell_intervals(rows, lambda row: gold_turn_outcome(row, judge), lambda row: (_GOLD_TURN,))
     return {
         **{_PART_B_COLUMNS[part]: interval.scaled(100.0) for part, interval in parts.items()},
         **{str(q): interval.scaled(100.0) for q, interval in qtypes.items()},
+        **{str(c): interval.scaled(100.0) for c, interval in gold.items()},
     }
 
 
@@ -188,7 +193,7 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                 accuracy_record = {
                     **head,
                     **{q: (qtypes.get(q) or {}).get("accuracy_pct") for q in WMB_QTYPES},
-                    "gold turn retrieved %": retrieval.get("rate_pct"),
+                    _GOLD_TURN: retrieval.get("rate_pct"),
                     "questions with gold turns": retrieval.get("questions_with_gold"),
                     "left out": count_text(left_out) or None,
                     "whole memory": whole_memory_text(whole, WMB_QTYPES) or None,
@@ -226,7 +231,7 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                     *left_out_note(any_left_out),
                     *((whole_memory_note(flagged, recorded),) if flagged else ()),
                 ),
-                formats={q: ".1f" for q in (*WMB_QTYPES, "gold turn retrieved %")},
+                formats={q: ".1f" for q in (*WMB_QTYPES, _GOLD_TURN)},
                 marks=accuracy_marks,
                 intervals=accuracy_intervals,
             )

@@ -407,6 +407,14 @@ def row_outcome(row: Row, judge: str) -> float | None:
     return 1.0 if verdict_of(row, judge) else 0.0
 
 
+def gold_turn_outcome(row: Row, judge: str) -> float | None:
+    """1.0 / 0.0: whether a returned memory sits on a gold turn's line, as :func:`wmb_scores` counts a
+    row in ``retrieval.rate_pct``; None for probes, rows without gold turn ids and failed judge calls."""
+    if _qtype(row) == FALSE_MEMORY or failed(row, judge) or not row.metadata.get("gold_turn_ids"):
+        return None
+    return 1.0 if row.metadata.get("gold_turn_retrieved") else 0.0
+
+
 def row_part(row: Row) -> tuple[str, ...]:
     """The Part B scores a row counts in: ``part_b`` (S1 only) and ``part_b_s1_s7``; none for Part A
     and probes."""

@@ -123,6 +123,12 @@ def test_dynamicmem_failure_stage_table_and_figure(tmp_path):
     assert record["n"] == 3 and record["answer_judge"] == "rule"
     assert record["encoded"] == record["maintained"] == 0.0
     assert record["retrieved"] == record["answered"] == record["none"] == pytest.approx(1 / 3)
+    # Each share carries its interval; n counts state keys, all of one user (the resampled unit).
+    for outcome in STAGE_OUTCOMES:
+        interval = table.intervals[(0, outcome)]
+        assert (interval.n, interval.units) == (3, 1) and interval.too_small
+        assert interval.lo <= record[outcome] <= interval.hi
+    assert any("resampling users whole" in note and "n = state keys" in note for note in table.notes)
     files = {f.name for f in write_report(report, tmp_path / "out")}
     assert {"dynamicmem_failure_stages.csv", "dynamicmem_failure_stages.png"} <= files
 
@@ -178,3 +184,49 @@ def test_dynamicmem_keys_are_compared_and_headlined_per_user(tmp_path):
     assert {r.difference.value for r in rows} == {0.0}
     # Retrieval-only runs have no verdicts: the retrieved Evidence F1 is always there to compare.
     assert headline(run, "rag", "evidence_f1").interval.n == len(keys)
+
+
+def test_retention_split_and_mean_column_carry_user_intervals(tmp_path):
+    # Twelve users. C1: key a is new, right for the first six users; C2: key a updated, right for
+    # users 0, 2, 4, ...; key b retained, always right.
+    rows = []
+    for i in range(12):
+        user = f"u{i}"
+        for checkpoint, key, change, score in (
+            ("C1", "a", "new", float(i < 6)),
+            ("C2", "a", "updated", float(i % 2 == 0)),
+            ("C2", "b", "retained", 1.0),
+        ):
+            row = _dm_row(checkpoint, key, "state_completion", change, [score])
+            rows.append(Row(**{**row.to_dict(), "unit_id": user}))
+    path = write_run(tmp_path / "dm", benchmark="dynamicmem", rows=rows, scores=dynamicmem_summarize(rows))
+    report = build_report(load_runs([path]))
+
+    table = table_of(report, "dynamicmem_checkpoints")
+    index = next(i for i, r in enumerate(table.rows) if r[1] == "State Completion")
+    record = dict(zip(table.columns, table.rows[index], strict=True))
+    # C1 0.5, C2 (0.5 + 1) / 2 averaged over users 0.75: the mean over checkpoints 0.625.
+    mean = table.intervals[(index, "mean")]
+    assert record["mean"] == pytest.approx(0.625) and mean.value == pytest.approx(0.625)
+    assert (mean.n, mean.units) == (12, 12) and mean.lo < 0.625 < mean.hi and not mean.too_small
+
+    split = table_of(report, "dynamicmem_retention")
+    cells = 0
+    for index, row in enumerate(split.rows):
+        record = dict(zip(split.columns, row, strict=True))
+        for checkpoint in ("C1", "C2"):
+            if record[checkpoint] is None:
+                assert (index, checkpoint) not in split.intervals
+                continue
+            interval = split.intervals[(index, checkpoint)]
+            assert interval.n == 12 and interval.value == pytest.approx(record[checkpoint])
+            assert interval.lo <= record[checkpoint] <= interval.hi
+            cells += 1
+        if record["keys"] == "retained" and record["metric"] == "State Completion":
+            retained = split.intervals[(index, "C2")]
+            assert (retained.lo, retained.hi) == (1.0, 1.0)
+        if record["keys"] == "updated" and record["metric"] == "State Completion":
+            updated = split.intervals[(index, "C2")]
+            assert updated.lo < 0.5 < updated.hi
+    assert cells >= 3  # new at C1, updated and retained at C2
+    assert any("resampling users whole" in note for note in split.notes)

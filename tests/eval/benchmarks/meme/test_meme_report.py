@@ -280,6 +280,13 @@ def test_meme_failure_stage_table_and_figure(meme_run, tmp_path):
     # bm25 keeps every session verbatim: the locker code the user asked to forget is still in memory.
     assert rows["Del"]["maintained"] == 1.0 and rows["Del"]["answer_judge"] == "none"
     assert rows["ER"]["none"] == 1.0 and rows["Cas"]["none"] == 1.0
+    # Every share carries its interval and n (the cell's questions), resampling episodes.
+    for index, row in enumerate(table.rows):
+        record = dict(zip(table.columns, row, strict=True))
+        for outcome in ("encoded", "maintained", "retrieved", "answered", "none"):
+            interval = table.intervals[(index, outcome)]
+            assert interval.n == record["n"] and interval.lo <= record[outcome] <= interval.hi
+    assert any("resampling episodes whole" in note for note in table.notes)
     files = {f.name for f in write_report(report, tmp_path / "out")}
     assert {"meme_failure_stages.csv", "meme_failure_stages.png"} <= files
 
@@ -447,3 +454,22 @@ def test_main_table_cells_carry_episode_intervals_and_n(tmp_path):
     record = csv_rows(tmp_path / "out" / "meme_main_rule.csv")[0]
     assert (record["ER"], record["ER lo"], record["ER hi"], record["ER n"]) == ("1", "1", "1", "12")
     assert float(record["Agg lo"]) == pytest.approx(agg.lo)
+
+
+def test_filter_table_before_rates_carry_episode_intervals_and_counts_do_not(tmp_path):
+    # Twelve episodes: the ER before-question right in the first six only, the Del one always right.
+    rows = [_meme_row(f"e{i}", "ER", "before", i < 6, "x") for i in range(12)]
+    rows += [_meme_row(f"e{i}", "ER", "after", True, "x") for i in range(12)]
+    rows += [_meme_row(f"e{i}", "Del", "before", True, "d") for i in range(12)]
+    rows += [_meme_row(f"e{i}", "Del", "after", i % 2 == 0, "d") for i in range(12)]
+    scores = {"by_judge": {"rule": meme_scores(rows, "rule")}}
+    path = write_run(tmp_path / "run", benchmark="meme", rows=rows, scores=scores)
+    table = table_of(build_report(load_runs([path])), "meme_filter_rule")
+    record = dict(zip(table.columns, table.rows[0], strict=True))
+    er, deletion = table.intervals[(0, "before_ER")], table.intervals[(0, "before_Del")]
+    assert record["before_ER"] == er.value == 0.5 and (er.n, er.units) == (12, 12)
+    assert er.lo < 0.5 < er.hi
+    assert (deletion.value, deletion.lo, deletion.hi, deletion.n) == (1.0, 1.0, 1.0, 12)
+    assert record["real"] == 6 and record["knew_but_failed"] == 6
+    assert {column for _, column in table.intervals} == {"before_ER", "before_Del"}  # no Cas/Abs, counts
+    assert any("resampling episodes whole" in note for note in table.notes)

@@ -128,3 +128,24 @@ def test_wmb_left_out_rows_and_whole_memory_contexts_are_shown_per_cell(tmp_path
     markdown = without_intervals(table_markdown(accuracy))
     assert "| 50.0 (1 left out) | 100.0 † |" in markdown
     assert "context = whole memory for 1 of 6 questions" in markdown
+
+
+def test_gold_turn_retrieval_rate_carries_a_question_interval(tmp_path):
+    def gold_row(i: int, retrieved: bool, verdict: dict | None = None) -> Row:
+        row = _wmb_row(f"daily_life.S1.{i:03d}", "S1Situational", True, 100, ["user: x"])
+        metadata = {**row.metadata, "gold_turn_ids": ["t1"], "gold_turn_retrieved": retrieved}
+        verdicts = {"rule": verdict or {"correct": True}}
+        return Row(**{**row.__dict__, "metadata": metadata, "verdicts": verdicts})
+
+    # Twelve questions with gold turns, nine found; a failed judge call is left out of the rate too.
+    rows = [gold_row(i, i < 9) for i in range(12)] + [gold_row(12, False, dict(FAILED)), *WMB_ROWS[3:]]
+    scores = {"judges": {"rule": wmb_scores(rows)}}
+    report = build_report(load_runs([write_run(tmp_path / "wmb", benchmark="wmb", rows=rows, scores=scores)]))
+    accuracy = table_of(report, "wmb_qtypes_rule")
+    record = dict(zip(accuracy.columns, accuracy.rows[0], strict=True))
+    interval = accuracy.intervals[(0, "gold turn retrieved %")]
+    assert record["gold turn retrieved %"] == interval.value == 75.0
+    assert record["questions with gold turns"] == 12
+    assert interval.n == 12 and interval.lo < 75.0 < interval.hi and not interval.too_small
+    assert (0, "questions with gold turns") not in accuracy.intervals  # a count
+    assert "75.0 [" in table_markdown(accuracy)
