@@ -6,7 +6,7 @@ third parties add one through the entry-point group ``memsuite.benchmarks`` (a m
 :func:`register_benchmark`, or a factory registered under the entry point's name).
 
 Judges are registered per benchmark (``rule`` means a different test in MEME, WMB-100K and
-DynamicMem), by the benchmark's module: :func:`register_judge`; :func:`judge_names` lists them so a
+DynamicMem), by the benchmark's ``judges``: :func:`register_judge`; :func:`judge_names` lists them so a
 config can be checked before any work starts.
 """
 

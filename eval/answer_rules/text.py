@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 from memsuite.eval.answer_rules.dates import DateValue, find_dates, same_date, within
 from memsuite.eval.answer_rules.lists import fold, rule_lists
-from memsuite.eval.benchmarks.locomo.metrics import stemmer
 
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![\w.])\d+(?:\.\d+)?(?!\d)")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -145,6 +144,9 @@ def elements(text: str, *, relative: bool = False) -> Elements:
         numbers.append(float(found_number.group().replace(",", "")))
     rest = _NUMBER.sub(" ", rest)
     words, spelled = _spelled_numbers(_WORD.findall(rest.replace("'s ", " ")))
+    # Imported on use: the LoCoMo judges package imports this module (through its rule judge).
+    from memsuite.eval.benchmarks.locomo.judges.official import stemmer
+
     stem = stemmer().stem
     content = [stem(w) for w in words if w not in lists.articles and w not in lists.stopwords]
     return Elements(tuple(dict.fromkeys(content)), tuple(dict.fromkeys([*numbers, *spelled])), tuple(dates))

@@ -2,8 +2,8 @@
 
 Records (:mod:`.schema`), the loader of the released two-file layout (:mod:`.loader`), the checkpoint
 cut rule and gold replay (:mod:`.checkpoints`), the runner protocol (:mod:`.protocol`, registered as
-``dynamicmem``) and the Core + Detail scores (:mod:`.scoring`). Synthetic users in the same layout
-come from :mod:`memsuite.eval.benchmarks.dynamicmem.generator`.
+``dynamicmem``), the Core + Detail field judges (:mod:`.judges`) and the scores (:mod:`.scoring`).
+Synthetic users in the same layout come from :mod:`memsuite.eval.benchmarks.dynamicmem.generator`.
 """
 
 from memsuite.eval.benchmarks.dynamicmem.checkpoints import Cut, quarterly_cuts, replay_states

@@ -16,7 +16,7 @@ the state no longer has (retrieving those does not let a system answer an update
 - *id mode* -- when the text carries event ids (``"app_log_id": "..."``, i.e. the memory keeps raw
   events, as bm25 and dense do): at least one gold evidence id of the current value is among them;
 - *value mode* -- otherwise (an LLM memory of extracted facts): the rule judge
-  (:func:`.scoring.judge_field_rule`) gives core 1 to every field of the gold value, reading the whole
+  (:func:`.judges.judge_field_rule`) gives core 1 to every field of the gold value, reading the whole
   text as the answer (clock times within 5 minutes, weekday sets, half of the key tokens, ...).
 
 Stages (True, False, or None when the artefact is missing):
@@ -47,7 +47,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.benchmarks.dynamicmem import scoring
+from memsuite.eval.benchmarks.dynamicmem import judges, scoring
 from memsuite.eval.benchmarks.dynamicmem.schema import CATEGORIES
 from memsuite.eval.diagnostics import Attribution, StageCell, answer_verdict, attribute_units, snapshots_path
 from memsuite.eval.diagnostics import stage_table as _stage_table
@@ -102,8 +102,8 @@ def holds_value(
         return bool(found), f"evidence {found}" if found else f"none of the evidence {list(evidence_ids)}"
     if text is None:
         return None, "no text recorded"
-    fields = [scoring.Field(f.path, f.gold, text, message=True) for f in scoring.value_fields(gold, None)]
-    missed = [j.path for j in scoring.rule_judge(fields) if not j.core]
+    fields = [judges.Field(f.path, f.gold, text, message=True) for f in judges.value_fields(gold, None)]
+    missed = [j.path for j in judges.rule_judge(fields) if not j.core]
     return not missed, f"fields not held: {missed}" if missed else "every field held"
 
 

@@ -26,10 +26,10 @@ release's ``docs/protocols/tce_generation_and_adapter_contract.md``):
    the release's format (``snapshot_state``, ``evidence``, ``rq3_apply_answers``) to
    ``<workdir>/prediction_C<i>.json`` and, for all checkpoints, ``<workdir>/prediction.json``.
 
-The answer call, its usage, the failed-call rule and the judges (``rule``, ``llm``: registered here
-for ``dynamicmem``) run in the shared step (:mod:`memsuite.eval.answer`). A failed answer call is recorded in
-its row (``metadata.answer_failure``, ``usage.answer_failure``) and every judge's verdict is
-``correct: None`` with the failure kind: the row is left out of the scores, never scored 0. Without
+The answer call, its usage, the failed-call rule and the judges (``rule``, ``llm``: registered in
+:mod:`.judges` for ``dynamicmem``) run in the shared step (:mod:`memsuite.eval.answer`). A failed answer
+call is recorded in its row (``metadata.answer_failure``, ``usage.answer_failure``) and every judge's
+verdict is ``correct: None`` with the failure kind: the row is left out of the scores, never scored 0. Without
 an answer model the run is retrieval-only: rows carry the retrieved ids, from which the evidence
 metrics are computed.
 """
@@ -45,13 +45,14 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import groupby
 from pathlib import Path
 from typing import Any
 
 from memsuite.eval import answer as shared
 from memsuite.eval.benchmarks.dynamicmem import scoring
+from memsuite.eval.benchmarks.dynamicmem.judges import FieldsCase, service_fields, value_fields
 from memsuite.eval.benchmarks.dynamicmem.loader import (
     load_user,
     parse_app_logs,
@@ -77,7 +78,7 @@ from memsuite.eval.benchmarks.dynamicmem.schema import (
     category_of,
 )
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import check_judges, register_benchmark, register_judge
+from memsuite.eval.registry import check_judges, register_benchmark
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.chunking import chunk_documents
 from memsuite.memory_systems.errors import ConfigError
@@ -139,39 +140,6 @@ def _fingerprint(system: MemorySystem, namespace: str) -> str | None:
         return hashlib.sha256(system.snapshot(namespace=namespace).encode("utf-8")).hexdigest()
     except NotImplementedError:
         return None
-
-
-@dataclass(frozen=True)
-class FieldsCase:
-    """What DynamicMem's judges need of one key or item: its fields given a predicted value."""
-
-    fields: Callable[[Any], list[scoring.Field]]
-    """Predicted value -> the fields to judge (gold and prediction side by side)."""
-    context: dict[str, Any]
-    """Task description shown to the LLM judge."""
-
-
-def _fields_verdict(field_judge: scoring.FieldJudge, inp: shared.JudgeInput) -> dict[str, Any]:
-    case: FieldsCase = inp.case
-    judgments = field_judge(case.fields(inp.answer.data.value), case.context)
-    if judgments is None:  # the judge call failed: the shared step adds its kind
-        return {"correct": None, "score": None, "fields": None}
-    return scoring.verdict_of(judgments)
-
-
-def _llm_fields_judge(inp: shared.JudgeInput) -> dict[str, Any]:
-    if inp.llm is None:
-        raise ConfigError("the dynamicmem llm judge needs judge_llm (or answer_llm) in the config")
-
-    def call(messages: list[dict[str, str]]) -> Any:
-        result = inp.llm.chat_json(messages, phase="judge")
-        return result.data if result.ok else None
-
-    return _fields_verdict(scoring.llm_judge(call), inp)
-
-
-register_judge("dynamicmem", "rule")(shared.Judge(lambda inp: _fields_verdict(scoring.rule_judge, inp)))
-register_judge("dynamicmem", "llm")(shared.Judge(_llm_fields_judge, uses_llm=True))
 
 
 @register_benchmark("dynamicmem")
@@ -510,7 +478,7 @@ class DynamicMemBenchmark:
                 prediction["snapshot_state"][key] = None
             else:
                 case = FieldsCase(
-                    lambda value, gold=gold: scoring.value_fields(gold, value),
+                    lambda value, gold=gold: value_fields(gold, value),
                     {"task": "state completion", "state_key": key, "question": task.question_text},
                 )
                 parse = lambda data, key=key: parse_completion(data, key)  # noqa: E731
@@ -583,7 +551,7 @@ class DynamicMemBenchmark:
             entry: dict[str, Any] = {"qa_id": item.qa_id, answer_key: None, "evidence": evidence}
         else:
             case = FieldsCase(
-                lambda value: scoring.service_fields(
+                lambda value: service_fields(
                     item.service_family, item.reference, item.answer_scoring_points, value
                 ),
                 {

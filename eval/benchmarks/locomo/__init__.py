@@ -1,1 +1,1 @@
-"""LoCoMo (Maharana et al., ACL 2024; snap-research/LoCoMo): loader, protocol, judges, scores, report."""
+"""LoCoMo (Maharana et al., ACL 2024; snap-research/LoCoMo): loader, protocol, judges, scoring, report."""

@@ -23,15 +23,15 @@ Verdicts (rows keep failed and undefined verdicts, summaries leave them out and 
 
 - ``evidence`` (always, LLM-free): the recall of the question's evidence dia_ids among the retrieved
   turns (``correct`` = all found); for a system whose memories are not turns, ``answer_in_context``.
-- ``f1`` (with an answer LLM): LoCoMo's per-category token F1 (:mod:`.metrics`), in ``score``.
+- ``f1`` (with an answer LLM): LoCoMo's per-category token F1 (:mod:`.judges.official`), in ``score``.
 - ``rule`` (with an answer LLM, LLM-free): the J prompt's rubric and LoCoMo's category-5 rule as
-  string rules (:mod:`.rule`); undecided answers are ``correct: None`` with ``undecided``.
-- ``llm`` (with an answer LLM): the mem0 judge (:mod:`.judges`) through ``ctx.judge_llm`` when the run
+  string rules (:mod:`.judges.rule`); undecided answers are ``correct: None`` with ``undecided``.
+- ``llm`` (with an answer LLM): the mem0 judge (:mod:`.judges.llm`) through ``ctx.judge_llm`` when the run
   has one, else the answer LLM; category 5 is not judged (mem0 skips it).
 
 The answer call, its usage, the failed-call rule and the judges run in the shared step
-(:mod:`memsuite.eval.answer`); the judges are registered here under the benchmark name ``locomo``. A failed
-answer or judge call gives ``correct: None`` with the failure kind; summaries count it in
+(:mod:`memsuite.eval.answer`); the judges are registered in :mod:`.judges` under the benchmark name
+``locomo``. A failed answer or judge call gives ``correct: None`` with the failure kind; summaries count it in
 ``n_failed``. The summary records the data file read (``source``).
 """
 
@@ -40,36 +40,32 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import (
-    Judge,
-    JudgeInput,
     answer_and_judge,
     context_budget,
     cut_oldest,
     cut_to_tokens,
 )
 from memsuite.eval.benchmarks.locomo import report as _report  # noqa: F401 -- registers the report renderer
-from memsuite.eval.benchmarks.locomo.judges import (
+from memsuite.eval.benchmarks.locomo.judges import LocomoCase, gold_for_scoring
+from memsuite.eval.benchmarks.locomo.judges.llm import (
     ANSWER_MAX_TOKENS,
     NOT_MENTIONED,
     answer_prompt,
-    judge_llm,
     resolve_choice,
 )
+from memsuite.eval.benchmarks.locomo.judges.official import has_answer, stemmer
 from memsuite.eval.benchmarks.locomo.loader import load_conversations
-from memsuite.eval.benchmarks.locomo.metrics import category_f1, evidence_recall, has_answer, stemmer
-from memsuite.eval.benchmarks.locomo.rule import judge_rule
-from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Conversation, Question
+from memsuite.eval.benchmarks.locomo.schema import Conversation, Question
 from memsuite.eval.benchmarks.locomo.schema import Session as LocomoSession
 from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
-from memsuite.eval.benchmarks.locomo.scores import locomo_scores
+from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.registry import check_judges, register_benchmark, register_judge
+from memsuite.eval.registry import check_judges, register_benchmark
 from memsuite.eval.shared_data import shared_data_file
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -130,57 +126,6 @@ def _stores_turns(system: MemorySystem, namespace: str) -> bool:
         return False
 
 
-def gold_for_scoring(question: Question) -> str | None:
-    """The gold LoCoMo scores against: category 3 up to its first ``;``; None for category 5."""
-    if question.answer is None or question.category == ADVERSARIAL:
-        return None
-    return question.answer.split(";")[0].strip() if question.category == 3 else question.answer
-
-
-@dataclass(frozen=True)
-class LocomoCase:
-    """What LoCoMo's judges need of one question (:mod:`memsuite.eval.answer` hands it to each judge)."""
-
-    question: Question
-    dia_ids: tuple[str, ...]
-    """The ``dia_id`` of every retrieved turn, in rank order."""
-    turns: bool
-    """Whether the system's memories are turns (else the evidence verdict is ``answer_in_context``)."""
-    in_context: bool | None
-    """LoCoMo's ``has_answer`` of the gold answer in the context; None without a gold answer."""
-
-
-def _evidence_judge(inp: JudgeInput) -> dict[str, Any]:
-    case: LocomoCase = inp.case
-    return _evidence_verdict(case.question, list(case.dia_ids), case.turns, case.in_context)
-
-
-def _f1_judge(inp: JudgeInput) -> dict[str, Any]:
-    question = inp.case.question
-    score = category_f1(question.category, inp.answer.data, gold_for_scoring(question))
-    return {"judge": "f1", "score": score, "correct": score == 1.0}
-
-
-def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
-    question = inp.case.question
-    if question.category == ADVERSARIAL:
-        return {"judge": "llm", "correct": None, "skipped": "category 5 (mem0 does not judge it)"}
-    if inp.llm is None:
-        raise ConfigError("the locomo llm judge needs judge_llm (or answer_llm) in the config")
-    return judge_llm(inp.llm, question.question, str(gold_for_scoring(question)), inp.answer.data)
-
-
-def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
-    question = inp.case.question
-    return judge_rule(question.category, gold_for_scoring(question), inp.answer.data or "")
-
-
-register_judge("locomo", "evidence")(Judge(_evidence_judge, needs_answer=False))
-register_judge("locomo", "f1")(Judge(_f1_judge, answer_required=True))
-register_judge("locomo", "llm")(Judge(_llm_judge, uses_llm=True, answer_required=True))
-register_judge("locomo", "rule")(Judge(_rule_judge, answer_required=True))
-
-
 def answer_question(
     ctx: RunContext,
     case: LocomoCase,
@@ -191,7 +136,7 @@ def answer_question(
 ) -> tuple[str | None, dict[str, dict[str, Any]], dict[str, Any]]:
     """One question through the shared answer-and-judge step (:func:`memsuite.eval.answer.answer_and_judge`).
 
-    The answer prompt is LoCoMo's (:func:`.judges.answer_prompt`), temperature 0; a category-5 reply
+    The answer prompt is LoCoMo's (:func:`.judges.llm.answer_prompt`), temperature 0; a category-5 reply
     of just a letter is read as its option's text before the judges see it. The evidence verdict is
     always given; ``f1`` and ``llm`` when the run asks for them and there is an answer LLM.
 
@@ -389,30 +334,6 @@ class LocomoBenchmark:
             "evidence_repairs": self.repairs.to_dict(),
             **locomo_scores(rows, adversarial_in_overall=self.adversarial_in_overall),
         }
-
-
-def _evidence_verdict(question: Question, dia_ids: list[str], turns: bool, in_context: bool | None) -> dict:
-    if not turns:
-        verdict = {"judge": "evidence", "basis": "answer_in_context", "correct": in_context}
-        return verdict if in_context is not None else {**verdict, "undefined": "no gold answer (category 5)"}
-    recall = evidence_recall(question.evidence, dia_ids)
-    if recall is None:
-        return {
-            "judge": "evidence",
-            "basis": "turns",
-            "correct": None,
-            "recall": None,
-            "undefined": "no well-formed evidence id",
-        }
-    found = sum(e in set(dia_ids) for e in question.evidence)
-    return {
-        "judge": "evidence",
-        "basis": "turns",
-        "correct": recall == 1.0,
-        "recall": recall,
-        "found": found,
-        "of": len(question.evidence),
-    }
 
 
 # The class itself is the factory: its signature is the schema of LoCoMo's benchmark_options.

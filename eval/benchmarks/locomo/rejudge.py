@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memsuite.eval.benchmarks.locomo.judges import NOT_MENTIONED
+from memsuite.eval.benchmarks.locomo.judges import LocomoCase
+from memsuite.eval.benchmarks.locomo.judges.llm import NOT_MENTIONED
 from memsuite.eval.benchmarks.locomo.loader import load_conversations
-from memsuite.eval.benchmarks.locomo.protocol import LocomoCase, default_data_path
+from memsuite.eval.benchmarks.locomo.protocol import default_data_path
 from memsuite.eval.rejudge.questions import RejudgeQuestion, register_questions
 
 

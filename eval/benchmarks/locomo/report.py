@@ -16,7 +16,7 @@ from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM, PublishedRow
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL as ADVERSARIAL_CATEGORY
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
-from memsuite.eval.benchmarks.locomo.scores import row_value
+from memsuite.eval.benchmarks.locomo.scoring import row_value
 from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import cell_intervals, interval_note, placed

@@ -20,14 +20,8 @@ Reference rows (:mod:`memsuite.eval.reference`): ``full_context`` is given the w
 each session in full (both speakers, as the paper's long-context setting shows it) under its date, in
 date order, the oldest sessions dropped first to fit the window. They are not retrievers: no ranking.
 
-Verdicts: ``retrieval`` (always, LLM-free): the official metrics at every depth (:mod:`.metrics`),
-``correct`` = recall_all at the run's k; undefined for abstention questions and questions without a
-relevant document (the official averages keep the latter: :mod:`.scores` reports both).
-``answer_in_context`` (always, LLM-free): whether the gold answer's words appear in the context (as
-LoCoMo's ``has_answer``); undefined for preference rubrics and abstention. ``llm`` (with an answer LLM):
-the official per-type judge (:mod:`.judges`) through the run's judge LLM. ``rule`` (with an answer LLM,
-LLM-free): the official rubric as string rules (:mod:`.rule`); undecided answers are ``correct: None``
-with ``undecided``.
+Verdicts: ``retrieval`` and ``answer_in_context`` (always, LLM-free), ``llm`` and ``rule`` (with an
+answer LLM), registered and described in :mod:`.judges`; :mod:`.scoring` summarises them.
 """
 
 from __future__ import annotations
@@ -35,26 +29,24 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import (
-    Judge,
-    JudgeInput,
     answer_and_judge,
     context_budget,
     cut_oldest,
     cut_to_tokens,
 )
-from memsuite.eval.benchmarks.locomo.metrics import has_answer
+from memsuite.eval.benchmarks.locomo.judges.official import has_answer
 from memsuite.eval.benchmarks.longmemeval import reference as _reference  # noqa: F401 -- registers flat_bm25
 from memsuite.eval.benchmarks.longmemeval import report as _report  # noqa: F401 -- registers the renderer
-from memsuite.eval.benchmarks.longmemeval.judges import ANSWER_MAX_TOKENS, answer_prompt, judge_llm
+from memsuite.eval.benchmarks.longmemeval.judges import LmeCase
+from memsuite.eval.benchmarks.longmemeval.judges.llm import ANSWER_MAX_TOKENS, answer_prompt
+from memsuite.eval.benchmarks.longmemeval.judges.retrieval import question_metrics, retrieval_metrics
 from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
-from memsuite.eval.benchmarks.longmemeval.metrics import question_metrics, retrieval_metrics
-from memsuite.eval.benchmarks.longmemeval.rule import judge_rule
 from memsuite.eval.benchmarks.longmemeval.schema import (
     GRANULARITIES,
     CorpusDocument,
@@ -63,10 +55,10 @@ from memsuite.eval.benchmarks.longmemeval.schema import (
     corpus,
     session_documents,
 )
-from memsuite.eval.benchmarks.longmemeval.scores import longmemeval_scores
+from memsuite.eval.benchmarks.longmemeval.scoring import longmemeval_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.registry import check_judges, register_benchmark, register_judge
+from memsuite.eval.registry import check_judges, register_benchmark
 from memsuite.eval.shared_data import shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -76,57 +68,6 @@ logger = logging.getLogger(__name__)
 
 DEV_FILE = Path("longmemeval") / "longmemeval_s_cleaned.dev.json.gz"
 _PROMPT_RESERVE_TOKENS = 400
-
-
-@dataclass(frozen=True)
-class LmeCase:
-    """What LongMemEval's judges see of one question."""
-
-    question: LmeQuestion
-    metrics: dict[str, dict[str, float]] | None
-    """The official metrics, or None when the system has no ranking (``no_ranking`` says why)."""
-    relevant: tuple[str, ...]
-    k: int
-    recall_all_at_k: float | None
-    """recall_all at the run's k (any k, not only the official depths), at the run's granularity."""
-    granularity: str
-    in_context: bool | None
-    no_ranking: str = "the memories are not corpus documents"
-
-
-def _retrieval_judge(inp: JudgeInput) -> dict[str, Any]:
-    case: LmeCase = inp.case
-    verdict: dict[str, Any] = {"judge": "retrieval", "granularity": case.granularity}
-    if case.metrics is None:
-        return {**verdict, "correct": None, "undefined": case.no_ranking}
-    verdict["metrics"] = case.metrics
-    if case.question.abstention:
-        return {**verdict, "correct": None, "undefined": "abstention question"}
-    if not case.relevant:
-        return {**verdict, "correct": None, "undefined": "no relevant document (evidence in assistant turns)"}
-    return {**verdict, "correct": case.recall_all_at_k == 1.0, "k": case.k}
-
-
-def _in_context_judge(inp: JudgeInput) -> dict[str, Any]:
-    case: LmeCase = inp.case
-    verdict = {"judge": "answer_in_context", "correct": case.in_context}
-    return verdict if case.in_context is not None else {**verdict, "undefined": "a rubric or an abstention"}
-
-
-def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
-    if inp.llm is None:
-        raise ConfigError("the longmemeval llm judge needs judge_llm (or answer_llm) in the config")
-    return judge_llm(inp.llm, inp.case.question, inp.answer.text or "")
-
-
-def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
-    return judge_rule(inp.case.question, inp.answer.text or "")
-
-
-register_judge("longmemeval", "retrieval")(Judge(_retrieval_judge, needs_answer=False))
-register_judge("longmemeval", "answer_in_context")(Judge(_in_context_judge, needs_answer=False))
-register_judge("longmemeval", "llm")(Judge(_llm_judge, uses_llm=True, answer_required=True))
-register_judge("longmemeval", "rule")(Judge(_rule_judge, answer_required=True))
 
 
 def default_data_path() -> Path:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from memsuite.eval.benchmarks.longmemeval.judges import LmeCase
 from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
-from memsuite.eval.benchmarks.longmemeval.protocol import LmeCase, default_data_path
+from memsuite.eval.benchmarks.longmemeval.protocol import default_data_path
 from memsuite.eval.rejudge.questions import RejudgeQuestion, register_questions
 
 

@@ -2,7 +2,7 @@
 
 Retrieval tables follow LongMemEval's retrieval printouts (recall_any / recall_all / ndcg_any at 5 and
 10, per granularity; abstention questions left out), averaged as its scripts average
-(:mod:`.scores`: ``official``), with the recall_all@5 of questions that have a relevant document beside
+(:mod:`.scoring`: ``official``), with the recall_all@5 of questions that have a relevant document beside
 it. Answer-level rates (``answer_in_context``; the ``llm`` judge when the run has one) per question
 type, abstention apart. Published QA accuracies (:mod:`.paper`) follow, each with its source and how
 its protocol differs from the runs reported.
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memsuite.eval.benchmarks.longmemeval.paper import PUBLISHED_QA
-from memsuite.eval.benchmarks.longmemeval.scores import TYPE_ORDER, row_type
+from memsuite.eval.benchmarks.longmemeval.scoring import TYPE_ORDER, row_type
 from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
@@ -190,8 +190,9 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
         (
             "rule",
             "rule judge accuracy (%)",
-            "LLM-free: the official per-type rubric as string rules (eval/benchmarks/longmemeval/rule.py); "
-            "undecided answers (preference rubrics, paraphrases) are left out and counted in n_undefined.",
+            "LLM-free: the official per-type rubric as string rules "
+            "(eval/benchmarks/longmemeval/judges/rule.py); undecided answers (preference rubrics, "
+            "paraphrases) are left out and counted in n_undefined.",
         ),
     ):
         table = _answer_table(runs, systems, prefix, judge, title, note)

@@ -18,7 +18,7 @@ budget 1) and, when the run has an answer LLM, one answer call with the same pro
 - ``llm`` (when ``judges`` includes "llm"): the rubric judge, asked through the judge LLM.
 
 The answer call, its usage, the failed-call rule and the judges run in the shared step
-(:mod:`memsuite.eval.answer`); the judges are registered here under the benchmark name ``meme``.
+(:mod:`memsuite.eval.answer`); the judges are registered in :mod:`.judges` under the benchmark name ``meme``.
 
 The context handed to the answer LLM is cut to ``max_context_tokens`` cl100k tokens when set (by
 default the answer model's window minus room for the prompt and the answer, when the endpoint says
@@ -40,17 +40,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput, answer_and_judge, context_budget, memory_flags
+from memsuite.eval.answer import answer_and_judge, context_budget, memory_flags
 from memsuite.eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
-from memsuite.eval.benchmarks.meme.judges.llm import judge_llm
-from memsuite.eval.benchmarks.meme.judges.rule import contains, judge_rule, normalize
+from memsuite.eval.benchmarks.meme.judges.rule import contains, normalize
 from memsuite.eval.benchmarks.meme.loader import load_episodes
 from memsuite.eval.benchmarks.meme.release import UpstreamChange, old_value_of, root_entity, upstream_change
 from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.metrics import judge_agreement
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import register_benchmark, register_judge
+from memsuite.eval.registry import register_benchmark
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.tokens import encoding
@@ -244,31 +243,6 @@ def _change_values(change: UpstreamChange | str | None) -> list[str]:
     return [change] if change else []
 
 
-def _evidence_judge(inp: JudgeInput) -> dict[str, Any]:
-    case: MemeCase = inp.case
-    return case.evidence(inp.context)
-
-
-def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
-    case: MemeCase = inp.case
-    q = case.question
-    return judge_rule(q.task, inp.answer.text or "", q.gold, **case.rule_args()).to_dict()
-
-
-def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
-    if inp.llm is None:
-        raise ConfigError("the meme llm judge needs judge_llm (or answer_llm) in the config")
-    case: MemeCase = inp.case
-    q = case.question
-    args = case.rule_args()
-    return judge_llm(inp.llm, q.task, q.question, inp.answer.text or "", q.gold, **args).to_dict()
-
-
-register_judge("meme", "evidence")(Judge(_evidence_judge, needs_answer=False))
-register_judge("meme", "rule")(Judge(_rule_judge))
-register_judge("meme", "llm")(Judge(_llm_judge, uses_llm=True))
-
-
 def _open_snapshots(folder: Path):
     # Level 1: every session rewrites the whole memory, and at 32k filler gzip's default level 9 spent
     # ~8 % of a bm25 + dense run compressing snapshots (perf/bench_meme.py); level 1 is ~4x
@@ -409,7 +383,7 @@ class MemeBenchmark:
         )
         evidence_after_cut = verdicts["evidence"]["correct"]
         if truncated:
-            evidence_after_cut = _evidence_judge(JudgeInput(case, answer, cut))["correct"]
+            evidence_after_cut = case.evidence(cut)["correct"]
         return Row(
             system=system.name,
             benchmark=self.name,

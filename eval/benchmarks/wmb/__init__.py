@@ -1,6 +1,7 @@
-"""WMB-100K v2.1: records, loader, protocol, scores, calibration and report (WMB-100K v2.1 README)."""
+"""WMB-100K v2.1: records, loader, protocol, judges, scores, calibration and report (WMB-100K v2.1 README)."""
 
 from memsuite.eval.benchmarks.wmb.calibration import calibrate, calibrate_run
+from memsuite.eval.benchmarks.wmb.judges import judge_coverage
 from memsuite.eval.benchmarks.wmb.loader import (
     load_documents,
     load_questions,
@@ -9,7 +10,7 @@ from memsuite.eval.benchmarks.wmb.loader import (
 )
 from memsuite.eval.benchmarks.wmb.protocol import WMBBenchmark
 from memsuite.eval.benchmarks.wmb.schema import Conversation, Document, Question, Turn
-from memsuite.eval.benchmarks.wmb.scoring import judge_coverage, result_json, wmb_scores
+from memsuite.eval.benchmarks.wmb.scoring import result_json, wmb_scores
 
 __all__ = [
     "Conversation",

@@ -23,10 +23,10 @@ Row layout: ``context`` = the returned memories joined with newlines (what the j
 ``k``, ``min_score``, ``memories`` (returned, after the cutoff), ``hits`` (every hit before it:
 text, score, namespace, id, lines, turn_ids, gold) and ``gold_turn_retrieved`` (a returned memory
 sits on a line carrying a gold turn id; None without gold ids) and ``context_is_whole_memory``.
-Verdicts: ``rule`` (the coverage judge) and, when asked for, ``llm`` (registered here for ``wmb``
-and run by the shared step, :mod:`memsuite.eval.answer`: a failed judge call gives ``correct: None`` with the
-failure kind, left out of the scores); probes get "correct iff nothing returned" under every judge
-name.
+Verdicts: ``rule`` (the coverage judge) and, when asked for, ``llm`` (registered in :mod:`.judges` for
+``wmb`` and run by the shared step, :mod:`memsuite.eval.answer`: a failed judge call gives ``correct: None``
+with the failure kind, left out of the scores); probes get "correct iff nothing returned" under every
+judge name.
 """
 
 from __future__ import annotations
@@ -34,11 +34,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput, judge, memory_flags
+from memsuite.eval.answer import judge, memory_flags
+from memsuite.eval.benchmarks.wmb.judges import JudgeFn, WMBCase
 from memsuite.eval.benchmarks.wmb.loader import (
     find_questions_file,
     find_turn_file,
@@ -47,18 +48,9 @@ from memsuite.eval.benchmarks.wmb.loader import (
     load_turns,
 )
 from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, Conversation, Question
-from memsuite.eval.benchmarks.wmb.scoring import (
-    JudgeCallError,
-    JudgeFn,
-    judge_coverage,
-    judge_false_memory,
-    judge_llm,
-    kept_hits,
-    result_json,
-    wmb_scores,
-)
+from memsuite.eval.benchmarks.wmb.scoring import kept_hits, result_json, wmb_scores
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import check_judges, register_benchmark, register_judge
+from memsuite.eval.registry import check_judges, register_benchmark
 from memsuite.eval.shared_data import shared_data_file
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -104,57 +96,6 @@ def _choice(name: str, value: Any, choices: Sequence[str]) -> str:
 def _under(root: Path | None, path: str | Path) -> Path:
     path = Path(path)
     return path if path.is_absolute() or root is None else root / path
-
-
-def client_judge(client: Any) -> JudgeFn:
-    """A judge callable over an ``LLMClient``: prompt -> reply; a failed call raises (and is recorded)."""
-
-    def judge(prompt: str) -> str:
-        result = client.chat(
-            [{"role": "user", "content": prompt}], phase="judge", temperature=0.0, max_tokens=50
-        )
-        if result.failure is not None:
-            raise JudgeCallError(f"{result.failure.kind}: {result.failure.message}")
-        return result.text
-
-    return judge
-
-
-@dataclass(frozen=True)
-class WMBCase:
-    """What WMB-100K's judges need of one question."""
-
-    question: Question
-    memories: tuple[str, ...]
-    """The memories returned (after the cutoff)."""
-    llm_judges: tuple[JudgeFn, ...] = ()
-    """Judge callables given to the benchmark (official mode); default one over the judge LLM."""
-    official: bool = False
-
-
-def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
-    case: WMBCase = inp.case
-    if case.question.is_false_memory:
-        return judge_false_memory(list(case.memories))
-    return judge_coverage(case.question.required_memories, list(case.memories))
-
-
-def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
-    case: WMBCase = inp.case
-    if case.question.is_false_memory:
-        return judge_false_memory(list(case.memories))
-    judges = case.llm_judges or ((client_judge(inp.llm),) if inp.llm is not None else ())
-    question = case.question
-    verdict = judge_llm(
-        question.text, question.required_memories, list(case.memories), judges, official=case.official
-    )
-    if verdict["correct"] is None and verdict["errors"]:
-        verdict["failure"] = "judge_error"  # the shared step puts the LLM's failure kind when it has one
-    return verdict
-
-
-register_judge("wmb", "rule")(Judge(_rule_judge, needs_answer=False))
-register_judge("wmb", "llm")(Judge(_llm_judge, needs_answer=False, uses_llm=True))
 
 
 def default_data_dir() -> Path:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from memsuite.eval.benchmarks.locomo import metrics
-from memsuite.eval.benchmarks.locomo.judges import (
+from memsuite.eval.benchmarks.locomo.judges import LocomoCase, official
+from memsuite.eval.benchmarks.locomo.judges.llm import (
     NOT_MENTIONED,
     answer_prompt,
     judge_llm,
     parse_label,
     resolve_choice,
 )
-from memsuite.eval.benchmarks.locomo.protocol import LocomoCase, answer_question
+from memsuite.eval.benchmarks.locomo.protocol import answer_question
 from memsuite.eval.benchmarks.locomo.schema import Question
 from memsuite.eval.protocol import RunContext
 from memsuite.memory_systems.llm import LLMFailure
@@ -48,7 +48,7 @@ def test_label_parsing():
 
 
 def test_answer_and_judge_in_one_step(replay_llm, monkeypatch):
-    monkeypatch.setattr(metrics, "_stem", lambda word: word)  # the stemmer is tested in test_metrics.py
+    monkeypatch.setattr(official, "_stem", lambda word: word)  # stemming: test_locomo_official.py
 
     def reply(messages):
         text = messages[-1]["content"]
@@ -90,7 +90,7 @@ def test_category_5_is_a_seeded_choice_mapped_back_to_text():
 
 
 def test_a_failed_judge_call_and_category_5_through_the_shared_step(replay_llm, monkeypatch):
-    monkeypatch.setattr(metrics, "_stem", lambda word: word)
+    monkeypatch.setattr(official, "_stem", lambda word: word)
     adversarial = Question(3, "What dog did Ann adopt?", 5, None, "a pug", ())
     _, options = answer_prompt(adversarial, "context", seed=0, sample_id="conv-x")
     letter = next(k for k, v in options.items() if v == NOT_MENTIONED)
@@ -109,7 +109,7 @@ def test_a_failed_judge_call_and_category_5_through_the_shared_step(replay_llm, 
 
 
 def test_summaries_leave_failed_rows_out_and_count_them_per_cell():
-    from memsuite.eval.benchmarks.locomo.scores import locomo_scores
+    from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
     from memsuite.eval.protocol import Row
 
     def row(i: int, category: int, llm: dict) -> Row:

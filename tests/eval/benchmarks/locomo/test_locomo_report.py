@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from runfolders import table_of, write_run
 
-from memsuite.eval.benchmarks.locomo.scores import locomo_scores
+from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_markdown
 from memsuite.eval.report.model import Sweep

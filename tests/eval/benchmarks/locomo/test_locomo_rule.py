@@ -3,7 +3,7 @@ with Zep's published gpt-4o-mini grades."""
 
 import json
 
-from memsuite.eval.benchmarks.locomo.rule import judge_rule
+from memsuite.eval.benchmarks.locomo.judges.rule import judge_rule
 
 
 def verdict(category, gold, answer):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from memsuite.eval.benchmarks.longmemeval.judges import JUDGE_MAX_TOKENS, judge_llm
+from memsuite.eval.benchmarks.longmemeval.judges.llm import JUDGE_MAX_TOKENS, judge_llm
 from memsuite.eval.benchmarks.longmemeval.schema import LmeQuestion
 from memsuite.memory_systems.llm import LLMFailure
 

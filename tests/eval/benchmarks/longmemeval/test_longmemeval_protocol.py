@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from memsuite.baselines.bm25 import BM25Memory
-from memsuite.eval.benchmarks.longmemeval.metrics import question_metrics
+from memsuite.eval.benchmarks.longmemeval.judges.retrieval import question_metrics
 from memsuite.eval.benchmarks.longmemeval.protocol import LongMemEvalBenchmark, to_sessions
 from memsuite.eval.benchmarks.longmemeval.schema import corpus, parse_date, session_documents
 from memsuite.eval.config import config_from_dict

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+from memsuite.eval.benchmarks.longmemeval.judges.rule import judge_rule
 from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
-from memsuite.eval.benchmarks.longmemeval.rule import judge_rule
 from memsuite.eval.benchmarks.longmemeval.schema import LmeQuestion
 
 

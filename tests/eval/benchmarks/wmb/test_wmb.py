@@ -22,20 +22,17 @@ from memsuite.eval.benchmarks.wmb import (
     select_within_turns,
     wmb_scores,
 )
+from memsuite.eval.benchmarks.wmb.judges import (
+    JudgeCallError,
+    content_stems,
+    judge_llm,
+    judge_prompt,
+    parse_judge_reply,
+)
 from memsuite.eval.benchmarks.wmb.loader import find_turn_file, gold_turns_loaded
 from memsuite.eval.benchmarks.wmb.protocol import resolve_min_score
 from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, QTYPES, QUICK_CATEGORIES
-from memsuite.eval.benchmarks.wmb.scoring import (
-    JudgeCallError,
-    content_stems,
-    grade,
-    judge_llm,
-    judge_prompt,
-    latency_percentiles,
-    parse_judge_reply,
-    rescore,
-    speed_penalty,
-)
+from memsuite.eval.benchmarks.wmb.scoring import grade, latency_percentiles, rescore, speed_penalty
 from memsuite.eval.cli import main
 from memsuite.eval.config import load_config
 from memsuite.eval.protocol import Row, RunContext

@@ -1,4 +1,4 @@
-"""LongMemEval's LLM-free ``rule`` judge: the official per-type rubric (:mod:`.judges`) as string rules.
+"""LongMemEval's LLM-free ``rule`` judge: the official per-type rubric (:mod:`.llm`) as string rules.
 
 Each rule restates a sentence of the official judge prompt (LongMemEval ``evaluate_qa.py``); nothing
 here was fitted to graded answers. The response's final stated answer is judged

@@ -1,4 +1,4 @@
-"""LoCoMo's LLM-free ``rule`` judge: the J prompt of the published comparisons (:mod:`.judges`) and
+"""LoCoMo's LLM-free ``rule`` judge: the J prompt of the published comparisons (:mod:`.llm`) and
 LoCoMo's own category-5 rule, as string rules.
 
 Each rule restates the official rubric; nothing here was fitted to graded answers. The answer's final
@@ -25,7 +25,7 @@ from typing import Any
 from memsuite.eval.answer_rules.responses import final_answer, refusal
 from memsuite.eval.answer_rules.text import elements, match
 from memsuite.eval.answer_rules.verdict import rule_verdict as _verdict
-from memsuite.eval.benchmarks.locomo.metrics import ABSTENTION_PHRASES
+from memsuite.eval.benchmarks.locomo.judges.official import ABSTENTION_PHRASES
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL
 
 #: At this share of the gold's words (numbers and dates all present) the answer touches its topic.

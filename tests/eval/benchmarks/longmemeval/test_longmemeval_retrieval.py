@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from memsuite.eval.benchmarks.longmemeval.metrics import (
+from memsuite.eval.benchmarks.longmemeval.judges.retrieval import (
     question_metrics,
     retrieval_metrics,
     session_of,

@@ -1,7 +1,7 @@
 """LongMemEval's retrieval metrics, computed as its released evaluation code computes them.
 
 For a question: the ranking (corpus ids, best first), the corpus ids in corpus order, and the relevant
-ids (those containing ``answer``, :mod:`.schema`). At depth k:
+ids (those containing ``answer``, :mod:`..schema`). At depth k:
 
 - ``recall_any@k``: 1 when any relevant id is in the top k, else 0 (0 when none is relevant);
 - ``recall_all@k``: 1 when every relevant id is in the top k (vacuously 1 when none is relevant);
@@ -14,7 +14,7 @@ apart, as in the official code), and k grows until the top k covers k distinct i
 
 The official averages leave out abstention (``_abs``) questions and keep questions with no relevant
 document (single-session-assistant evidence sits in assistant turns, which the corpus leaves out):
-their recall_all is 1 and recall_any and ndcg are 0. :mod:`.scores` reports both that average and one
+their recall_all is 1 and recall_any and ndcg are 0. :mod:`..scoring` reports both that average and one
 over questions with a relevant document.
 """
 
