@@ -193,12 +193,14 @@ class EmbeddingCache:
 
 
 class _SharedState:
-    """What an embedder shares with its views: the disk cache, opened once, and its lock."""
+    """What an embedder shares with its views: the disk cache (opened once) and its lock, the resolved
+    device and the model folder's revision."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.cache: EmbeddingCache | None = None
         self.device_used: str | None = None
+        self.revision: str | None = None
 
 
 class Embedder:
@@ -299,7 +301,13 @@ class Embedder:
     def revision(self) -> str:
         """Fingerprint of the model folder: every file's path and size, and the contents of its small
         files (configs, tokenizer, pooling, normalisation): another model or revision saved under the
-        same folder name gets another fingerprint, and so another disk cache."""
+        same folder name gets another fingerprint, and so another disk cache. Read once per embedder
+        (its header, its disk cache and its views share it)."""
+        if self._shared.revision is None:
+            self._shared.revision = self._read_revision()
+        return self._shared.revision
+
+    def _read_revision(self) -> str:
         root = Path(self.model_path or default_model_path())
         digest = hashlib.blake2b(digest_size=8)
         for path in sorted(p for p in root.rglob("*") if p.is_file() and ".cache" not in p.parts):
