@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from meme_configs import bm25_meme_config
 
 from memsuite.eval.protocol import Row
 from memsuite.eval.runlog import WRITE_DELAY_ENV, RunFolder, UnitRecord, config_changes, load_run
@@ -171,16 +172,7 @@ def _kill_point(point: str, proc: subprocess.Popen, out: Path, rng: random.Rando
 
 
 def test_a_run_killed_at_many_points_resumes_to_the_uninterrupted_rows(tmp_path):
-    from memsuite.eval.benchmarks.meme.generator import generate_episodes
-    from memsuite.eval.benchmarks.meme.loader import save_episodes
-
-    data = tmp_path / "episodes.json"
-    save_episodes(generate_episodes(EPISODES, seed=3, filler="none"), data)
-    config = tmp_path / "kill.yaml"
-    config.write_text(
-        "benchmark: meme\nname: kill\nsystems: [bm25]\nk: 5\njudges: [rule]\n"
-        f"benchmark_options: {{data: {json.dumps(str(data))}}}\n"
-    )
+    config = bm25_meme_config(tmp_path, "kill", episodes=EPISODES, seed=3)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     reference = _start(config, tmp_path / "reference", env)
     assert reference.wait(timeout=120) == 0, reference.stderr.read().decode()

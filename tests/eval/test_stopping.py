@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from meme_configs import bm25_meme_config
 
 from memsuite.eval.runlog import WRITE_DELAY_ENV
 from memsuite.eval.stopping import interrupted_line, resume_command
@@ -42,18 +43,7 @@ def _finish(proc: subprocess.Popen) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def meme_config(tmp_path_factory) -> Path:
-    from memsuite.eval.benchmarks.meme.generator import generate_episodes
-    from memsuite.eval.benchmarks.meme.loader import save_episodes
-
-    root = tmp_path_factory.mktemp("stop")
-    data = root / "episodes.json"
-    save_episodes(generate_episodes(EPISODES, seed=5, filler="none"), data)
-    config = root / "stop.yaml"
-    config.write_text(
-        "benchmark: meme\nname: stop\nsystems: [bm25]\nk: 5\njudges: [rule]\n"
-        f"benchmark_options: {{data: {json.dumps(str(data))}}}\n"
-    )
-    return config
+    return bm25_meme_config(tmp_path_factory.mktemp("stop"), "stop", episodes=EPISODES, seed=5)
 
 
 @pytest.fixture(scope="module")
