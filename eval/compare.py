@@ -11,8 +11,8 @@ is not a paired difference.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memsuite.eval.diagnostics import Attribution
@@ -75,6 +75,8 @@ class OutcomeSpec:
     """The benchmark's failure-stage attribution of rows (with the run folder), where it has one."""
     headline: str = "overall"
     """Name of the rate the overall outcomes make: the benchmark's headline metric."""
+    judge_headlines: Mapping[str, str] = field(default_factory=dict)
+    """The headline's name under a judge whose outcomes are another rate (a retrieval pseudo-judge)."""
     derived: tuple[str, ...] = ()
     """Pseudo-judges computed from the rows themselves (no verdict key), available on every run."""
 
@@ -351,4 +353,5 @@ def headline(run: RunInfo, system: str, judge: str | None = None) -> Headline | 
     overall = [o for o in spec.outcomes(run.rows(system), judge) if o.in_overall]
     groups = [o.cell for o in overall] if spec.overall_is_mean_of_cells else None
     interval = bootstrap_interval([o.value for o in overall], [o.unit for o in overall], groups)
-    return Headline(spec.headline, judge, interval) if interval is not None else None
+    name = spec.judge_headlines.get(judge, spec.headline)
+    return Headline(name, judge, interval) if interval is not None else None

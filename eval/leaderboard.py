@@ -32,7 +32,7 @@ def leaderboard(runs: Sequence[RunInfo]) -> Section:
         columns.append(column)
         cells.update({(s, column): h.interval for s, h in found.items() if h is not None})
         spec = outcome_spec(run.benchmark)
-        notes.append(f"{column}: {interval_note(spec.unit).split(' -- ')[0]}.")
+        notes.append(f"{column}: {interval_note(spec.unit).split(' -- ')[0].rstrip('.')}.")
     systems = ordered_systems(runs)
     records = [{"system": s, **{c: cells[(s, c)].value for c in columns if (s, c) in cells}} for s in systems]
     intervals = {(i, c): cells[(s, c)] for i, s in enumerate(systems) for c in columns if (s, c) in cells}

@@ -76,8 +76,8 @@ def memsuite_run(args: argparse.Namespace, system: str, granularity: str, cache:
 
 
 def part_s(args: argparse.Namespace, figures: dict) -> None:
-    for granularity in GRANULARITIES:
-        for system in SYSTEMS:
+    for granularity in args.granularities:
+        for system in args.systems:
             with tempfile.TemporaryDirectory(prefix="bench-lme-") as folder:
                 cache = Path(folder) / "cache"
                 for state in ("cold", "warm"):
@@ -123,7 +123,7 @@ def child_raw(args: argparse.Namespace) -> dict:
 
 
 def part_raw(args: argparse.Namespace, figures: dict) -> None:
-    for granularity in GRANULARITIES:
+    for granularity in args.granularities:
         _, _, rss, text = run_measured(child(args, "--_child", "raw", "--granularity", granularity))
         result = json.loads(text.strip().splitlines()[-1])
         figures[f"raw_{granularity}_texts"] = result["texts"]
@@ -216,12 +216,17 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a LongMemEval S file")
     parser.add_argument("--per-type", type=int, help="first N questions of each type (default: all)")
     parser.add_argument("--part", default="all", help="s, raw, m or all, or several joined by commas")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help="systems of part s, joined by commas")
+    parser.add_argument("--granularities", default=",".join(GRANULARITIES), help="of parts s and raw")
     parser.add_argument("--m-gib", type=float, default=2.7, help="size of the generated M-shaped file")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--_child", choices=["raw", "m"], help=argparse.SUPPRESS)
     parser.add_argument("--granularity", choices=GRANULARITIES, help=argparse.SUPPRESS)
     parser.add_argument("--m-file", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.systems, args.granularities = args.systems.split(","), args.granularities.split(",")
+    if not set(args.systems) <= set(SYSTEMS) or not set(args.granularities) <= set(GRANULARITIES):
+        sys.exit(f"--systems: choose from {SYSTEMS}; --granularities: from {GRANULARITIES}")
     if args._child:
         print(json.dumps({"raw": child_raw, "m": child_m}[args._child](args)))
         return

@@ -7,6 +7,7 @@ from runfolders import table_of, write_run
 
 from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
+from memsuite.eval.leaderboard import leaderboard
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_markdown
 from memsuite.eval.report.runs import load_runs
@@ -50,3 +51,29 @@ def test_leaderboard_names_each_headline_with_its_interval(tmp_path):
     assert "[" in table_markdown(table) and "not comparable across columns" in table_markdown(table)
     # One benchmark: no leaderboard.
     assert "Leaderboard" not in [s.title for s in build_report(load_runs(paths[:1])).sections]
+
+
+def _lme_row(qid: int, recall_all: float) -> Row:
+    metrics = {"session": {"recall_all@5": recall_all, "recall_any@5": recall_all}}
+    return Row(
+        "bm25", "longmemeval", f"q{qid}", f"q{qid}", "q", "gold", "ctx",
+        verdicts={"retrieval": {"metrics": metrics}},
+        metadata={"question_type": "multi-session", "relevant": ["s1"]},
+    )  # fmt: skip
+
+
+def test_a_retrieval_headline_is_named_for_the_rate_it_is(tmp_path):
+    # LongMemEval without an answer verdict: the headline is session recall_all@5, and says so.
+    rows = [_lme_row(i, 1.0 if i < 9 else 0.0) for i in range(12)]
+    meme = [_meme_row(e, "ER", True) for e in range(6)]
+    meme_scored = {"by_judge": {"evidence": meme_scores(meme, "evidence")}}
+    runs = load_runs([
+        write_run(tmp_path / "lme", benchmark="longmemeval", rows=rows, scores={}),
+        write_run(tmp_path / "m", benchmark="meme", rows=meme, scores=meme_scored),
+    ])  # fmt: skip
+    section = leaderboard(runs)
+    table = section.tables[0]
+    column = "longmemeval: session recall_all@5 (questions with a relevant session) [retrieval]"
+    assert column in table.columns
+    assert table.intervals[(0, column)].value == pytest.approx(0.75) and table.intervals[(0, column)].n == 12
+    assert not [note for note in table.notes if note.endswith("..")]

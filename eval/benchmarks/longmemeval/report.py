@@ -117,7 +117,8 @@ register_outcomes(
         ("llm", "answer_in_context", RETRIEVAL_JUDGE),
         "question",
         cells=TYPE_ORDER,
-        headline="overall (retrieval: session recall_all@5)",
+        headline="overall (all question types)",
+        judge_headlines={RETRIEVAL_JUDGE: "session recall_all@5 (questions with a relevant session)"},
     ),
 )
 

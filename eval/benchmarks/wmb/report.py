@@ -137,14 +137,16 @@ def wmb_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
 
 def wmb_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
     """Each question's outcome in its question type, for paired comparisons; the overall row is
-    the README's headline, Part B (S1 questions)."""
+    the README's headline, Part B (S1 questions). Each question is its own unit, as in the report's
+    intervals: a run's categories are too few to resample (see :data:`WMB_INTERVAL_NOTE`)."""
     out = []
     for row in rows:
         value = row_outcome(row, judge)
         if value is not None:
             qtype = str(row.metadata.get("qtype"))
             headline = "part_b" in row_part(row)
-            out.append(Outcome(row.unit_id, row.question_id, qtype, value, in_overall=headline))
+            unit = f"{row.unit_id}/{row.question_id}"
+            out.append(Outcome(unit, row.question_id, qtype, value, in_overall=headline))
     return out
 
 

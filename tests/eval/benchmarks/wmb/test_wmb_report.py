@@ -7,6 +7,7 @@ import pytest
 from runfolders import table_of, without_intervals, write_run
 
 from memsuite.eval.benchmarks.wmb.scoring import result_json, wmb_scores
+from memsuite.eval.compare import headline
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_markdown, write_report
 from memsuite.eval.report.model import Sweep
@@ -149,3 +150,19 @@ def test_gold_turn_retrieval_rate_carries_a_question_interval(tmp_path):
     assert interval.n == 12 and interval.lo < 75.0 < interval.hi and not interval.too_small
     assert (0, "questions with gold turns") not in accuracy.intervals  # a count
     assert "75.0 [" in table_markdown(accuracy)
+
+
+def test_headline_and_compare_resample_questions_as_the_report_does(tmp_path):
+    # Twelve S1 questions of one category, eight right: the category is one unit, so resampling
+    # units would give a zero-width interval marked too small; WMB's intervals resample questions.
+    rows = [_wmb_row(f"daily_life.S1.{i:03d}", "S1Situational", i < 8, 100, ["user: x"]) for i in range(12)]
+    scores = {"judges": {"rule": wmb_scores(rows)}}
+    run = load_runs([write_run(tmp_path / "wmb", benchmark="wmb", rows=rows, scores=scores)])[0]
+    found = headline(run, "bm25")
+    assert found.name == "Part B (S1)" and found.judge == "rule"
+    assert found.interval.n == 12 and found.interval.value == pytest.approx(8 / 12)
+    assert found.interval.lo < 8 / 12 < found.interval.hi and not found.interval.too_small
+    report = build_report(load_runs([run.path]))
+    results = table_of(report, "wmb_results_rule")
+    cell = next(v for (i, c), v in results.intervals.items() if i == 0 and c.startswith("Part B"))
+    assert (cell.lo, cell.hi) == pytest.approx((found.interval.lo * 100, found.interval.hi * 100))
