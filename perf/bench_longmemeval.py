@@ -17,6 +17,8 @@ belongs to that measurement alone.
   deleted after.
 
     .venv/bin/python perf/bench_longmemeval.py --per-type 5 --part s,raw   # 30 questions, S parts
+    .venv/bin/python perf/bench_longmemeval.py --part s --systems bm25,flat_bm25   # whole file, lexical
+    .venv/bin/python perf/bench_longmemeval.py --per-type 10 --part raw,s --systems dense --granularities turn
     .venv/bin/python perf/bench_longmemeval.py --per-type 1 --m-gib 0.2    # quick check of all parts
     .venv/bin/python perf/bench_longmemeval.py --part m --m-gib 2.7 --json m.json
 """

@@ -177,7 +177,13 @@ def test_cli_llm_serve_prints_the_endpoint_and_stops_on_ctrl_c():
         base_url = lines[0].split()[1]
         assert answers(base_url)
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=60) == 0
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+            pytest.fail(f"alive 60 s after SIGINT; server answers: {answers(base_url)}; stderr:\n{err}")
+        assert code == 0, proc.stderr.read()
         assert not answers(base_url)
     finally:
         if proc.poll() is None:
