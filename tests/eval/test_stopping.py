@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from child_signals import restore_default_sigint
 from meme_configs import bm25_meme_config
 
 from memsuite.eval.runlog import WRITE_DELAY_ENV
@@ -21,18 +22,13 @@ REPO = Path(__file__).resolve().parents[2]
 EPISODES = 6
 
 
-def _restore_default_sigint() -> None:
-    # A background child of a non-interactive shell starts with SIGINT ignored; a terminal's has the default.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _start(config: Path, out: Path, *, slow: bool = False) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO), **({WRITE_DELAY_ENV: "0.05"} if slow else {})}
     command = [sys.executable, "-m", "memsuite", "run", str(config), "--out", str(out)]
     command += ["--quiet", "--no-cache"]
     return subprocess.Popen(
         command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=_restore_default_sigint,
+        preexec_fn=restore_default_sigint,
     )
 
 

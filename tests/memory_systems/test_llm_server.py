@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from child_signals import restore_default_sigint
 
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import LLMClient, local_config, open_llm
@@ -169,6 +170,7 @@ def test_cli_llm_serve_prints_the_endpoint_and_stops_on_ctrl_c():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=restore_default_sigint,
     )
     try:
         lines = [proc.stdout.readline() for _ in range(2)]  # "" if it exits early: no hang
