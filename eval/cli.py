@@ -131,12 +131,11 @@ def _cmd_llm_serve(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt  # SIGTERM stops the server as cleanly as Ctrl-C does
 
     signal.signal(signal.SIGTERM, _stop)
+    # Ctrl-C or SIGTERM anywhere in the block, the banner included, stops the server on serve_local's exit.
     try:
         with serve_local(port=args.port, n_ctx=args.n_ctx, n_threads=args.n_threads) as server:
             print(f"base_url: {server.base_url}", flush=True)
             print(f"model: {server.model}", flush=True)
-            # A stop that lands while this line prints stops the server as cleanly as one that
-            # lands while it waits: the handler below covers the whole block.
             print(
                 f"n_ctx {server.n_ctx}, ready in {server.startup_s:.1f} s; a 135M model proves the wiring,"
                 " not answer quality. Ctrl-C stops it.",
