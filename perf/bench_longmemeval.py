@@ -9,8 +9,11 @@ belongs to that measurement alone.
 - ``raw``: one ``SentenceTransformer.encode`` (batch 64, normalised) of exactly the texts dense
   encodes at that granularity: the distinct non-blank corpus documents of the selected questions,
   split into dense's windows with the functions dense uses (``fits_in_tokens`` / ``split_by_tokens``
-  of ``memsuite.memory_systems.tokens``, 200 tokens, overlap 40), each distinct window once (the
-  content-hash cache encodes a window once per run). Gives the dense-cold / raw ratio of the same run.
+  of ``memsuite.memory_systems.tokens``, ``--window-tokens`` (dense's default 200), overlap 40), each
+  distinct window once (the content-hash cache encodes a window once per run). Gives the dense-cold /
+  raw ratio of the same run. With ``--window-tokens 100000`` every document is one window: dense and
+  the peer each make one plain encode per distinct document, the setting ``longmemeval_reference.py``
+  checks, so ``--keep`` leaves the cold run for it.
 - ``m``: writes an M-shaped file (same keys, ~500 sessions per question: each haystack is one S
   record's own sessions plus those of the S records before it, shuffled) to a temporary folder,
   then in a child indexes it whole with ``LmeFile`` and parses every question once; the file is
@@ -19,6 +22,8 @@ belongs to that measurement alone.
     .venv/bin/python perf/bench_longmemeval.py --per-type 5 --part s,raw   # 30 questions, S parts
     .venv/bin/python perf/bench_longmemeval.py --part s --systems bm25,flat_bm25   # whole file, lexical
     .venv/bin/python perf/bench_longmemeval.py --per-type 10 --part raw,s --systems dense --granularities turn
+    .venv/bin/python perf/bench_longmemeval.py --part raw,s --systems dense --granularities session \
+        --window-tokens 100000 --keep runs/bench_lme   # then longmemeval_reference.py on the cold run
     .venv/bin/python perf/bench_longmemeval.py --per-type 1 --m-gib 0.2    # quick check of all parts
     .venv/bin/python perf/bench_longmemeval.py --part m --m-gib 2.7 --json m.json
 """
@@ -40,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared/data/longmemeval/longmemeval_s_cleaned.dev.json.gz"
 SYSTEMS = ("bm25", "dense", "flat_bm25")
 GRANULARITIES = ("session", "turn")
-WINDOW_TOKENS, WINDOW_OVERLAP, BATCH_SIZE = 200, 40, 64
+WINDOW_OVERLAP, BATCH_SIZE = 40, 64
 M_SESSIONS = 500
 #: Goals by figure name, or by the end of one ("_..."); the warm goal is for the whole S file.
 GOALS = {"_dense_cold_vs_raw": ("<=", 1.3), "_warm_s": ("<=", 60), "m_peak_rss_gib": ("<=", 2)}
@@ -65,13 +70,15 @@ def run_measured(cmd: list[str]) -> tuple[float, float, float, str]:
 
 
 def child(args: argparse.Namespace, *extra: str) -> list[str]:
-    cmd = [sys.executable, __file__, "--data", str(args.data), *extra]
+    cmd = [sys.executable, __file__, "--data", str(args.data), "--window-tokens", str(args.window_tokens)]
+    cmd += extra
     return cmd + (["--per-type", str(args.per_type)] if args.per_type else [])
 
 
 def memsuite_run(args: argparse.Namespace, system: str, granularity: str, cache: Path, out: Path) -> list:
     cmd = [str(Path(sys.executable).parent / "memsuite"), "run", "longmemeval_s", "--out", str(out)]
-    cmd += ["--cache-dir", str(cache), "--quiet", "--set", f"systems=[{system}]", "--set", "judges=[]"]
+    spec = f"{{name: dense, args: {{window_tokens: {args.window_tokens}}}}}" if system == "dense" else system
+    cmd += ["--cache-dir", str(cache), "--quiet", "--set", f"systems=[{spec}]", "--set", "judges=[]"]
     cmd += ["--set", f"benchmark_options.granularity={granularity}"]
     cmd += ["--set", f"benchmark_options.data={args.data}"]
     return cmd + (["--set", f"benchmark_options.per_type={args.per_type}"] if args.per_type else [])
@@ -82,8 +89,9 @@ def part_s(args: argparse.Namespace, figures: dict) -> None:
         for system in args.systems:
             with tempfile.TemporaryDirectory(prefix="bench-lme-") as folder:
                 cache = Path(folder) / "cache"
+                runs = args.keep / f"{system}_{granularity}" if args.keep else Path(folder)
                 for state in ("cold", "warm"):
-                    cmd = memsuite_run(args, system, granularity, cache, Path(folder) / f"run-{state}")
+                    cmd = memsuite_run(args, system, granularity, cache, runs / f"run-{state}")
                     wall, cpu, rss, _ = run_measured(cmd)
                     figures[f"{system}_{granularity}_{state}_s"] = wall
                     figures[f"{system}_{granularity}_{state}_cpu_s"] = cpu
@@ -91,7 +99,7 @@ def part_s(args: argparse.Namespace, figures: dict) -> None:
                     print(f"  {system} {granularity} {state}: {wall:.1f} s, {rss:.2f} GiB", file=sys.stderr)
 
 
-def dense_windows(data: Path, per_type: int | None, granularity: str) -> list[str]:
+def dense_windows(data: Path, per_type: int | None, granularity: str, window_tokens: int) -> list[str]:
     """The distinct windows dense encodes for the selected questions, in first-seen order."""
     from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
     from memsuite.eval.benchmarks.longmemeval.schema import corpus
@@ -105,10 +113,10 @@ def dense_windows(data: Path, per_type: int | None, granularity: str) -> list[st
                 texts.setdefault(document.text)
     windows: dict[str, None] = {}
     for text in texts:
-        if fits_in_tokens(text, WINDOW_TOKENS):
+        if fits_in_tokens(text, window_tokens):
             windows.setdefault(text)
         else:
-            for window in split_by_tokens(text, max_tokens=WINDOW_TOKENS, overlap=WINDOW_OVERLAP):
+            for window in split_by_tokens(text, max_tokens=window_tokens, overlap=WINDOW_OVERLAP):
                 windows.setdefault(window)
     return list(windows)
 
@@ -116,7 +124,7 @@ def dense_windows(data: Path, per_type: int | None, granularity: str) -> list[st
 def child_raw(args: argparse.Namespace) -> dict:
     from memsuite.memory_systems.embedder import Embedder
 
-    windows = dense_windows(args.data, args.per_type, args.granularity)
+    windows = dense_windows(args.data, args.per_type, args.granularity, args.window_tokens)
     model = Embedder().model  # the model dense loads by default
     model.encode(windows[:BATCH_SIZE], batch_size=BATCH_SIZE)  # warm up
     started = time.perf_counter()
@@ -220,6 +228,8 @@ def main() -> None:
     parser.add_argument("--part", default="all", help="s, raw, m or all, or several joined by commas")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="systems of part s, joined by commas")
     parser.add_argument("--granularities", default=",".join(GRANULARITIES), help="of parts s and raw")
+    parser.add_argument("--window-tokens", type=int, default=200, help="dense's window (its default: 200)")
+    parser.add_argument("--keep", type=Path, help="keep part s's run folders here (default: deleted)")
     parser.add_argument("--m-gib", type=float, default=2.7, help="size of the generated M-shaped file")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--_child", choices=["raw", "m"], help=argparse.SUPPRESS)
