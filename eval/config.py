@@ -61,8 +61,8 @@ class EmbedderSpec(BaseModel):
     """Folder of a sentence-transformers model; default the packaged all-MiniLM-L6-v2."""
     device: str = "auto"
     """``auto`` (a GPU when torch sees one, else the CPU), ``cpu``, ``cuda`` or ``cuda:N``."""
-    batch_size: Annotated[int, Field(strict=True, ge=1)] = 64
-    """Texts per forward pass."""
+    batch_size: Annotated[int, Field(strict=True, ge=1)] | None = None
+    """Texts per forward pass; default 16 on the CPU, 64 on a GPU."""
 
     @field_validator("device")
     @classmethod

@@ -1,7 +1,8 @@
 """Ingest throughput of ``dense`` on the LoCoMo dev file vs raw ``SentenceTransformer.encode``.
 
 Both encode the same texts (every turn document of the file, LoCoMo's RAG format) in the same
-process with the same model: raw = one ``model.encode`` call over all of them (batch 64, normalised);
+process with the same model: raw = one ``model.encode`` call over all of them (dense's batch size,
+normalised);
 dense = a fresh ``DenseMemory`` (no embedding cache) ingesting every session of every conversation
 through ``ingest_session`` and then finalizing each conversation, as the LoCoMo protocol does (dense
 embeds at finalize what ingestion deferred). Each is timed ``--repeats`` times,
@@ -38,11 +39,12 @@ def main() -> None:
     conversations, _ = load_conversations(path)
     sessions = [(c.sample_id, to_session(c, s)) for c in conversations for s in c.sessions]
     texts = [document.text for _, session in sessions for document in session.documents or ()]
-    model = Embedder().model
+    embedder = Embedder()  # dense's model and batch size
+    model, batch_size = embedder.model, embedder.batch_size_used
 
     def raw() -> float:
         started = time.perf_counter()
-        model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True)
+        model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
         return time.perf_counter() - started
 
     def dense() -> float:

@@ -6,7 +6,7 @@ belongs to that measurement alone.
 - ``s``: ``memsuite run longmemeval_s`` retrieval only (``judges: []``, no answer LLM) for each of
   bm25, dense and flat_bm25 at each granularity: COLD with a fresh empty ``--cache-dir``, then WARM
   with the same cache dir and a fresh ``--out`` (nothing resumed, every embedding from the cache).
-- ``raw``: one ``SentenceTransformer.encode`` (batch 64, normalised) of exactly the texts dense
+- ``raw``: one ``SentenceTransformer.encode`` (dense's batch size, normalised) of exactly the texts dense
   encodes at that granularity: the distinct non-blank corpus documents of the selected questions,
   split into dense's windows with the functions dense uses (``fits_in_tokens`` / ``split_by_tokens``
   of ``memsuite.memory_systems.tokens``, ``--window-tokens`` (dense's default 200), overlap 40), each
@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared/data/longmemeval/longmemeval_s_cleaned.dev.json.gz"
 SYSTEMS = ("bm25", "dense", "flat_bm25")
 GRANULARITIES = ("session", "turn")
-WINDOW_OVERLAP, BATCH_SIZE = 40, 64
+WINDOW_OVERLAP = 40
 M_SESSIONS = 500
 #: Goals by figure name, or by the end of one ("_..."); the warm goal is for the whole S file.
 GOALS = {"_dense_cold_vs_raw": ("<=", 1.3), "_warm_s": ("<=", 60), "m_peak_rss_gib": ("<=", 2)}
@@ -125,11 +125,12 @@ def child_raw(args: argparse.Namespace) -> dict:
     from memsuite.memory_systems.embedder import Embedder
 
     windows = dense_windows(args.data, args.per_type, args.granularity, args.window_tokens)
-    model = Embedder().model  # the model dense loads by default
-    model.encode(windows[:BATCH_SIZE], batch_size=BATCH_SIZE)  # warm up
+    embedder = Embedder()  # the model and batch size dense uses by default
+    model, batch_size = embedder.model, embedder.batch_size_used
+    model.encode(windows[:batch_size], batch_size=batch_size)  # warm up
     started = time.perf_counter()
-    model.encode(windows, batch_size=BATCH_SIZE, normalize_embeddings=True, convert_to_numpy=True)
-    return {"texts": len(windows), "encode_s": time.perf_counter() - started}
+    model.encode(windows, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
+    return {"texts": len(windows), "batch_size": batch_size, "encode_s": time.perf_counter() - started}
 
 
 def part_raw(args: argparse.Namespace, figures: dict) -> None:

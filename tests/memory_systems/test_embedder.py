@@ -92,10 +92,11 @@ def test_the_model_is_loaded_on_the_resolved_device(monkeypatch, tmp_path):
 
     from memsuite.memory_systems import embedder as module
 
-    loads = []
+    loads, batch_sizes = [], []
 
     class FakeModel:
         def encode(self, texts, **kwargs):
+            batch_sizes.append(kwargs["batch_size"])
             return np.ones((len(texts), 384), dtype=np.float32) / np.sqrt(384)
 
     def fake_load(path, device="cpu"):
@@ -109,6 +110,7 @@ def test_the_model_is_loaded_on_the_resolved_device(monkeypatch, tmp_path):
     assert "device_used" not in embedder.identity()  # auto is resolved at the first encode, not before
     vectors = embedder.encode(["a", "b", "a"])
     assert loads and set(loads) == {"cuda"}
+    assert batch_sizes == [module.GPU_BATCH_SIZE]  # the GPU's default batch size
     assert vectors.dtype == np.float32 and vectors.shape == (3, 384)
     assert embedder.identity()["device"] == "auto" and embedder.identity()["device_used"] == "cuda"
     assert embedder.account().identity()["device_used"] == "cuda"  # views share the resolution
@@ -126,8 +128,20 @@ def test_identity_records_model_path_batch_size_and_device():
         "revision": Embedder(default_model_path()).revision(),
         "device": "cpu",
         "device_used": "cpu",
+        "batch_size_used": 128,
     }
     assert Embedder().identity()["model_path"] is None
+
+
+def test_the_default_batch_size_follows_the_device_and_an_explicit_one_wins():
+    from memsuite.memory_systems.embedder import CPU_BATCH_SIZE, GPU_BATCH_SIZE
+
+    cpu = Embedder(device="cpu")
+    assert cpu.batch_size is None and cpu.batch_size_used == CPU_BATCH_SIZE
+    assert cpu.identity()["batch_size"] is None and cpu.identity()["batch_size_used"] == CPU_BATCH_SIZE
+    assert Embedder(device="cpu", batch_size=64).batch_size_used == 64
+    assert Embedder(device="auto").identity().get("batch_size_used") is None  # the device is not known yet
+    assert CPU_BATCH_SIZE < GPU_BATCH_SIZE
 
 
 def test_the_disk_cache_is_keyed_by_the_model_revision_not_only_its_name(tmp_path):
