@@ -138,6 +138,7 @@ def part_raw(args: argparse.Namespace, figures: dict) -> None:
         _, _, rss, text = run_measured(child(args, "--_child", "raw", "--granularity", granularity))
         result = json.loads(text.strip().splitlines()[-1])
         figures[f"raw_{granularity}_texts"] = result["texts"]
+        figures[f"raw_{granularity}_batch_size"] = result["batch_size"]
         figures[f"raw_{granularity}_encode_s"] = result["encode_s"]
         figures[f"raw_{granularity}_peak_rss_gib"] = rss
         print(f"  raw {granularity}: {result['encode_s']:.1f} s, {result['texts']} texts", file=sys.stderr)
