@@ -18,23 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_longmemeval import DEFAULT_DATA  # the sibling script's default file
-
-
-def per_question_texts(data: Path, per_type: int, granularity: str) -> list[list[str]]:
-    """Each question's documents not seen in an earlier question, distinct, non-blank."""
-    from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
-    from memsuite.eval.benchmarks.longmemeval.schema import corpus
-
-    file = LmeFile(data, per_type=per_type)
-    seen: set[str] = set()
-    calls = []
-    for question_id in file.ids:
-        texts = corpus(file.question(question_id), granularity)
-        new = list(dict.fromkeys(d.text for d in texts if d.text.strip() and d.text not in seen))
-        seen.update(new)
-        calls.append(new)
-    return calls
+from bench_longmemeval import DEFAULT_DATA, question_documents  # the sibling script's helpers
 
 
 def main() -> None:
@@ -47,7 +31,7 @@ def main() -> None:
     args = parser.parse_args()
     from memsuite.memory_systems.embedder import Embedder
 
-    calls = per_question_texts(args.data, args.per_type, args.granularity)
+    calls = question_documents(args.data, args.per_type, args.granularity)
     texts = [text for call in calls for text in call]
     embedder = Embedder()
     model = embedder.model

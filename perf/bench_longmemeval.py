@@ -99,18 +99,27 @@ def part_s(args: argparse.Namespace, figures: dict) -> None:
                     print(f"  {system} {granularity} {state}: {wall:.1f} s, {rss:.2f} GiB", file=sys.stderr)
 
 
-def dense_windows(data: Path, per_type: int | None, granularity: str, window_tokens: int) -> list[str]:
-    """The distinct windows dense encodes for the selected questions, in first-seen order."""
+def question_documents(data: Path, per_type: int | None, granularity: str) -> list[list[str]]:
+    """Per selected question, its non-blank documents not seen in an earlier question, distinct."""
     from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
     from memsuite.eval.benchmarks.longmemeval.schema import corpus
-    from memsuite.memory_systems.tokens import fits_in_tokens, split_by_tokens
 
     file = LmeFile(data, per_type=per_type)
-    texts: dict[str, None] = {}
+    seen: set[str] = set()
+    calls = []
     for question_id in file.ids:
-        for document in corpus(file.question(question_id), granularity):
-            if document.text.strip():
-                texts.setdefault(document.text)
+        documents = corpus(file.question(question_id), granularity)
+        new = list(dict.fromkeys(d.text for d in documents if d.text.strip() and d.text not in seen))
+        seen.update(new)
+        calls.append(new)
+    return calls
+
+
+def dense_windows(data: Path, per_type: int | None, granularity: str, window_tokens: int) -> list[str]:
+    """The distinct windows dense encodes for the selected questions, in first-seen order."""
+    from memsuite.memory_systems.tokens import fits_in_tokens, split_by_tokens
+
+    texts = [text for call in question_documents(data, per_type, granularity) for text in call]
     windows: dict[str, None] = {}
     for text in texts:
         if fits_in_tokens(text, window_tokens):
