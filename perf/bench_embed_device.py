@@ -2,7 +2,8 @@
 
 The ingest side is what a run does: ``DenseMemory.store`` of the texts, then the first search, which
 embeds everything stored (embedding is deferred to it) and adds it to the faiss index. The raw side is
-one ``model.encode`` call over the same texts with the same batch size. Each repeat gives both sides
+one ``model.encode`` call over the same texts with the same batch size (the embedder's default for the
+device unless ``--batch-size`` names one). Each repeat gives both sides
 fresh texts (a suffix per repeat and side, so no cache can help) and alternates which side goes
 first. The figure is the median ingest rate over the median raw rate, target 0.9 on CPU and 0.8 on a
 GPU. It also times exact search per query over the ingested texts.
@@ -49,7 +50,7 @@ def read_turns(path: Path, limit: int) -> list[str]:
 
 
 def measure(
-    texts: list[str], model_path: str | None, device: str, batch_size: int, repeats: int
+    texts: list[str], model_path: str | None, device: str, batch_size: int | None, repeats: int
 ) -> dict[str, float | str | int]:
     from memsuite.baselines.dense import DenseMemory
     from memsuite.memory_systems.embedder import Embedder
@@ -58,6 +59,7 @@ def measure(
         return Embedder(model_path, device=device, batch_size=batch_size)
 
     model = embedder().model
+    batch_size = embedder().batch_size_used  # the request, else the device's default
     model.encode(texts[:batch_size], batch_size=batch_size)  # warm up kernels and allocator
     # One window per text, as raw encode sees it: the window is longer than any text and its suffix
     # (a text of at most that many bytes never needs a token count).
@@ -114,7 +116,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=4000, help="texts to use")
     parser.add_argument("--model", help="sentence-transformers folder (default: the packaged MiniLM)")
     parser.add_argument("--device", default="auto")
-    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--batch-size", type=int, help="default: the embedder's default for the device")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--dump-turns", type=Path, help="write the turns here and stop")
     args = parser.parse_args()

@@ -152,7 +152,8 @@ class Rankers:
         new = list(dict.fromkeys(texts[i] for i in filled if texts[i] not in self.vectors))
         started = time.perf_counter()
         if new:
-            encoded = self._model.encode(new, normalize_embeddings=True, batch_size=64)
+            # Small batches pad least on a CPU; the batch size changes vectors only by float rounding.
+            encoded = self._model.encode(new, normalize_embeddings=True, batch_size=16)
             self.vectors.update(zip(new, encoded, strict=True))
         self.encode_s += time.perf_counter() - started
         query = self._model.encode([question], normalize_embeddings=True)[0]
