@@ -29,8 +29,9 @@ _KEY_BYTES = 16
 ENCODE_SLICE = 4096
 #: Default batch sizes. Each batch is padded to its longest text, and on a CPU the padding costs its
 #: full share of compute: on texts of mixed lengths (LongMemEval user turns, encoded per question)
-#: batches of 16 ran about 1.8x faster than 64. A GPU computes padding in parallel and wants larger
-#: batches.
+#: batches of 16 ran about 1.8x faster than 64 on 2 cores, and 1.3x on 16. A GPU computes padding in
+#: parallel but pays a launch per batch: per-question calls of a few hundred texts ran fastest at 64,
+#: ahead of 16 and of 128 to 512 (perf/bench_embed_batch.py).
 CPU_BATCH_SIZE, GPU_BATCH_SIZE = 16, 64
 
 
