@@ -18,8 +18,9 @@ by date; sessions of the same minute keep the file's order): bm25 and dense brea
 
 A ranking that differs from the reference in order is measured by its widest inversion: the largest
 reference-score gap between two documents the run puts in the opposite order. Float rounding (a
-batch's padding changes a vector in its last bits) swaps only near-ties, a gap around 1e-6; a real
-disagreement shows as a gap of the size of the scores themselves.
+batch's padding changes a vector in its last bits) swaps only near-ties (dense over the dev S file's
+turns: 393 of 399 rankings identical, the other 6 at most 4.8e-08 apart); a real disagreement shows as
+a gap of the size of the scores themselves.
 
     memsuite run longmemeval_s --out runs/lme_s --set 'systems=[flat_bm25, bm25, {name: dense, args:
         {window_tokens: 100000}}]' --set judges=[]
