@@ -113,13 +113,11 @@ def all_metrics(ranked: list[str], corpus_ids: list[str], granularity: str) -> d
     return out
 
 
-def order_with_blanks_last(
-    scores: np.ndarray, texts: list[str], dates: list[datetime]
-) -> tuple[list[int], np.ndarray]:
+def order_with_blanks_last(scores: np.ndarray, texts: list[str], dates: list[datetime]) -> list[int]:
     """Documents with text by score, ties in stored (date) order; then blank ones in corpus order."""
     stored = sorted((i for i, t in enumerate(texts) if t.strip()), key=lambda i: dates[i])
     ranked = sorted(stored, key=lambda i: -scores[i])
-    return ranked + [i for i, t in enumerate(texts) if not t.strip()], scores
+    return ranked + [i for i, t in enumerate(texts) if not t.strip()]
 
 
 def widest_inversion(ranking: list[str], ids: list[str], scores: np.ndarray) -> float:
@@ -169,7 +167,7 @@ class Rankers:
         scores = np.zeros(len(texts))
         if query:
             scores[filled] = retriever.get_scores(query)
-        return order_with_blanks_last(scores, texts, dates)
+        return order_with_blanks_last(scores, texts, dates), scores
 
     def dense(self, question: str, texts: list[str], dates: list[datetime]) -> tuple[list[int], np.ndarray]:
         if self._model is None:
@@ -188,7 +186,7 @@ class Rankers:
         query = self._model.encode([question], normalize_embeddings=True)[0]
         scores = np.full(len(texts), -np.inf)
         scores[filled] = np.stack([self.vectors[texts[i]] for i in filled]) @ query
-        return order_with_blanks_last(scores, texts, dates)
+        return order_with_blanks_last(scores, texts, dates), scores
 
 
 def read_rows(run: Path) -> list[dict]:
