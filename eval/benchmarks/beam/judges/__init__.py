@@ -1,0 +1,63 @@
+"""BEAM's judges, registered under the benchmark name ``beam``; each maps a :class:`BeamCase` and the
+answer to a verdict:
+
+- ``retrieval`` (always, LLM-free): recall_any, recall_all and evidence_recall of the evidence messages
+  at every depth (:mod:`.retrieval`); ``correct`` = recall_all at the run's k; undefined, with the
+  reason, for a question without evidence ids or a system without a ranking.
+- ``llm`` (with an answer LLM): BEAM's rubric judge through the run's judge LLM (:mod:`.llm`).
+- ``rule`` (with an answer LLM, LLM-free): the rubric items as documented string rules (:mod:`.rule`);
+  undecided items are ``None`` and the verdict carries its coverage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from memsuite.eval.answer import Judge, JudgeInput
+from memsuite.eval.benchmarks.beam.judges.llm import judge_llm
+from memsuite.eval.benchmarks.beam.judges.rule import judge_rule
+from memsuite.eval.benchmarks.beam.schema import BeamQuestion
+from memsuite.eval.registry import register_judge
+from memsuite.memory_systems.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class BeamCase:
+    """What BEAM's judges see of one question."""
+
+    question: BeamQuestion
+    metrics: dict[str, float] | None
+    """Retrieval metrics keyed ``<metric>@<k>``, or None (``no_ranking`` or no evidence says why)."""
+    relevant: tuple[str, ...]
+    """The evidence messages mapped to the run's document ids."""
+    k: int
+    granularity: str
+    no_ranking: str | None = None
+    """Why there is no ranking (a reference row, memories that are not the conversation's documents)."""
+
+
+def _retrieval_judge(inp: JudgeInput) -> dict[str, Any]:
+    case: BeamCase = inp.case
+    verdict: dict[str, Any] = {"judge": "retrieval", "granularity": case.granularity, "k": case.k}
+    if case.no_ranking is not None:
+        return {**verdict, "correct": None, "undefined": case.no_ranking}
+    if not case.relevant:
+        return {**verdict, "correct": None, "undefined": f"no evidence ids ({case.question.ability})"}
+    metrics = case.metrics or {}
+    return {**verdict, "metrics": metrics, "correct": metrics.get(f"recall_all@{case.k}") == 1.0}
+
+
+def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
+    if inp.llm is None:
+        raise ConfigError("the beam llm judge needs judge_llm (or answer_llm) in the config")
+    return judge_llm(inp.llm, inp.case.question, inp.answer.text or "")
+
+
+def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
+    return judge_rule(inp.case.question, inp.answer.text or "")
+
+
+register_judge("beam", "retrieval")(Judge(_retrieval_judge, needs_answer=False))
+register_judge("beam", "llm")(Judge(_llm_judge, uses_llm=True))
+register_judge("beam", "rule")(Judge(_rule_judge))

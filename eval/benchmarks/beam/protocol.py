@@ -1,0 +1,300 @@
+"""The BEAM protocol: one conversation per unit, in its own namespace, then its probing questions.
+
+Per unit (a conversation): reset the namespace; stream the conversation's messages in order and ingest
+them batch by batch through ``ingest_session``, each batch a
+:class:`~memsuite.memory_systems.records.Session` (its messages as turns, for systems that read
+dialogue) whose documents are the batch's documents at the run's ``granularity`` (:mod:`.schema`:
+``message`` -- one per message, id ``str(id)``, the content exactly as released; ``turn``; ``batch``),
+each with metadata ``doc_id``, ``position`` (its place in the conversation), ``role``, ``batch``,
+``time_anchor`` and ``dia_id`` (= ``doc_id``, the key the reference rows select evidence by); then
+``finalize``; then each selected question, its text exactly as released:
+
+- the ranking: one ``search`` for every document of the conversation, read as document ids in rank
+  order (``metadata.ranking``); documents the system did not return (a blank one, or fewer hits)
+  follow in conversation order. Equal scores rank the earlier document first (bm25 and dense store in
+  conversation order and break ties that way). A system whose memories are not the conversation's
+  documents (extracted facts) has no ranking, and its rows carry only the answer-level verdicts;
+- ``metadata.relevant``: ``source_chat_ids`` flattened at any depth, as strings, mapped to the
+  granularity's document ids; ``metadata.ability``, ``metadata.scale``;
+- the context: one ``retrieve`` at the run's ``k``, each hit shown under its role, batch and time
+  anchor, cut to the answer model's window.
+
+Reference rows (:mod:`memsuite.eval.reference`): ``full_context`` is given the newest messages that fit
+the answer model's window (in conversation order; the whole conversation without a window),
+``gold_evidence`` only the question's evidence documents. They are not retrievers: no ranking.
+
+Verdicts: ``retrieval`` (always, LLM-free), ``llm`` and ``rule`` (with an answer LLM), registered in
+:mod:`.judges`; :mod:`.scoring` summarises them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+from memsuite.eval.answer import answer_and_judge, context_budget, cut_oldest, cut_to_tokens
+from memsuite.eval.benchmarks.beam.judges import BeamCase
+from memsuite.eval.benchmarks.beam.judges.llm import ANSWER_MAX_TOKENS, answer_prompt
+from memsuite.eval.benchmarks.beam.judges.retrieval import question_metrics
+from memsuite.eval.benchmarks.beam.loader import BeamData, Conversation
+from memsuite.eval.benchmarks.beam.schema import GRANULARITIES, BeamQuestion, Document, Message, documents
+from memsuite.eval.benchmarks.beam.scoring import beam_scores
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.reference import ReferenceContext
+from memsuite.eval.registry import check_judges
+from memsuite.eval.shared_data import benchmark_data
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.records import Document as StoredDocument
+from memsuite.memory_systems.records import Session, Turn
+
+logger = logging.getLogger(__name__)
+
+_PROMPT_RESERVE_TOKENS = 600
+
+
+def render(role: str, batch: int, time_anchor: str | None, text: str) -> str:
+    """A document as the answer model sees it: under its role, batch and time anchor."""
+    when = f", {time_anchor}" if time_anchor else ""
+    return f"[{role}, batch {batch}{when}]\n{text}"
+
+
+def batch_sessions(
+    messages: Iterator[Message], granularity: str, corpus: list[Document]
+) -> Iterator[Session]:
+    """The conversation as sessions, one per batch, each laid out as its documents; ``corpus`` is
+    filled with every document in order (their ids and message ids: the ranking's universe)."""
+    for number, group in groupby(messages, key=lambda m: m.batch):
+        batch = list(group)
+        stored = []
+        for index, doc in enumerate(documents(batch, granularity)):
+            metadata = {
+                "doc_id": doc.doc_id,
+                "dia_id": doc.doc_id,
+                "position": len(corpus),
+                "role": doc.role,
+                "batch": doc.batch,
+                "time_anchor": doc.time_anchor,
+            }
+            corpus.append(doc)
+            stored.append(
+                StoredDocument(doc.text, metadata, turn=index if granularity == "message" else None)
+            )
+        turns = tuple(Turn(m.role, m.content, {"id": m.id}) for m in batch)
+        anchor = batch[0].time_anchor or ""
+        yield Session(f"batch-{number}", anchor, turns, {"batch": number}, tuple(stored))
+
+
+class BeamBenchmark:
+    """BEAM conversations as runner units and a protocol (module docstring).
+
+    Args:
+        data: A ``chats/``-shaped folder, one scale folder or one conversation folder, or a data
+            catalogue name (:func:`memsuite.eval.shared_data.benchmark_data`); default the 128K scale
+            (the shared dev copy where ``$MEMSUITE_SHARED_DATA`` is set).
+        scales: Only these scales (``100K`` or ``128K``, ``500K``, ``1M``, ``10M``).
+        chats: Only these conversations (``"100K/1"``), in this order.
+        abilities: Only questions of these abilities.
+        per_ability: At most this many questions per ability and conversation.
+        granularity: ``message``, ``turn`` or ``batch`` documents (:mod:`.schema`).
+        max_context_tokens: Cut contexts to this many cl100k tokens; default the answer model's window
+            less room for the prompt, when the endpoint reports it.
+        answer_max_tokens: Answer budget.
+
+    Raises:
+        ConfigError: Bad options or no data.
+        DatasetError: A malformed file (file, place and field named).
+    """
+
+    name = "beam"
+
+    def __init__(
+        self,
+        data: str | Path | None = None,
+        *,
+        scales: Sequence[str] | None = None,
+        chats: Sequence[str] | None = None,
+        abilities: Sequence[str] | None = None,
+        per_ability: int | None = None,
+        granularity: str = "message",
+        max_context_tokens: int | None = None,
+        answer_max_tokens: int = ANSWER_MAX_TOKENS,
+    ) -> None:
+        if granularity not in GRANULARITIES:
+            raise ConfigError(
+                f"beam granularity must be one of {', '.join(GRANULARITIES)}, got {granularity!r}"
+            )
+        path = benchmark_data(self.name, data)
+        scales, chats, abilities = ([x] if isinstance(x, str) else x for x in (scales, chats, abilities))
+        self.data = BeamData(path, scales=scales, chats=chats, abilities=abilities, per_ability=per_ability)
+        self.granularity = granularity
+        self.max_context_tokens = max_context_tokens
+        self.answer_max_tokens = answer_max_tokens
+        conversations = self.data.conversations.values()
+        self.source = {
+            "kind": "official",
+            "path": str(path),
+            "conversations": len(self.data.ids),
+            "questions": sum(len(c.questions) for c in conversations),
+            "messages": sum(c.message_count for c in conversations),
+            "granularity": granularity,
+        }
+
+    def units(self) -> list[str]:
+        return self.data.ids
+
+    def run_unit(self, system: MemorySystem, unit_id: str, ctx: RunContext) -> Iterator[Row]:
+        """Ingest one conversation, then ask its questions (module docstring).
+
+        Raises:
+            ConfigError: Unknown unit or judge, or the llm judge without an answer LLM.
+        """
+        conversation = self.data.conversations.get(unit_id)
+        if conversation is None:
+            raise ConfigError(f"beam: unknown unit {unit_id!r}")
+        check_judges(self.name, ctx.judges)
+        if ctx.answer_llm is None and ("llm" in ctx.judges or "rule" in ctx.judges):
+            raise ConfigError(
+                "the beam llm and rule judges need an answer_llm; judges: [] runs retrieval only"
+            )
+        namespace = unit_id
+        system.reset(namespace=namespace)
+        corpus: list[Document] = []
+        failures = 0
+        for session in batch_sessions(conversation.messages(), self.granularity, corpus):
+            failures += system.ingest_session(session, namespace=namespace).failures
+        system.finalize(namespace=namespace)
+        doc_of = {m: d.doc_id for d in corpus for m in d.message_ids}
+        ranked_system = self._is_ranked(system, namespace)
+        for question in conversation.questions:
+            yield self._ask(system, conversation, question, corpus, doc_of, ranked_system, ctx, failures)
+
+    @staticmethod
+    def _is_ranked(system: MemorySystem, namespace: str) -> bool:
+        """Whether the system's memories are the conversation's documents (it can rank them)."""
+        if isinstance(system, ReferenceContext):
+            return False
+        try:
+            stored = system.records(namespace=namespace)
+        except NotImplementedError:
+            return False
+        return any("position" in (r.metadata or {}) for r in stored[:50])
+
+    @staticmethod
+    def _ranking(
+        system: MemorySystem, question: BeamQuestion, corpus: list[Document], namespace: str
+    ) -> list[str]:
+        hits = system.search(question.question, k=len(corpus), namespace=namespace)
+        ranked = list(dict.fromkeys(h.metadata["position"] for h in hits if "position" in (h.metadata or {})))
+        returned = set(ranked)
+        ranked += [i for i in range(len(corpus)) if i not in returned]
+        return [corpus[i].doc_id for i in ranked]
+
+    def _context(
+        self,
+        system: MemorySystem,
+        question: BeamQuestion,
+        relevant: tuple[str, ...],
+        namespace: str,
+        k: int,
+        budget: int | None,
+    ) -> tuple[str, bool]:
+        """The answer model's context and whether it was cut (module docstring)."""
+        if isinstance(system, ReferenceContext):
+            with system.timed("retrieve"):
+                hits = system.reference_context(question.question, namespace=namespace, evidence=relevant)
+                blocks = [
+                    render(h.metadata["role"], h.metadata["batch"], h.metadata["time_anchor"], h.text)
+                    for h in hits
+                ]
+                start = cut_oldest(blocks, budget)
+                if start == len(blocks) and blocks:  # not even the newest fits: keep its head
+                    return cut_to_tokens(blocks[-1], budget)[0], True
+                return CONTEXT_SEPARATOR.join(blocks[start:]) or NO_MEMORY, start > 0
+        retrieved = system.retrieve(question.question, k=k, namespace=namespace)
+        placed = [h for h in retrieved.hits if "batch" in (h.metadata or {})]
+        if placed and len(placed) == len(retrieved.hits):
+            full = CONTEXT_SEPARATOR.join(
+                render(h.metadata["role"], h.metadata["batch"], h.metadata.get("time_anchor"), h.text)
+                for h in placed
+            )
+        else:
+            full = retrieved.context
+        return cut_to_tokens(full or NO_MEMORY, budget)
+
+    def _ask(
+        self,
+        system: MemorySystem,
+        conversation: Conversation,
+        question: BeamQuestion,
+        corpus: list[Document],
+        doc_of: dict[str, str],
+        ranked_system: bool,
+        ctx: RunContext,
+        failures: int,
+    ) -> Row:
+        namespace = conversation.conversation_id
+        relevant = tuple(dict.fromkeys(doc_of[m] for m in question.evidence))
+        ranking = self._ranking(system, question, corpus, namespace) if ranked_system else None
+        metrics = question_metrics(ranking, relevant, ctx.k) if ranking is not None and relevant else None
+        if isinstance(system, ReferenceContext):
+            no_ranking = f"a reference row ({system.scope} messages given, not retrieved)"
+        elif ranking is None:
+            no_ranking = "the memories are not the conversation's documents"
+        else:
+            no_ranking = None
+        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
+        started = time.perf_counter()
+        context, truncated = self._context(system, question, relevant, namespace, ctx.k, budget)
+        usage: dict[str, Any] = {"retrieve_ms": (time.perf_counter() - started) * 1000}
+        case = BeamCase(question, metrics, relevant, ctx.k, self.granularity, no_ranking)
+        messages = (
+            [{"role": "user", "content": answer_prompt(question, context)}]
+            if ctx.answer_llm is not None
+            else None
+        )
+        answer, verdicts = answer_and_judge(
+            ctx,
+            self.name,
+            case=case,
+            context=context,
+            messages=messages,
+            usage=usage,
+            max_tokens=self.answer_max_tokens,
+            temperature=0.0,
+            always=("retrieval",),
+        )
+        return Row(
+            system=system.name,
+            benchmark=self.name,
+            unit_id=namespace,
+            question_id=question.question_id,
+            question=question.question,
+            gold=question.gold,
+            context=context,
+            answer=answer.text if answer is not None and not answer.failed else None,
+            verdicts=verdicts,
+            usage=usage,
+            metadata={
+                "ability": question.ability,
+                "scale": conversation.scale,
+                "conversation": conversation.conversation_id,
+                "granularity": self.granularity,
+                "ranking": ranking or [],
+                "relevant": list(relevant),
+                "evidence_messages": list(question.evidence),
+                "corpus_size": len(corpus),
+                "k": ctx.k,
+                "rubric": list(question.rubric),
+                "context_truncated": truncated,
+                "ingest_failures": failures,
+            },
+        )
+
+    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+        """Retrieval per ability and scale, answer scores per ability and scale, and the data read."""
+        return {"source": self.source, **beam_scores(rows)}
