@@ -439,6 +439,9 @@ def build_parser() -> argparse.ArgumentParser:
     from memsuite.eval.rejudge.cli import add_rejudge_command
 
     add_rejudge_command(sub, cache_dir=default_cache_dir())
+    from memsuite.eval import data_cli
+
+    data_cli.add_parser(sub)
     return parser
 
 
