@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from memsuite.eval.benchmarks.locomo.judges import LocomoCase, official
+from memsuite.eval.benchmarks.locomo.judges.adversarial import choice_options
 from memsuite.eval.benchmarks.locomo.judges.llm import (
     NOT_MENTIONED,
     answer_prompt,
@@ -78,34 +79,50 @@ def test_a_failed_answer_call_fails_every_answer_verdict(replay_llm):
     assert len(llm.calls) == 1  # no judge call for an answer that does not exist
 
 
-def test_category_5_is_a_seeded_choice_mapped_back_to_text():
+def test_category_5_choice_prompt_letters_map_back_to_text():
     q = Question(3, "What dog did Ann adopt?", 5, None, "a pug", ())
-    prompt, options = answer_prompt(q, "ctx", seed=0, sample_id="conv-x")
-    assert set(options.values()) == {NOT_MENTIONED, "a pug"} and "(a)" in prompt and "(b)" in prompt
-    assert answer_prompt(q, "ctx", seed=0, sample_id="conv-x") == (prompt, options)  # reruns match
-    letter = next(k for k, v in options.items() if v == NOT_MENTIONED)
-    assert resolve_choice(letter, options) == NOT_MENTIONED
-    assert resolve_choice(f"({letter})", options) == NOT_MENTIONED
-    assert resolve_choice("a pug, I think", options) == "a pug, I think"
+    options = choice_options("a pug", ["a beagle", "Paris", "a beagle"], seed=0, sample_id="conv-x", index=3)
+    assert sorted(options) == sorted(["a pug", "a beagle", "Paris", NOT_MENTIONED])  # repeats drawn once
+    prompt = answer_prompt(q, "ctx", options=options)
+    assert all(f"({letter})" in prompt for letter in "abcd") and "letter" in prompt
+    assert answer_prompt(q, "ctx") == answer_prompt(Question(3, q.question, 4, "x", None, ()), "ctx")  # open
+    letter = "abcd"[options.index(NOT_MENTIONED)]
+    for reply in (letter, f"({letter})", f"{letter.upper()}.", f"({letter}) {NOT_MENTIONED}", NOT_MENTIONED):
+        assert resolve_choice(reply, options) == NOT_MENTIONED, reply
+    assert resolve_choice("a pug, I think", options) == "a pug, I think"  # names no option: kept
+    assert resolve_choice("(e)", options) == "(e)"  # no such option
 
 
-def test_a_failed_judge_call_and_category_5_through_the_shared_step(replay_llm, monkeypatch):
+def test_category_5_through_the_shared_step_open_and_choice(replay_llm, monkeypatch):
     monkeypatch.setattr(official, "_stem", lambda word: word)
     adversarial = Question(3, "What dog did Ann adopt?", 5, None, "a pug", ())
-    _, options = answer_prompt(adversarial, "context", seed=0, sample_id="conv-x")
-    letter = next(k for k, v in options.items() if v == NOT_MENTIONED)
-    script = ["7 May 2023", LLMFailure("timeout", "slow"), letter]
+    options = choice_options("a pug", ["a beagle", "Paris"], seed=0, sample_id="conv-x", index=3)
+    letter = "abcd"[options.index(NOT_MENTIONED)]
+
+    def judge(messages):
+        text = messages[-1]["content"]
+        assert "Tempting wrong answer: a pug" in text and "Gold answer" not in text  # the restated prompt
+        return {"label": "WRONG"}
+
+    script = ["7 May 2023", LLMFailure("timeout", "slow"), letter, "Ann adopted a pug.", judge]
     llm = replay_llm({"other": script})
-    ctx = RunContext(k=5, answer_llm=llm, judges=("f1", "llm"))
+    ctx = RunContext(k=5, answer_llm=llm, judges=("f1", "llm", "rule"))
     _, verdicts, usage = answer_question(ctx, CASE, "context", sample_id="conv-x")
     assert verdicts["f1"]["score"] == 1.0  # the answer stands; only the judge call failed
     assert verdicts["llm"]["correct"] is None and verdicts["llm"]["failed_call"] == "judge"
     assert verdicts["llm"]["failure"] == "timeout" and usage["judge_failures"] == 1
-    case = LocomoCase(adversarial, (), True, None)
-    answer, verdicts, usage = answer_question(ctx, case, "context", sample_id="conv-x")
+    choice = LocomoCase(adversarial, (), True, None, options=options)
+    answer, verdicts, _ = answer_question(ctx, choice, "context", sample_id="conv-x")
     assert answer == NOT_MENTIONED  # the letter read as its option's text
-    assert verdicts["llm"].get("skipped") and "failure" not in verdicts["llm"]  # mem0 skips category 5
-    assert len(llm.calls) == 3 and "judge_failures" not in usage
+    # Every answer judge scores the option chosen; the llm judge makes no call for it.
+    assert verdicts["llm"]["correct"] is True and verdicts["llm"]["choice"] == letter
+    assert verdicts["rule"]["correct"] is True and verdicts["f1"]["score"] == 1.0
+    assert len(llm.calls) == 3
+    open_case = LocomoCase(adversarial, (), True, None)
+    answer, verdicts, _ = answer_question(ctx, open_case, "context", sample_id="conv-x")
+    assert "Pick the correct answer" not in llm.calls[3].messages[0]["content"]  # asked as any question
+    assert verdicts["llm"]["correct"] is False and verdicts["rule"]["correct"] is False
+    assert "trap" in verdicts["rule"]["reason"]
 
 
 def test_summaries_leave_failed_rows_out_and_count_them_per_cell():
