@@ -115,3 +115,80 @@ def check_code(old: dict[str, Any] | None, new: dict[str, Any], where: Path, *, 
             " resume with this code anyway, --restart to recompute, or choose another --out"
         )
     return changes
+
+
+# -- the data a run read ----------------------------------------------------------------------------
+
+
+def data_provenance(benchmark: str, options: dict[str, Any]) -> dict[str, Any] | None:
+    """What a run's header records of its data, by name wherever the catalogue knows it.
+
+    - a catalogue name (``data: locomo``), or the default entry: ``{"catalogue", "revision",
+      "source", "sha256"}`` (a file set: ``files`` and ``sha256`` over its files' hashes);
+    - a development copy under ``$MEMSUITE_SHARED_DATA``: ``{"shared_dev": <path under it>, "sha256"}``;
+    - a user's file: the catalogue entry whose file has the same sha256, else ``{"path", "sha256"}``;
+      a user's folder: ``{"path"}``.
+
+    None for a benchmark that generates its data (no data option given), or one without a data option.
+    Never raises: a header is written only after the data was found, and a record is not a check.
+    """
+    from memsuite.eval import data_cache
+    from memsuite.eval.datasets import get_dataset, split_name
+    from memsuite.eval.shared_data import BENCHMARK_DATA, SHARED_DATA_ENV, shared_dev_path
+
+    spec = BENCHMARK_DATA.get(benchmark)
+    if spec is None:
+        return None
+    value = options.get(spec.option)
+    try:
+        named = split_name(value) if isinstance(value, str) and not Path(value).exists() else None
+        if named is not None:
+            return _catalogue_record(*named)
+        if value is None:
+            if spec.dev is not None:
+                dev = shared_dev_path(spec.dev, folder=spec.folder)
+                if dev is not None:
+                    record: dict[str, Any] = {"shared_dev": spec.dev, "variable": SHARED_DATA_ENV}
+                    if dev.is_file():
+                        record["sha256"] = data_cache.sha256_of(dev)
+                    return record
+            if spec.default is None:
+                return None
+            return _catalogue_record(get_dataset(spec.default), None)
+        path = Path(value)
+        if path.is_file():
+            digest = data_cache.sha256_of(path)
+            known = _catalogue_file_with(digest)
+            return known if known is not None else {"path": str(path), "sha256": digest}
+        return {"path": str(path)}
+    except (OSError, ConfigError):
+        return {"path": str(value)} if value is not None else None
+
+
+def _catalogue_record(entry: Any, path: str | None) -> dict[str, Any]:
+    from memsuite.eval import data_cache
+
+    lock = data_cache.read_lock()
+    record: dict[str, Any] = {"catalogue": entry.name, "revision": entry.revision, "source": entry.source}
+    files = [entry.file(path)] if path is not None else list(entry.files)
+    if path is not None or (len(files) == 1 and not entry.folder):
+        record["file"] = files[0].path
+        record["sha256"] = data_cache.expected_sha256(entry, files[0], lock)
+        return record
+    hashes = [(f.path, data_cache.expected_sha256(entry, f, lock)) for f in files]
+    record["files"] = len(files)
+    record["sha256"] = hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in sorted(hashes)).encode()).hexdigest()
+    return record
+
+
+def _catalogue_file_with(digest: str) -> dict[str, Any] | None:
+    """The catalogue record of the file whose expected sha256 is ``digest``, if any."""
+    from memsuite.eval import data_cache
+    from memsuite.eval.datasets import CATALOGUE
+
+    lock = data_cache.read_lock()
+    for entry in CATALOGUE.values():
+        for f in entry.files:
+            if data_cache.expected_sha256(entry, f, lock) == digest:
+                return _catalogue_record(entry, f.path)
+    return None

@@ -366,12 +366,16 @@ def header_config(config_dict: dict[str, Any]) -> Any:
 
 
 def base_header(config_dict: dict[str, Any], code_root: Path) -> dict[str, Any]:
-    """The parts of a header known before anything runs."""
+    """The parts of a header known before anything runs; ``data`` names the data the benchmark reads
+    (:func:`memsuite.eval.provenance.data_provenance`)."""
+    from memsuite.eval.provenance import data_provenance
+
     return {
         "format_version": RUN_FORMAT_VERSION,
         "status": "started",
         "started_at": now_iso(),
         "config": header_config(config_dict),
+        "data": data_provenance(config_dict.get("benchmark", ""), config_dict.get("benchmark_options") or {}),
         "memsuite_version": package_versions().get(DISTRIBUTION),
         "git_revision": git_revision(code_root),
         "python": platform.python_version(),

@@ -1,43 +1,137 @@
-"""Where the shared development data lies: ``$MEMSUITE_SHARED_DATA``, else ``../shared/data`` beside
-the checkout. Benchmarks whose data is released elsewhere default to a dev copy there."""
+"""Which data a benchmark reads: its data option (a catalogue name or a path), else the shared
+development copy where ``$MEMSUITE_SHARED_DATA`` names one (the test suite and ``make results``), else
+the benchmark's default catalogue entry (:mod:`memsuite.eval.datasets`), fetched with ``memsuite data
+fetch``.
+
+Each benchmark's factory turns its option into a path with :func:`data_path` and finds its default
+with :func:`shared_data_file`; config validation calls :func:`check_data` with the same rules, so a
+missing catalogue file is refused before any run folder exists.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from memsuite.memory_systems.errors import ConfigError
 
 SHARED_DATA_ENV = "MEMSUITE_SHARED_DATA"
-#: The checkout's root (in an installed package, the site-packages folder of memsuite).
-CHECKOUT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class DataOption:
+    """How one benchmark names its data."""
+
+    option: str
+    """The benchmark option that names it (``data``, ``data_dir``)."""
+    default: str | None
+    """The catalogue entry read when the option is absent (None: the benchmark generates its data)."""
+    dev: str | None = None
+    """The development copy under ``$MEMSUITE_SHARED_DATA`` read instead of ``default`` when set."""
+    folder: bool = False
+    """The data is a folder, not a file."""
+
+
+#: Benchmarks whose data can be real, by name.
+BENCHMARK_DATA: dict[str, DataOption] = {
+    "locomo": DataOption("data", "locomo", "locomo/locomo.dev.json"),
+    "longmemeval": DataOption("data", "longmemeval_s", "longmemeval/longmemeval_s_cleaned.dev.json.gz"),
+    "wmb": DataOption("data_dir", "wmb100k", "wmb100k", folder=True),
+    "beam": DataOption("data", None, "beam", folder=True),
+    "meme": DataOption("data", None),
+}
+#: Other development copies a benchmark reads by default, and the catalogue entry a user fetches instead.
+_OTHER_DEV_COPIES = {"published/locomo/audit/errors.json": "locomo_audit_errors"}
+
+
+def shared_dev_path(relative: str | Path, *, folder: bool = False) -> Path | None:
+    """The development copy ``relative`` under ``$MEMSUITE_SHARED_DATA``; None when the variable is
+    unset or the copy is not there."""
+    root = os.environ.get(SHARED_DATA_ENV)
+    if not root:
+        return None
+    path = Path(root) / relative
+    return path if (path.is_dir() if folder else path.is_file()) else None
+
+
+def data_path(value: str | Path, *, benchmark: str, option: str = "data") -> Path:
+    """A data option as a path: a catalogue name (``locomo``, ``meme_episodes/meme_filler32k.json``)
+    becomes its cached path, anything else is a path.
+
+    Raises:
+        ConfigError: A catalogue entry that is not fetched (the message gives the ``memsuite data
+            fetch`` command).
+    """
+    from memsuite.eval.data_cache import catalogue_path
+
+    if isinstance(value, str):
+        found = catalogue_path(value, where=f"{benchmark}: benchmark_options.{option}")
+        if found is not None:
+            return found
+    return Path(value)
 
 
 def shared_data_file(
     relative: Path | str, *, benchmark: str, release: str, folder: bool = False, option: str = "data"
 ) -> Path:
-    """The shared dev file (or, with ``folder``, folder) ``relative`` (e.g. ``locomo/locomo.dev.json``).
+    """What a benchmark reads when its data option is absent: the development copy ``relative`` under
+    ``$MEMSUITE_SHARED_DATA`` when that is set and holds it, else the fetched catalogue entry that
+    stands for it.
 
     Args:
-        relative: The path under the shared data folder.
+        relative: The development copy's path under the shared data folder.
         benchmark: Whose data it is, for the message.
         release: Where the released data comes from, for the message.
-        folder: Look for a folder instead of a file.
-        option: The benchmark option that names the released data instead, for the message.
+        folder: The copy is a folder.
+        option: The benchmark option that names the data instead, for the message.
 
     Raises:
-        ConfigError: Neither place has it; the message names the variable to set and where the released
-            data is.
+        ConfigError: Neither is there; the message gives the ``memsuite data fetch`` command (or the
+            release, where the catalogue has no single entry for it).
     """
-    tried = []
+    dev = shared_dev_path(relative, folder=folder)
+    if dev is not None:
+        return dev
+    name = _default_entry(str(Path(relative)))
+    where = f"{benchmark}: benchmark_options.{option} (not given)"
     if os.environ.get(SHARED_DATA_ENV):
-        tried.append(Path(os.environ[SHARED_DATA_ENV]) / relative)
-    tried.append(CHECKOUT.parent / "shared" / "data" / relative)
-    for path in tried:
-        if path.is_dir() if folder else path.is_file():
-            return path
-    what = "folder" if folder else "file"
-    raise ConfigError(
-        f"{benchmark} needs benchmark_options.{option}: {release}; no shared dev {what} at "
-        f"{' or '.join(map(str, tried))} (set {SHARED_DATA_ENV} to the folder holding {relative})"
-    )
+        where += f" and no development copy {relative} under ${SHARED_DATA_ENV}"
+    if name is not None:
+        from memsuite.eval.data_cache import catalogue_path
+
+        try:
+            found = catalogue_path(name, where=where)
+        except ConfigError as exc:
+            raise ConfigError(f"{exc}; or name {release}") from None
+        assert found is not None
+        return found
+    raise ConfigError(f"{where}: name {release}; `memsuite data list` shows what can be fetched")
+
+
+def _default_entry(relative: str) -> str | None:
+    for spec in BENCHMARK_DATA.values():
+        if spec.dev is not None and str(Path(spec.dev)) == relative:
+            return spec.default
+    return _OTHER_DEV_COPIES.get(relative)
+
+
+def check_data(benchmark: str, options: Mapping[str, Any]) -> None:
+    """Refuse, before any work, a catalogue name whose files are not fetched, and a default that is
+    neither a development copy nor fetched. Paths are left to the benchmark's loader, which names the
+    file and field it cannot read.
+
+    Raises:
+        ConfigError: The message gives the ``memsuite data fetch`` command.
+    """
+    spec = BENCHMARK_DATA.get(benchmark)
+    if spec is None:
+        return
+    value = options.get(spec.option)
+    if isinstance(value, str):
+        data_path(value, benchmark=benchmark, option=spec.option)
+    elif value is None and spec.dev is not None and spec.default is not None:
+        shared_data_file(spec.dev, benchmark=benchmark, release=f"a {spec.default} file", folder=spec.folder,
+                         option=spec.option)  # fmt: skip

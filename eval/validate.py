@@ -222,6 +222,12 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
                 raise ConfigError(f"{source}: judges[{i}]: {message}")
     for role in _LLM_ROLES:
         check_llm_spec(getattr(config, role), source=source, path=role)
+    from memsuite.eval.shared_data import check_data  # a catalogue file not fetched: refused before any work
+
+    try:
+        check_data(config.benchmark, config.benchmark_options)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
     _check_judge_llms(config, source)
 
 

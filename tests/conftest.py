@@ -1,9 +1,10 @@
-"""Shared fixtures: the real offline embedder (loaded once), the path of ../shared/data, the embedded
+"""Shared fixtures: the real offline embedder (loaded once), the shared real data samples, the embedded
 local LLM, and scripted replay LLMs (the real client over HTTP, tests/fakes.py)."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,17 +17,27 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # contract tests (parametrized over the registry) run against it too.
 README_EXAMPLE = readme_example.install()
 
-#: Benchmark data samples live outside the repo; MEMSUITE_SHARED_DATA overrides the default.
-SHARED_DATA = Path(
-    os.environ.get("MEMSUITE_SHARED_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data")
+#: Benchmark data samples live outside the repo. MEMSUITE_SHARED_DATA names them (the Makefile sets it,
+#: so `make test` and CI read them); pytest started by hand falls back to the folder beside the checkout.
+#: The package itself never looks there: without the variable it reads fetched catalogue files.
+os.environ.setdefault(
+    "MEMSUITE_SHARED_DATA", str(Path(__file__).resolve().parents[1].parent / "shared" / "data")
 )
+SHARED_DATA = Path(os.environ["MEMSUITE_SHARED_DATA"])
+#: The data cache (`memsuite data`) of the tests: an empty folder of their own, never the user's cache.
+os.environ["MEMSUITE_DATA"] = tempfile.mkdtemp(prefix="memsuite-test-data-")
 
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """Folder of real benchmark samples; skips the test with the reason when it is absent."""
+    """Folder of real benchmark samples. Absent: the test is skipped with the reason, except under CI,
+    where it fails (CI is given the folder; a skip there would hide that the real-data tests ran on
+    nothing)."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(f"shared benchmark data not found at {SHARED_DATA} (set MEMSUITE_SHARED_DATA)")
+        message = f"shared benchmark data not found at {SHARED_DATA} (set MEMSUITE_SHARED_DATA)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
     return SHARED_DATA.resolve()
 
 

@@ -59,7 +59,7 @@ from memsuite.eval.benchmarks.longmemeval.scoring import longmemeval_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
 from memsuite.eval.registry import check_judges, register_benchmark
-from memsuite.eval.shared_data import shared_data_file
+from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document, Session, Turn
@@ -165,7 +165,7 @@ class LongMemEvalBenchmark:
             raise ConfigError(
                 f"longmemeval granularity must be one of {', '.join(GRANULARITIES)}, got {granularity!r}"
             )
-        path = Path(data) if data is not None else default_data_path()
+        path = data_path(data, benchmark="longmemeval") if data is not None else default_data_path()
         if isinstance(question_types, str):
             question_types = [question_types]
         if isinstance(question_ids, str):

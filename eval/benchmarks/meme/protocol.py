@@ -50,6 +50,7 @@ from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.metrics import judge_agreement
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import register_benchmark
+from memsuite.eval.shared_data import data_path
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.tokens import encoding
@@ -285,7 +286,7 @@ class MemeBenchmark:
         phrasing: str = "dev",
     ) -> None:
         if data is not None:
-            loaded = load_episodes(Path(data))
+            loaded = load_episodes(data_path(data, benchmark="meme"))
             source = {"kind": "official", "path": str(data)}
         else:
             from memsuite.eval.benchmarks.meme.generator import generate_episodes

@@ -51,7 +51,7 @@ from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, Conversation, Questi
 from memsuite.eval.benchmarks.wmb.scoring import kept_hits, result_json, wmb_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import check_judges, register_benchmark
-from memsuite.eval.shared_data import shared_data_file
+from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 
@@ -157,7 +157,9 @@ class WMBBenchmark:
     ) -> None:
         if data_dir is None and (questions_file is None or not Path(questions_file).is_absolute()):
             data_dir = default_data_dir()
-        self.data_dir = Path(data_dir) if data_dir is not None else None
+        self.data_dir = (
+            data_path(data_dir, benchmark="wmb", option="data_dir") if data_dir is not None else None
+        )
         self.question_set = _choice("questions", questions, QUESTION_SETS)
         self.cross_category = _choice("cross_category", cross_category, CROSS_CATEGORY_MODES)
         self.judge_mode = _choice("judge_mode", judge_mode, JUDGE_MODES)

@@ -147,9 +147,9 @@ def test_answer_judges_need_an_answer_llm_and_unknown_judges_fail(shared_data):
 def test_default_data_path_and_its_error(shared_data, monkeypatch, tmp_path):
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
     assert default_data_path() == shared_data / DEV
-    monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(tmp_path))
-    monkeypatch.setattr("memsuite.eval.shared_data.CHECKOUT", tmp_path / "checkout")
-    with pytest.raises(ConfigError, match=r"locomo10\.json"):
+    monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(tmp_path))  # no development copy there
+    monkeypatch.setenv("MEMSUITE_DATA", str(tmp_path / "cache"))  # and nothing fetched
+    with pytest.raises(ConfigError, match=r"memsuite data fetch locomo.*locomo10\.json"):
         default_data_path()
 
 
