@@ -24,10 +24,23 @@ Verdicts (rows keep failed and undefined verdicts, summaries leave them out and 
 - ``evidence`` (always, LLM-free): the recall of the question's evidence dia_ids among the retrieved
   turns (``correct`` = all found); for a system whose memories are not turns, ``answer_in_context``.
 - ``f1`` (with an answer LLM): LoCoMo's per-category token F1 (:mod:`.judges.official`), in ``score``.
-- ``rule`` (with an answer LLM, LLM-free): the J prompt's rubric and LoCoMo's category-5 rule as
-  string rules (:mod:`.judges.rule`); undecided answers are ``correct: None`` with ``undecided``.
+- ``rule`` (with an answer LLM, LLM-free): the J prompt's rubric as string rules (:mod:`.judges.rule`)
+  and category 5's rule (:mod:`.judges.adversarial`); undecided answers are ``correct: None`` with
+  ``undecided``.
 - ``llm`` (with an answer LLM): the mem0 judge (:mod:`.judges.llm`) through ``ctx.judge_llm`` when the run
-  has one, else the answer LLM; category 5 is not judged (mem0 skips it).
+  has one, else the answer LLM; category 5 through the restated adversarial prompt.
+
+Category 5 (``adversarial_format``): ``open`` asks it as any other question; ``choice`` asks a
+multiple choice (the trap, distractors from the conversation's other gold answers, "Not mentioned in
+the conversation"; seeded by the run's seed) and scores the option chosen. Rows record the options
+(``metadata["options"]``).
+
+The answer key (``answer_key``: ``original``, ``audited``, ``both``): with the audit's findings
+(``audit``: the audit's errors.json; by default the shared copy when the data is the shared dev
+file), each question the audit names carries its finding (``metadata["audit"]``) and every verdict
+also holds its ``audited`` reading (:mod:`.judges`); summaries give both keys, the flips and the
+original key's ceiling (:mod:`.scoring`). ``audited`` without an audit file is refused; ``both``
+without one is ``original``, said in the summary (``answer_key``).
 
 The answer call, its usage, the failed-call rule and the judges run in the shared step
 (:mod:`memsuite.eval.answer`); the judges are registered in :mod:`.judges` under the benchmark name
@@ -50,16 +63,18 @@ from memsuite.eval.answer import (
     cut_to_tokens,
 )
 from memsuite.eval.benchmarks.locomo import report as _report  # noqa: F401 -- registers the report renderer
-from memsuite.eval.benchmarks.locomo.judges import LocomoCase, gold_for_scoring
-from memsuite.eval.benchmarks.locomo.judges.llm import (
-    ANSWER_MAX_TOKENS,
-    NOT_MENTIONED,
-    answer_prompt,
-    resolve_choice,
+from memsuite.eval.benchmarks.locomo.audit import (
+    Finding,
+    audit_findings,
+    check_answer_key,
+    default_audit_path,
 )
+from memsuite.eval.benchmarks.locomo.judges import LocomoCase, gold_for_scoring
+from memsuite.eval.benchmarks.locomo.judges.adversarial import NOT_MENTIONED, choice_options
+from memsuite.eval.benchmarks.locomo.judges.llm import ANSWER_MAX_TOKENS, answer_prompt, resolve_choice
 from memsuite.eval.benchmarks.locomo.judges.official import has_answer, stemmer
 from memsuite.eval.benchmarks.locomo.loader import load_conversations
-from memsuite.eval.benchmarks.locomo.schema import Conversation, Question
+from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Conversation, Question
 from memsuite.eval.benchmarks.locomo.schema import Session as LocomoSession
 from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
 from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
@@ -87,6 +102,10 @@ def default_data_path() -> Path:
     """
     release = "the released locomo10.json (snap-research/LoCoMo, data/locomo10.json)"
     return shared_data_file(DEV_FILE, benchmark="locomo", release=release)
+
+
+#: Category 5's answer formats (module docstring).
+ADVERSARIAL_FORMATS = ("open", "choice")
 
 
 def turn_document(turn: LocomoTurn, date_time: str) -> str:
@@ -136,9 +155,9 @@ def answer_question(
 ) -> tuple[str | None, dict[str, dict[str, Any]], dict[str, Any]]:
     """One question through the shared answer-and-judge step (:func:`memsuite.eval.answer.answer_and_judge`).
 
-    The answer prompt is LoCoMo's (:func:`.judges.llm.answer_prompt`), temperature 0; a category-5 reply
-    of just a letter is read as its option's text before the judges see it. The evidence verdict is
-    always given; ``f1`` and ``llm`` when the run asks for them and there is an answer LLM.
+    The answer prompt is LoCoMo's (:func:`.judges.llm.answer_prompt`), temperature 0; a category-5 choice
+    reply naming an option is read as its option's text before the judges see it. The evidence verdict
+    is always given; ``f1`` and ``llm`` when the run asks for them and there is an answer LLM.
 
     Returns:
         ``(answer, verdicts, usage)``: the answer as judged (None without an answer or when the call
@@ -146,10 +165,9 @@ def answer_question(
     """
     usage: dict[str, Any] = {}
     messages = None
-    options: dict[str, str] | None = None
+    options = case.options
     if ctx.answer_llm is not None:
-        prompt, options = answer_prompt(case.question, context, seed=ctx.seed, sample_id=sample_id)
-        messages = [{"role": "user", "content": prompt}]
+        messages = [{"role": "user", "content": answer_prompt(case.question, context, options=options)}]
     answer, verdicts = answer_and_judge(
         ctx,
         LocomoBenchmark.name,
@@ -179,6 +197,10 @@ class LocomoBenchmark:
             (less room for the prompt) when the endpoint reports it, else no cut.
         adversarial_in_overall: Count category 5 in the overall score (the published tables do not).
         answer_max_tokens: Answer budget (LoCoMo's 32).
+        answer_key: ``original``, ``audited`` or ``both`` (module docstring).
+        audit: The LoCoMo audit's errors.json; default the shared copy when ``data`` is the shared dev
+            file.
+        adversarial_format: How category 5 is asked: ``open`` or ``choice`` (module docstring).
 
     Raises:
         ConfigError: Bad options or no data file.
@@ -196,9 +218,23 @@ class LocomoBenchmark:
         max_context_tokens: int | None = None,
         adversarial_in_overall: bool = False,
         answer_max_tokens: int = ANSWER_MAX_TOKENS,
+        answer_key: str = "both",
+        audit: str | Path | None = None,
+        adversarial_format: str = "open",
     ) -> None:
         path = data_path(data, benchmark="locomo") if data is not None else default_data_path()
+        if adversarial_format not in ADVERSARIAL_FORMATS:
+            raise ConfigError(
+                f"locomo adversarial_format must be one of {', '.join(ADVERSARIAL_FORMATS)}, "
+                f"got {adversarial_format!r}"
+            )
+        audit_path = Path(audit) if audit is not None else default_audit_path(path, DEV_FILE)
+        self.answer_key = check_answer_key(answer_key, audit_path)
+        self.adversarial_format = adversarial_format
         loaded, self.repairs = load_conversations(path)
+        self.findings: dict[tuple[str, int], Finding] = {}
+        if audit_path is not None and self.answer_key != "original":
+            self.findings = audit_findings(audit_path, loaded)
         by_id = {c.sample_id: c for c in loaded}
         if isinstance(conversations, str):
             conversations = [conversations]
@@ -232,6 +268,12 @@ class LocomoBenchmark:
             "conversations": len(chosen),
             "questions": sum(len(self.questions_of(sample_id)) for sample_id in chosen),
             "file_conversations": len(loaded),
+            "answer_key": self.answer_key,
+            "audit": str(audit_path) if self.findings else None,
+            "audit_findings": sum(
+                (s, q.index) in self.findings for s in chosen for q in self.questions_of(s)
+            ),
+            "adversarial_format": adversarial_format,
         }
         if self.repairs.repaired or self.repairs.dropped or self.repairs.unknown:
             logger.info(
@@ -297,7 +339,9 @@ class LocomoBenchmark:
         dia_ids = list(dict.fromkeys(h.metadata["dia_id"] for h in hits if "dia_id" in (h.metadata or {})))
         gold = gold_for_scoring(question)
         in_context = has_answer([gold], context) if gold is not None else None
-        case = LocomoCase(question, tuple(dia_ids), turns, in_context)
+        finding = self.findings.get((namespace, question.index))
+        options = self.options_of(conversation, question, ctx.seed)
+        case = LocomoCase(question, tuple(dia_ids), turns, in_context, finding, options)
         answer, verdicts, answer_usage = answer_question(
             ctx, case, context, sample_id=namespace, max_tokens=self.answer_max_tokens
         )
@@ -320,6 +364,8 @@ class LocomoBenchmark:
                 "retrieved_dia_ids": dia_ids,
                 "answer_in_context": in_context,
                 "adversarial_answer": question.adversarial_answer,
+                **({"options": list(options)} if options else {}),
+                **({"audit": finding.to_metadata()} if finding is not None else {}),
                 "memories_are_turns": turns,
                 "k": ctx.k,
                 "context_truncated": truncated,
@@ -327,12 +373,22 @@ class LocomoBenchmark:
             },
         )
 
+    def options_of(self, conversation: Conversation, question: Question, seed: int) -> tuple[str, ...] | None:
+        """A category-5 question's options in the choice format; else None."""
+        if self.adversarial_format != "choice" or question.category != ADVERSARIAL:
+            return None
+        others = [q.answer for q in conversation.questions if q.answer and q.category != ADVERSARIAL]
+        trap = question.adversarial_answer or question.answer or ""
+        return choice_options(trap, others, seed=seed, sample_id=conversation.sample_id, index=question.index)
+
     def summarize(self, rows: list[Row]) -> dict[str, Any]:
         """Scores per judge and category, recall and answer-in-context rates, and the data's repairs."""
         return {
             "source": self.source,
             "evidence_repairs": self.repairs.to_dict(),
-            **locomo_scores(rows, adversarial_in_overall=self.adversarial_in_overall),
+            **locomo_scores(
+                rows, adversarial_in_overall=self.adversarial_in_overall, answer_key=self.answer_key
+            ),
         }
 
 
