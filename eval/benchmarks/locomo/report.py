@@ -14,6 +14,7 @@ from typing import Any
 
 from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM, PublishedRow
+from memsuite.eval.benchmarks.locomo.report_audit import audit_tables
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL as ADVERSARIAL_CATEGORY
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
 from memsuite.eval.benchmarks.locomo.scoring import row_value
@@ -31,7 +32,10 @@ ADVERSARIAL = CATEGORY_NAMES[5]
 JUDGE_ORDER = ("llm", "f1", "evidence")
 JUDGE_NOTES = {
     "llm": "judge: llm -- mem0's CORRECT/WRONG judge (evaluation/metrics/llm_judge.py) through the run's "
-    "judge LLM; % of judged questions; category 5 is not judged (as in mem0).",
+    "judge LLM; % of judged questions; category 5 (which mem0 does not judge) through a restated prompt: "
+    "correct only when the answer says the conversation does not tell and asserts no answer.",
+    "rule": "judge: rule -- LLM-free: the J prompt's rubric as string rules; category 5 passes when the "
+    "answer abstains and asserts neither the trap (adversarial_answer) nor another answer.",
     "f1": "judge: f1 -- LoCoMo's token F1 with its per-category rules (task_eval/evaluation.py), x100.",
     "evidence": "judge: evidence -- LLM-free: recall of the evidence dia_ids among the retrieved turns "
     "(x100); for systems whose memories are not turns, % of questions whose gold answer is in the context.",
@@ -39,7 +43,10 @@ JUDGE_NOTES = {
 
 
 def _scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
-    found = (run.scores(system).get("by_judge") or {}).get(judge)
+    """``judge``'s scores; a run under the audited key alone (``answer_key: audited``) gives those."""
+    scores = run.scores(system)
+    key = "by_judge_audited" if scores.get("answer_key") == "audited" else "by_judge"
+    found = (scores.get(key) or scores.get("by_judge") or {}).get(judge)
     return found if isinstance(found, Mapping) else None
 
 
@@ -177,6 +184,16 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                 records.append(record)
         notes = [JUDGE_NOTES.get(judge, f"judge: {judge}"), interval_note("conversation")]
         adversarial_in = any(run.scores(s).get("adversarial_in_overall") for run in runs for s in run.systems)
+        if any(run.scores(s).get("answer_key") == "audited" for run in runs for s in run.systems):
+            notes.append("answer key: audited (answer_key: audited); the original key is in the table below")
+        asked = {
+            (run.scores(s).get("source") or {}).get("adversarial_format") for run in runs for s in run.systems
+        }
+        notes.append(
+            f"{ADVERSARIAL}: category 5, always its own column (format: "
+            f"{', '.join(sorted(f for f in asked if f)) or 'choice'}; open: asked as any question; choice: "
+            "the trap, distractors, 'Not mentioned in the conversation', scored by the option chosen)"
+        )
         notes.append(
             "overall: questions of categories 1-4"
             + (
@@ -220,6 +237,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                 intervals=intervals,
             )
         )
+    section.tables += audit_tables(runs, systems, prefix)
     section.tables.append(_recall_table(runs, systems, prefix))
     section.figures += _recall_figures(runs, systems, options)
     section.tables.append(_in_context_table(runs, systems, prefix))

@@ -142,3 +142,33 @@ def test_an_audit_of_another_release_or_a_malformed_one_is_refused(shared_data, 
     bad.write_text(json.dumps([{k: v for k, v in raw[0].items() if k != "correct_evidence"}]))
     with pytest.raises(DatasetError, match="field 'correct_evidence'"):
         read_findings(bad)
+
+
+def test_a_run_and_its_report_under_both_keys(shared_data, tmp_path, monkeypatch):
+    from memsuite.eval.config import config_from_dict
+    from memsuite.eval.report.document import build_report, report_markdown
+    from memsuite.eval.report.runs import load_runs
+    from memsuite.eval.runner import run
+
+    monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
+    options = {"data": str(shared_data / DEV), "conversations": ["conv-26"], "max_questions": 12}
+    config = config_from_dict(
+        {"benchmark": "locomo", "systems": ["bm25"], "judges": [], "k": 5, "benchmark_options": options}
+    )
+    run(config, out_dir=tmp_path / "run", show_progress=False)
+    scores = json.loads((tmp_path / "run" / "summary.json").read_text())["bm25"]["scores"]
+    assert scores["answer_key"] == "both" and scores["source"]["audit_findings"] == 4
+    audited = scores["by_judge_audited"]["evidence"]
+    assert (
+        audited["ambiguous"]["n"] == 0
+        and audited["overall"]["n"] == scores["by_judge"]["evidence"]["overall"]["n"]
+    )
+    # Questions 0-11 of conv-26: the audit flags the gold of 2 (HALLUCINATION) and 5 (TEMPORAL_ERROR); its
+    # two WRONG_CITATION findings (1, 4) change retrieval only.
+    assert scores["original_key_ceiling"]["overall"] == {"n": 12, "flagged": 2, "ceiling": 10 / 12}
+    rows = {r["question_id"]: r for r in map(json.loads, (tmp_path / "run" / "rows.jsonl").open())}
+    assert rows["q001"]["verdicts"]["evidence"]["audited"]["recall"] is not None
+    assert "audited" not in rows["q000"]["verdicts"]["evidence"]
+    (info,) = load_runs([tmp_path / "run"])
+    markdown = report_markdown(build_report([info]))
+    assert "LoCoMo -- judge: evidence, audited answer key" in markdown and "original-key ceiling" in markdown
