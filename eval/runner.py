@@ -20,6 +20,8 @@ from typing import Any
 
 from memsuite.eval.answer import failed_calls
 from memsuite.eval.config import RunConfig, SystemSpec
+from memsuite.eval.oracle.run import NOTE as ORACLE_NOTE
+from memsuite.eval.oracle.run import bind_gold, is_oracle, mark_oracle, open_oracle, oracle_roles, served
 from memsuite.eval.preflight import check_endpoints
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.provenance import check_code, code_identity
@@ -40,9 +42,14 @@ EXECUTORS = ("threads", "ray")
 
 @contextmanager
 def _llm(spec: Any, cache_dir: Path | None):
-    """A ready LLM client for ``spec`` (None -> None; "local" starts and stops the embedded server)."""
+    """A ready LLM client for ``spec`` (None -> None; "local" starts and stops the embedded server,
+    "oracle" the gold-backed endpoint)."""
     if spec in (None, "none"):
         yield None
+        return
+    if is_oracle(spec):  # the gold-backed endpoint: started here, given the benchmark's gold once built
+        with open_oracle(spec) as client:
+            yield client
         return
     from memsuite.memory_systems.llm import open_llm  # the LLM layer is only needed when a config asks for it
 
@@ -162,6 +169,7 @@ def _run_units(
         check_endpoints(clients)  # a dead endpoint stops the run here: no data built, no folder touched
         benchmark = session.benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
         units = benchmark.units()
+        bind_gold(clients, config.benchmark, benchmark)  # an oracle endpoint answers from this gold
         embedder = make_embedder(config, cache_dir)
         folder.prepare()
         done = folder.done_units()
@@ -176,6 +184,9 @@ def _run_units(
                 ", ".join(llm_judges),
             )
         header = run_header(config, embedder, clients, uses_llm_judges=bool(llm_judges))
+        oracle = oracle_roles(config)
+        if oracle:
+            header["oracle_llm"] = {"roles": oracle, "note": ORACLE_NOTE}
         header["units"] = {"total": total, "already_done": len(done)}
         header["code"] = code[0]
         if previous is not None:
@@ -191,7 +202,8 @@ def _run_units(
             # concurrent units of one system never mix their accounting.
             views = {role: _view(client, f"{spec.key}@{unit}") for role, client in clients.items()}
             resources = {"embedder": embedder, "llm": views["internal"]}
-            return _compute_unit(benchmark, spec, unit, config, folder, resources, views)
+            record, rows = _compute_unit(benchmark, spec, unit, config, folder, resources, views)
+            return record, [mark_oracle(row, oracle) for row in rows]
 
         if executor == "ray":
             finished = _run_on_ray(todo, config, folder, cache_dir, clients, workers, ray_address)
@@ -204,6 +216,8 @@ def _run_units(
         )
         # The device that ``auto`` resolved to, once a unit embedded.
         session.header["embedder"] = embedder.identity()
+        if oracle:  # what the oracle answered this session, per role and prompt kind
+            session.header["oracle_llm"]["served"] = served(clients)
 
 
 def say_resumed(out: Path, previous: dict[str, Any], total: int, todo: int) -> None:
@@ -418,7 +432,8 @@ def _ray_unit(config, spec, unit, out_dir, cache_dir, endpoints, shared) -> tupl
     account = f"{spec.key}@{unit}"
     views = {role: _view(clients.get(role), account) for role in ("answer", "internal", "judge")}
     resources = {"embedder": embedder, "llm": views["internal"]}
-    return _compute_unit(benchmark, spec, unit, config, RunFolder(Path(out_dir)), resources, views)
+    record, rows = _compute_unit(benchmark, spec, unit, config, RunFolder(Path(out_dir)), resources, views)
+    return record, [mark_oracle(row, oracle_roles(config)) for row in rows]
 
 
 def _view(client: Any, account: str) -> Any:

@@ -140,12 +140,17 @@ def check_llm_spec(spec: Any, *, source: str, path: str) -> None:
     """
     if spec is None or spec == "none":
         return
+    from memsuite.eval.oracle.run import check_oracle_spec, is_oracle
+
+    if is_oracle(spec):
+        check_oracle_spec(spec, source=source, path=path)
+        return
     if isinstance(spec, str):
         if spec.strip().lower() == "local":
             return
         raise ConfigError(
-            f"{source}: {path}: LLM spec {spec!r}: use 'local' (embedded server), null, or a mapping "
-            "{model, base_url, api_key_env, ...} for an endpoint"
+            f"{source}: {path}: LLM spec {spec!r}: use 'local' (embedded server), 'oracle' (gold), null,"
+            " or a mapping {model, base_url, api_key_env, ...} for an endpoint"
         )
     if not isinstance(spec, Mapping):
         raise ConfigError(f"{source}: {path}: an LLM spec is 'local', null or a mapping, got {spec!r}")
@@ -228,6 +233,9 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
         check_data(config.benchmark, config.benchmark_options)
     except ConfigError as exc:
         raise ConfigError(f"{source}: {exc}") from None
+    from memsuite.eval.oracle.run import check_oracle
+
+    check_oracle(config, source=source)
     _check_judge_llms(config, source)
 
 

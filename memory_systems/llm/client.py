@@ -30,6 +30,9 @@ from memsuite.memory_systems.records import PHASES, Usage
 
 logger = logging.getLogger(__name__)
 
+#: Header naming a call's account (``<system>@<unit>``) when ``LLMConfig.send_account`` is set.
+ACCOUNT_HEADER = "X-Memsuite-Account"
+
 JSON_RETRY_PROMPT = (
     "Your previous reply was not valid JSON. Reply again with only one valid JSON object: "
     "no code fences, no text before or after it."
@@ -406,7 +409,10 @@ class LLMClient:
             try:
                 timeout = min(float(self.config.timeout_s), max(0.001, deadline - time.perf_counter()))
                 with self._limiter.slot(_estimate_tokens(request)) as slot:
-                    response = self._sdk.chat.completions.create(**request, timeout=timeout)
+                    headers = self._account_headers(system_name)
+                    response = self._sdk.chat.completions.create(
+                        **request, timeout=timeout, extra_headers=headers
+                    )
                     stored = normalise(response)
                     slot.settle(stored["prompt_tokens"] + stored["completion_tokens"])
             except ENDPOINT_ERRORS as exc:  # endpoint trouble only: a bug in our code propagates
@@ -461,6 +467,10 @@ class LLMClient:
             failure.message[:300],
         )
         return LLMResult(wall_s=wall, failure=failure)
+
+    def _account_headers(self, system_name: str) -> dict[str, str] | None:
+        """The account header for an endpoint that asks for it (``send_account``), else None."""
+        return {ACCOUNT_HEADER: system_name} if self.config.send_account and system_name else None
 
     def _cache_get(self, key: str) -> dict[str, Any] | None:
         try:

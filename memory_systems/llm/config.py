@@ -62,6 +62,9 @@ class LLMConfig:
     part of the cache key and of the run header. The embedded model sets its file's fingerprint."""
     wiring_only: bool = False
     """True for models too small to measure quality (the embedded 135M model); recorded in runs."""
+    send_account: bool = False
+    """Send each call's account (``<system>@<unit>`` in a run) in the ``X-Memsuite-Account`` header: the
+    gold-backed oracle endpoint (eval/oracle/) finds the unit's gold by it. Not part of the cache key."""
     max_concurrency: int | None = None
     """Most requests in flight to this endpoint at once, over all threads (None: unlimited)."""
     requests_per_s: float | None = None

@@ -1,0 +1,121 @@
+"""What the oracle endpoint knows about one unit: its sessions' gold facts and its questions' gold answers.
+
+A benchmark serves the oracle by a module ``eval/benchmarks/<name>/oracle_gold.py`` with a function
+``unit_gold(benchmark, unit_id) -> UnitGold`` (found by name, as a benchmark's ``report.py`` is); a
+benchmark without one has no gold per session and is refused before any unit (:func:`gold_source`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from memsuite.baselines._oracle import OracleFact
+from memsuite.memory_systems.errors import ConfigError
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalise(text: str) -> str:
+    """``text`` with runs of whitespace as one space, stripped: how a prompt and gold are compared."""
+    return _SPACE.sub(" ", text).strip()
+
+
+@dataclass(frozen=True)
+class SessionGold:
+    """One session as the oracle recognises it in a prompt, and the facts it states."""
+
+    session_id: str
+    timestamp: str
+    turns: tuple[str, ...]
+    """The session's turn contents (normalised): how a prompt's copy of the session is found."""
+    facts: tuple[OracleFact, ...]
+    """The gold facts the session states (empty for filler)."""
+
+
+@dataclass(frozen=True)
+class QuestionGold:
+    """One question the unit asks and its gold answer."""
+
+    question: str
+    """The question text as the answer prompt carries it (normalised)."""
+    gold: Any
+    """The gold answer, as the oracle replies it (a str, or a JSON value for a JSON answer prompt)."""
+    date: str | None = None
+    """The question date the answer prompt states, where one question is asked at several dates."""
+
+
+@dataclass(frozen=True)
+class UnitGold:
+    """Everything the oracle knows of one unit."""
+
+    unit_id: str
+    sessions: tuple[SessionGold, ...]
+    questions: tuple[QuestionGold, ...]
+
+    def session_in(self, text: str) -> SessionGold | None:
+        """The session whose turns ``text`` holds most of (at least half of them), or None.
+
+        Filler and evidence sessions are told apart by their turns, so a prompt that quotes one
+        session finds that one; ties go to the later session (a prompt quoting earlier messages as
+        context names the new ones too).
+        """
+        flat = normalise(text)
+        best, best_share = None, 0.0
+        for session in self.sessions:
+            if not session.turns:
+                continue
+            found = sum(1 for turn in session.turns if turn and turn in flat)
+            share = found / len(session.turns)
+            if share >= 0.5 and share >= best_share:
+                best, best_share = session, share
+        return best
+
+    def answer_to(
+        self, question: str, *, date: str | None = None, occurrence: int = 0
+    ) -> QuestionGold | None:
+        """The question whose text is ``question``: the one asked at ``date`` when the prompt states
+        one, else the ``occurrence``-th (0-based) of those with that text, in the order the protocol
+        asks them (a DynamicMem key is asked once per checkpoint, in order, with the same words)."""
+        wanted = normalise(question)
+        matches = [q for q in self.questions if q.question == wanted]
+        if date is not None and any(q.date is not None for q in matches):
+            matches = [q for q in matches if q.date == normalise(date)]
+        if not matches:
+            return None
+        return matches[min(occurrence, len(matches) - 1)]
+
+
+#: A benchmark's gold reader: the built benchmark and a unit id to that unit's gold.
+GoldReader = Callable[[Any, str], UnitGold]
+
+
+def gold_source(benchmark: str) -> GoldReader:
+    """The ``unit_gold`` function of ``eval/benchmarks/<benchmark>/oracle_gold.py``.
+
+    Raises:
+        ConfigError: The benchmark carries no gold per session, so the oracle cannot serve it.
+    """
+    module_name = f"memsuite.eval.benchmarks.{benchmark}.oracle_gold"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        raise ConfigError(
+            f"the oracle LLM needs gold facts per session, which benchmark {benchmark!r} does not carry"
+            f" (served: {', '.join(served_benchmarks())}); use another answer_llm / internal_llm"
+        ) from None
+    return module.unit_gold
+
+
+def served_benchmarks() -> list[str]:
+    """The benchmarks whose package has an ``oracle_gold`` module."""
+    from importlib.util import find_spec
+
+    from memsuite.eval.registry import benchmark_names
+
+    return [name for name in benchmark_names() if find_spec(f"memsuite.eval.benchmarks.{name}.oracle_gold")]

@@ -1,0 +1,246 @@
+"""The oracle endpoint: OpenAI-compatible chat completions on a loopback port, answered from gold.
+
+``POST /v1/chat/completions`` finds the caller's unit from the ``X-Memsuite-Account`` header (the
+``<system>@<unit>`` account every run view sends to an oracle endpoint), recognises the prompt's kind
+(:mod:`.kinds`) and replies as a capable model would, from the unit's gold. ``GET /v1/models`` lists
+the one model, :data:`ORACLE_MODEL`. Embeddings are not served: the adapters use the run's embedder.
+
+A prompt no kind recognises gets HTTP 422 naming its first line and the caller; a recognised prompt the
+gold cannot answer (no such session or question in the unit) gets 422 too. The client counts both as
+failed calls: never a silent wrong reply. Token counts are cl100k tokens of the messages' contents and
+of the reply, and :attr:`OracleServer.served` logs every call per account (kind, tokens, status), so
+a run's accounting can be checked against what the server saw.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from memsuite.eval.oracle.gold import UnitGold
+from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, Unservable, first_line, render
+from memsuite.memory_systems.llm.client import ACCOUNT_HEADER
+from memsuite.memory_systems.tokens import count_tokens
+
+logger = logging.getLogger(__name__)
+
+#: The model name the oracle serves and run headers record.
+ORACLE_MODEL = "memsuite-gold-oracle"
+
+
+@dataclass(frozen=True)
+class ServedCall:
+    """One request the oracle answered (or refused)."""
+
+    account: str
+    kind: str | None
+    """The recognised kind, or None for an unrecognised prompt."""
+    status: int
+    prompt_tokens: int
+    completion_tokens: int
+    gold_answer: bool = False
+
+
+def all_kinds() -> tuple[PromptKind, ...]:
+    """Every prompt kind the oracle serves, most specific first."""
+    from memsuite.eval.oracle import answer_kinds, graphiti_kinds, mem0_kinds, native_kinds
+
+    return (
+        *mem0_kinds.KINDS,
+        *graphiti_kinds.KINDS,
+        *native_kinds.KINDS,
+        *answer_kinds.KINDS,
+    )
+
+
+class OracleServer:
+    """The oracle endpoint on 127.0.0.1 (a free port unless ``port`` is given).
+
+    Args:
+        gold: The unit's gold by unit id (None when the unit is unknown); :meth:`bind` sets it later.
+        kinds: The prompt kinds to serve; default :func:`all_kinds`.
+        port: Loopback port; 0 picks a free one.
+    """
+
+    def __init__(
+        self,
+        gold: Callable[[str], UnitGold | None] | None = None,
+        kinds: Sequence[PromptKind] | None = None,
+        port: int = 0,
+    ) -> None:
+        self.kinds = tuple(kinds if kinds is not None else all_kinds())
+        self._gold = gold
+        self._units: dict[str, UnitGold | None] = {}
+        self._lock = threading.Lock()
+        self._seen: Counter = Counter()
+        self.served: dict[str, list[ServedCall]] = defaultdict(list)
+        """Every call by account, in arrival order."""
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models"):
+                    model = {"id": ORACLE_MODEL, "object": "model", "owned_by": "memsuite"}
+                    server._send(self, 200, {"object": "list", "data": [model]})
+                else:
+                    server._send(self, 404, {"error": {"message": f"not found: {self.path}"}})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                try:
+                    body = json.loads(self.rfile.read(length))
+                except ValueError:
+                    server._send(self, 400, {"error": {"message": "request body is not JSON"}})
+                    return
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    message = f"the oracle serves chat completions only, not {self.path}"
+                    server._send(self, 404, {"error": {"message": message}})
+                    return
+                status, payload = server.complete(body, self.headers.get(ACCOUNT_HEADER) or "")
+                server._send(self, status, payload)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def bind(self, gold: Callable[[str], UnitGold | None]) -> None:
+        """Serve units' gold from ``gold`` (a run binds it once its benchmark is built)."""
+        with self._lock:
+            self._gold = gold
+            self._units.clear()
+
+    def unit_of(self, account: str) -> UnitGold | None:
+        """The gold of the unit an account names (``<system>@<unit>``), or None."""
+        if "@" not in account or self._gold is None:
+            return None
+        parts = account.split("@")
+        for i in range(1, len(parts)):  # a system label holding "@" still finds its unit
+            unit_id = "@".join(parts[i:])
+            with self._lock:
+                if unit_id in self._units:
+                    cached = self._units[unit_id]
+                    if cached is not None:
+                        return cached
+                    continue
+            try:
+                found = self._gold(unit_id)
+            except KeyError:
+                found = None
+            with self._lock:
+                self._units[unit_id] = found
+            if found is not None:
+                return found
+        return None
+
+    def complete(self, body: dict[str, Any], account: str) -> tuple[int, dict[str, Any]]:
+        """The status and JSON payload answering one chat-completion request body."""
+        messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+        prompt_tokens = sum(count_tokens(str(m.get("content") or "")) for m in messages)
+
+        def seen(key: str) -> int:
+            with self._lock:
+                count = self._seen[(account, key)]
+                self._seen[(account, key)] += 1
+            return count
+
+        request = OracleRequest(messages, body, account, self.unit_of(account), seen)
+        kind = next((k for k in self.kinds if k.matches(request)), None)
+        if kind is None:
+            message = (
+                f"oracle: unrecognised prompt from {account or 'an unnamed caller'}: first line"
+                f" {first_line(messages)!r}"
+            )
+            return self._refuse(account, None, prompt_tokens, message)
+        try:
+            text = render(kind.reply(request))
+        except Unservable as exc:
+            return self._refuse(account, kind, prompt_tokens, f"oracle: {kind.name} from {account}: {exc}")
+        completion_tokens = max(1, count_tokens(text))
+        self._log(ServedCall(account, kind.name, 200, prompt_tokens, completion_tokens, kind.gold_answer))
+        return 200, {
+            "id": f"chatcmpl-oracle-{time.monotonic_ns()}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model") or ORACLE_MODEL,
+            "system_fingerprint": f"oracle:{kind.name}",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+    def _refuse(
+        self, account: str, kind: PromptKind | None, prompt_tokens: int, message: str
+    ) -> tuple[int, dict[str, Any]]:
+        logger.warning("%s", message)
+        self._log(ServedCall(account, kind.name if kind else None, 422, prompt_tokens, 0))
+        return 422, {"error": {"message": message, "type": "oracle_unrecognised_prompt", "code": 422}}
+
+    def _log(self, call: ServedCall) -> None:
+        with self._lock:
+            self.served[call.account].append(call)
+
+    def kinds_served(self) -> dict[str, int]:
+        """Calls answered per kind (refusals as ``unrecognised`` / ``<kind>:refused``)."""
+        counts: Counter = Counter()
+        with self._lock:
+            for calls in self.served.values():
+                for call in calls:
+                    name = call.kind or "unrecognised"
+                    counts[name if call.status == 200 else f"{name}:refused"] += 1
+        return dict(sorted(counts.items()))
+
+    def accounts(self) -> dict[str, dict[str, int]]:
+        """Per named account: calls received (answered or refused) and the tokens counted for them."""
+        out: dict[str, dict[str, int]] = {}
+        with self._lock:
+            for account, calls in self.served.items():
+                if account:
+                    out[account] = {
+                        "calls": len(calls),
+                        "prompt_tokens": sum(c.prompt_tokens for c in calls if c.status == 200),
+                        "completion_tokens": sum(c.completion_tokens for c in calls),
+                    }
+        return out
+
+    @staticmethod
+    def _send(handler: BaseHTTPRequestHandler, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload, ensure_ascii=False).encode()
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> OracleServer:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

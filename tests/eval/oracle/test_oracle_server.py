@@ -1,0 +1,144 @@
+"""The oracle endpoint over real HTTP: prompt kinds recognised from the libraries' own prompt builders,
+replies from MEME gold, refusals that are failed calls, and a bad setup refused before any work."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memsuite.eval.benchmarks.meme import oracle_gold
+from memsuite.eval.benchmarks.meme.generator import generate_episodes
+from memsuite.eval.benchmarks.meme.protocol import answer_messages
+from memsuite.eval.config import config_from_dict
+from memsuite.eval.oracle.kinds import PromptKind, check_kinds
+from memsuite.eval.oracle.run import open_oracle
+from memsuite.eval.oracle.server import OracleServer, all_kinds
+from memsuite.memory_systems.errors import ConfigError
+
+
+class _Built:
+    """The part of a built MEME benchmark that its gold reader uses."""
+
+    def __init__(self, episodes):
+        self.episodes = {e.episode_id: e for e in episodes}
+
+    def units(self):
+        return list(self.episodes)
+
+
+@pytest.fixture(scope="module")
+def meme():
+    return _Built(generate_episodes(1, filler="32k", seed=3))
+
+
+@pytest.fixture()
+def oracle(meme):
+    with open_oracle("oracle") as client:
+        from memsuite.eval.oracle.run import bind_gold
+
+        bind_gold({"internal": client}, "meme", meme)
+        yield client
+
+
+def _unit(meme):
+    return next(iter(meme.episodes.values()))
+
+
+def _mem0_prompt(session) -> list[dict[str, str]]:
+    """mem0ai 2.2.1's extraction messages for a session, built by mem0's own prompt functions."""
+    from memsuite.baselines.adapters.mem0ai import _import_mem0, _mem0_messages
+
+    _import_mem0(None)  # telemetry off before mem0 is imported
+    from mem0.configs.prompts import ADDITIVE_EXTRACTION_PROMPT, generate_additive_extraction_prompt
+    from mem0.memory.utils import parse_messages
+
+    earlier = [{"role": "user", "content": "an earlier message"}]
+    user = generate_additive_extraction_prompt(
+        existing_memories=[], new_messages=parse_messages(_mem0_messages(session)), last_k_messages=earlier
+    )
+    return [{"role": "system", "content": ADDITIVE_EXTRACTION_PROMPT}, {"role": "user", "content": user}]
+
+
+def test_mem0_extraction_replies_each_gold_fact_of_the_session(meme, oracle):
+    episode = _unit(meme)
+    view = oracle.for_system(f"mem0ai@{episode.episode_id}")
+    evidence = [s for s in episode.phase_sessions("before") if s.gold_facts]
+    filler = [s for s in episode.phase_sessions("before") if s.session_type == "filler"]
+    assert evidence and filler
+    result = view.chat_json(_mem0_prompt(evidence[0].to_session()), phase="ingest")
+    assert result.ok, result.failure
+    texts = [m["text"] for m in result.data["memory"]]
+    assert len(texts) == len(evidence[0].gold_facts)
+    for fact in evidence[0].gold_facts:
+        if fact.value:
+            assert any(fact.value in text for text in texts), fact
+    nothing = view.chat_json(_mem0_prompt(filler[0].to_session()), phase="ingest")
+    assert nothing.ok and nothing.data == {"memory": []}
+
+
+def test_answer_prompt_gets_the_gold_of_its_phase(meme, oracle):
+    episode = _unit(meme)
+    view = oracle.for_system(f"bm25@{episode.episode_id}")
+    for phase in ("before", "after"):
+        question_set = episode.question_set(phase)
+        for question in question_set.questions:
+            messages = answer_messages("some context", question.question, question_set.timestamp)
+            result = view.chat(messages, phase="answer")
+            assert result.ok and result.text == question.gold
+
+
+def test_unknown_prompt_and_unknown_question_are_failed_calls(meme, oracle):
+    episode = _unit(meme)
+    view = oracle.for_system(f"bm25@{episode.episode_id}")
+    result = view.chat([{"role": "user", "content": "Summarise the weather\nin Paris."}], phase="ingest")
+    assert result.failure is not None and result.failure.status_code == 422
+    assert "Summarise the weather" in result.failure.message
+    assert f"bm25@{episode.episode_id}" in result.failure.message
+    asked = view.chat(answer_messages("ctx", "What is my favourite colour?", None), phase="answer")
+    assert asked.failure is not None and "not asked in unit" in asked.failure.message
+    assert view.usage().llm_failures == 2
+
+
+def test_a_prompt_without_a_known_unit_is_refused():
+    with OracleServer() as server:
+        status, payload = server.complete({"messages": answer_messages("c", "What?", None)}, "x@nowhere")
+    assert status == 422 and "no unit gold" in payload["error"]["message"]
+
+
+def test_preflight_is_answered_before_gold_is_bound():
+    with open_oracle("oracle") as client:
+        assert client.ping(5.0) is None
+
+
+def test_a_library_at_another_version_or_a_changed_prompt_is_refused():
+    kind = next(k for k in all_kinds() if k.library == "mem0ai")
+    moved = PromptKind(kind.name, kind.markers, kind.reply, kind.library, "0.0.1", kind.sources)
+    with pytest.raises(ConfigError, match=r"mem0ai 2\.2\.1 is installed.*0\.0\.1"):
+        check_kinds([moved], ["mem0ai"])
+    gone = ("a marker mem0 never wrote",)
+    changed = PromptKind(kind.name, gone, kind.reply, kind.library, "2.2.1", kind.sources)
+    with pytest.raises(ConfigError, match="the prompt changed"):
+        check_kinds([changed], ["mem0ai"])
+    check_kinds(all_kinds(), ["mem0ai", "graphiti-core"])  # the installed pins pass
+
+
+def _config(benchmark: str, **extra):
+    data = {"benchmark": benchmark, "name": "x", "systems": ["bm25"], "answer_llm": "oracle", **extra}
+    return config_from_dict(data, source="test.yaml")
+
+
+def test_a_benchmark_without_gold_is_refused_up_front():
+    with pytest.raises(ConfigError, match=r"test\.yaml: benchmark: .*gold facts per session.*'locomo'"):
+        _config("locomo")
+    _config("meme")  # served
+    with pytest.raises(ConfigError, match=r"internal_llm\.base_url: not a key of the oracle"):
+        _config("meme", internal_llm={"model": "oracle", "base_url": "http://x/v1"})
+
+
+def test_gold_of_a_meme_episode(meme):
+    episode = _unit(meme)
+    gold = oracle_gold.unit_gold(meme, episode.episode_id)
+    facts = sum(len(s.gold_facts or ()) for p in ("before", "after") for s in episode.phase_sessions(p))
+    assert sum(len(s.facts) for s in gold.sessions) == facts
+    assert json.dumps([q.gold for q in gold.questions])  # every gold answer is plain data
