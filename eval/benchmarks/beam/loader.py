@@ -103,6 +103,14 @@ def is_conversation(folder: Path) -> bool:
     return (folder / QUESTIONS_FILE).is_file() or any((folder / n).is_file() for n in _CHAT_NAMES)
 
 
+def scale_name(folder: str) -> str:
+    """The scale a folder holds: a release scale folder's name (``100K``; ``128K`` names it too), or a
+    data catalogue folder's (``beam_500k`` is ``500K``); any other name is kept."""
+    name = folder.upper().removeprefix("BEAM_").removeprefix("BEAM-")
+    name = SCALE_ALIASES.get(name, name)
+    return name if name in SCALES else folder
+
+
 def _holds_conversation(folder: Path) -> bool:
     return is_conversation(folder) or any(_PLAN.match(p.name) for p in folder.iterdir() if p.is_dir())
 
@@ -117,17 +125,18 @@ def discover(data: Path) -> list[tuple[str, str, Path]]:
     if not data.is_dir():
         raise DatasetError(f"{data}: not a folder (BEAM data is a chats/ folder or one conversation folder)")
     if is_conversation(data):
-        scale = data.parent.name if data.parent.name in SCALES else ""
+        scale = scale_name(data.parent.name) if scale_name(data.parent.name) in SCALES else ""
         return [(f"{scale}/{data.name}" if scale else data.name, scale, data)]
     found = []
     children = [p for p in data.iterdir() if p.is_dir()]
     # A scale folder (``chats/100K``) holds conversations; a ``chats/`` folder holds scale folders.
     scales = [data] if any(_holds_conversation(p) for p in children) else children
     order = {s: i for i, s in enumerate(SCALES)}
-    for scale in sorted(scales, key=lambda p: (order.get(p.name, len(order)), p.name)):
+    for scale in sorted(scales, key=lambda p: (order.get(scale_name(p.name), len(order)), p.name)):
+        name = scale_name(scale.name)
         for folder in sorted((p for p in scale.iterdir() if p.is_dir()), key=lambda p: _natural(p.name)):
             if _holds_conversation(folder):
-                found.append((f"{scale.name}/{folder.name}", scale.name, folder))
+                found.append((f"{name}/{folder.name}", name, folder))
     if not found:
         raise DatasetError(f"{data}: no BEAM conversation (expected <scale>/<n>/chat.json[.gz] folders)")
     return found

@@ -46,7 +46,7 @@ from memsuite.eval.benchmarks.beam.scoring import beam_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
 from memsuite.eval.registry import check_judges
-from memsuite.eval.shared_data import benchmark_data
+from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document as StoredDocument
@@ -89,13 +89,19 @@ def batch_sessions(
         yield Session(f"batch-{number}", anchor, turns, {"batch": number}, tuple(stored))
 
 
+def default_data_path() -> Path:
+    """The shared dev conversations (``$MEMSUITE_SHARED_DATA/beam``, laid out as the release's chats/)."""
+    release = "the release's chats/ folder (mohammadtavakoli78/BEAM), a scale folder or a catalogue name"
+    return shared_data_file("beam", benchmark="beam", release=release, folder=True)
+
+
 class BeamBenchmark:
     """BEAM conversations as runner units and a protocol (module docstring).
 
     Args:
         data: A ``chats/``-shaped folder, one scale folder or one conversation folder, or a data
-            catalogue name (:func:`memsuite.eval.shared_data.benchmark_data`); default the 128K scale
-            (the shared dev copy where ``$MEMSUITE_SHARED_DATA`` is set).
+            catalogue name (``beam_500k``); default the shared dev conversations
+            (``$MEMSUITE_SHARED_DATA/beam``).
         scales: Only these scales (``100K`` or ``128K``, ``500K``, ``1M``, ``10M``).
         chats: Only these conversations (``"100K/1"``), in this order.
         abilities: Only questions of these abilities.
@@ -128,7 +134,7 @@ class BeamBenchmark:
             raise ConfigError(
                 f"beam granularity must be one of {', '.join(GRANULARITIES)}, got {granularity!r}"
             )
-        path = benchmark_data(self.name, data)
+        path = data_path(data, benchmark=self.name) if data is not None else default_data_path()
         scales, chats, abilities = ([x] if isinstance(x, str) else x for x in (scales, chats, abilities))
         self.data = BeamData(path, scales=scales, chats=chats, abilities=abilities, per_ability=per_ability)
         self.granularity = granularity

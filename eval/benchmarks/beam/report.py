@@ -1,0 +1,245 @@
+"""The BEAM report section: evidence retrieval per ability and scale, answer scores in the paper's
+layout (abilities x systems, per scale), published rows, usage.
+
+Every rate carries its 95 % interval resampling conversations (the questions of one conversation share
+its memory). The evidence table is recall_all@10 of the evidence messages per ability; the answer tables
+are BEAM's per-question score (the ``llm`` judge) and the LLM-free ``rule`` judge's score with its
+coverage (the share of rubric items a rule decided). Published numbers (:mod:`.paper`) follow with how
+their protocol differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from memsuite.eval.benchmarks.beam.judges.retrieval import METRICS
+from memsuite.eval.benchmarks.beam.paper import PUBLISHED, PUBLISHED_NOTE
+from memsuite.eval.benchmarks.beam.schema import ABILITIES, SCALES
+from memsuite.eval.benchmarks.beam.scoring import ability_of, answer_value, row_metrics, scale_of
+from memsuite.eval.compare import Outcome, OutcomeSpec
+from memsuite.eval.protocol import Row
+from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
+from memsuite.eval.report.model import ReportOptions, Section, Table
+from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.report.usage import usage_table
+from memsuite.eval.stats import Interval
+
+#: The evidence table's metric.
+EVIDENCE = "recall_all@10"
+RETRIEVAL_JUDGE = "retrieval"
+_SCALE_NAMES = {"100K": "128K"}
+
+
+def scale_label(scale: str) -> str:
+    """The paper's name of a release scale folder (``100K`` is its 128K scale)."""
+    return _SCALE_NAMES.get(scale, scale)
+
+
+def _metric(row: Row, name: str) -> float | None:
+    metrics = row_metrics(row)
+    value = None if metrics is None else metrics.get(name)
+    return None if value is None else float(value)
+
+
+def _pct(found: Mapping[Any, Interval]) -> dict[Any, Interval]:
+    return {cell: interval.scaled(100.0) for cell, interval in found.items()}
+
+
+def _scales(runs: Sequence[RunInfo], systems: Sequence[str]) -> list[str]:
+    seen = {scale_of(r) for run in runs for s in systems if s in run.systems for r in run.rows(s)}
+    return list(dict.fromkeys(s for s in (*SCALES, *sorted(seen)) if s in seen))
+
+
+def _by_ability_table(
+    runs: Sequence[RunInfo],
+    systems: Sequence[str],
+    prefix: tuple[str, ...],
+    scale: str,
+    value,
+    name: str,
+    title: str,
+    notes: tuple[str, ...],
+    extra=None,
+) -> Table:
+    records, intervals = [], {}
+    for system in systems:
+        for run in runs:
+            if system not in run.systems:
+                continue
+            rows = [r for r in run.rows(system) if scale_of(r) == scale]
+            found = _pct(
+                cell_intervals(rows, value, lambda r: (ability_of(r), "overall"), unit=lambda r: r.unit_id)
+            )
+            if not found:
+                continue
+            record: dict[str, Any] = {**run_cell(run, prefix), "system": system}
+            for cell in (*ABILITIES, "overall"):
+                interval = found.get(cell)
+                record[cell] = None if interval is None else interval.value
+            record["n"] = found["overall"].n if "overall" in found else 0
+            if extra is not None:
+                record.update(extra(rows))
+            intervals.update(placed({c: i for c, i in found.items()}, len(records), record))
+            records.append(record)
+    columns = (*prefix, "system", *ABILITIES, "overall", "n")
+    if extra is not None and records:
+        columns += tuple(k for k in records[0] if k not in columns)
+    return Table.from_records(
+        name,
+        title,
+        columns,
+        records,
+        (*notes, interval_note("conversation")),
+        {c: ".1f" for c in (*ABILITIES, "overall")},
+        intervals=intervals,
+    )
+
+
+def _coverage(rows: list[Row]) -> dict[str, Any]:
+    items = decided = 0
+    for row in rows:
+        listed = (row.verdicts.get("rule") or {}).get("items") or []
+        items += len(listed)
+        decided += sum(1 for i in listed if i.get("passed") is not None)
+    return {"coverage": 100.0 * decided / items if items else None}
+
+
+def render(runs: list[RunInfo], options: ReportOptions) -> Section:
+    """Evidence per ability and scale, answer scores per ability and scale, published rows, usage."""
+    section = Section("BEAM")
+    prefix = run_column(runs, options)
+    systems = ordered_systems(runs)
+    for scale in _scales(runs, systems):
+        label = scale_label(scale)
+        table = _by_ability_table(
+            runs,
+            systems,
+            prefix,
+            scale,
+            lambda r: _metric(r, EVIDENCE),
+            f"beam_evidence_{label}",
+            f"BEAM {label}: evidence recall_all@10 per ability (%)",
+            (
+                "LLM-free: every evidence message of the question (source_chat_ids, at the run's "
+                "granularity) among the top 10 of the system's ranking of the whole conversation. "
+                "Questions without evidence ids (abstention, two others) are left out.",
+            ),
+        )
+        if table.rows:
+            section.tables.append(table)
+        retrieval = _retrieval_table(runs, systems, prefix, scale)
+        if retrieval.rows:
+            section.tables.append(retrieval)
+        for judge, title, note, extra in (
+            (
+                "llm",
+                "answer score, BEAM's rubric judge (%)",
+                "BEAM's per-question score through the run's judge LLM: the mean of its rubric items' "
+                "scores (0, 0.5, 1); event ordering: Kendall tau-b (normalised) times F1 of the aligned "
+                "list. Failed calls are left out.",
+                None,
+            ),
+            (
+                "rule",
+                "answer score, LLM-free rule judge (%)",
+                "LLM-free: the mean of the rubric items a documented rule decides "
+                "(eval/benchmarks/beam/judges/rule.py); coverage = the share of rubric items decided.",
+                _coverage,
+            ),
+        ):
+            answers = _by_ability_table(
+                runs,
+                systems,
+                prefix,
+                scale,
+                lambda r, j=judge: answer_value(r, j),
+                f"beam_{judge}_{label}",
+                f"BEAM {label}: {title}",
+                (note,),
+                extra,
+            )
+            if answers.rows:
+                section.tables.append(answers)
+    section.tables.append(_published_table())
+    section.tables.append(usage_table("beam_usage", "BEAM usage and cost", runs, options))
+    return section
+
+
+def _retrieval_table(runs, systems, prefix, scale) -> Table:
+    names = tuple(f"{m}@{k}" for k in (5, 10, 50) for m in METRICS)
+    records, intervals = [], {}
+    for system in systems:
+        for run in runs:
+            if system not in run.systems:
+                continue
+            rows = [r for r in run.rows(system) if scale_of(r) == scale]
+            found: dict[str, Interval] = {}
+            for name in names:
+                found.update(
+                    _pct(
+                        cell_intervals(
+                            rows, lambda r, n=name: _metric(r, n), lambda r, n=name: (n,), lambda r: r.unit_id
+                        )
+                    )
+                )
+            if not found:
+                continue
+            record = {
+                **run_cell(run, prefix),
+                "system": system,
+                **{n: found[n].value if n in found else None for n in names},
+                "n": max(i.n for i in found.values()),
+                "conversations": len({r.unit_id for r in rows}),
+            }
+            intervals.update(placed(found, len(records), record))
+            records.append(record)
+    return Table.from_records(
+        f"beam_retrieval_{scale_label(scale)}",
+        f"BEAM {scale_label(scale)}: evidence retrieval, all abilities (%)",
+        (*prefix, "system", *names, "n", "conversations"),
+        records,
+        (
+            "recall_any: any evidence message in the top k; recall_all: every one; evidence_recall: the "
+            "share retrieved. Depths 1, 3, 5, 10, 30, 50 and the run's k are in summary.json.",
+            interval_note("conversation"),
+        ),
+        {n: ".1f" for n in names},
+        intervals=intervals,
+    )
+
+
+def _published_table() -> Table:
+    records = [
+        {"system": p.system, "scale": p.scale, **p.by_ability, "overall": p.overall, "source": p.source}
+        for p in PUBLISHED
+    ]
+    return Table.from_records(
+        "beam_published",
+        "BEAM answer scores, published (%)",
+        ("system", "scale", *ABILITIES, "overall", "source"),
+        records,
+        (PUBLISHED_NOTE,),
+        {c: ".1f" for c in (*ABILITIES, "overall")},
+    )
+
+
+def beam_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
+    """Each question's value under ``judge`` (``retrieval``: its recall_all@10), per ability."""
+    out = []
+    for row in rows:
+        value = _metric(row, EVIDENCE) if judge == RETRIEVAL_JUDGE else answer_value(row, judge)
+        if value is not None:
+            out.append(Outcome(row.unit_id, row.question_id, ability_of(row), value))
+    return out
+
+
+OUTCOMES = OutcomeSpec(
+    beam_outcomes,
+    ("llm", "rule", RETRIEVAL_JUDGE),
+    "conversation",
+    cells=ABILITIES,
+    headline="overall (all abilities)",
+    judge_headlines={RETRIEVAL_JUDGE: "evidence recall_all@10 (questions with evidence ids)"},
+)
