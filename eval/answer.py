@@ -80,8 +80,6 @@ class Judge:
     """Judges the answer: skipped without an answer call, failed (not called) when the call failed."""
     uses_llm: bool = False
     """Calls the judge LLM (``JudgeInput.llm``); a run asking for it needs a judge LLM."""
-    answer_required: bool = False
-    """Meaningless without answers: a config asking for it without an answer LLM is refused up front."""
 
 
 def ask(

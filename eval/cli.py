@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from memsuite.eval import compare_cli, show_cli
+from memsuite.eval.spec import resolve_callable
 from memsuite.memory_systems.errors import MemsuiteError
 
 EXIT_CODES = (
@@ -68,10 +69,13 @@ class _VersionAction(argparse.Action):
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from memsuite.eval.demo import run_demo
+    from memsuite.eval.registry import benchmark_specs
+    from memsuite.eval.spec import resolve_callable
 
-    run_demo(out_dir=args.out, cache_dir=None if args.no_cache else args.cache_dir)
-    return 0
+    demos = [spec for spec in benchmark_specs().values() if spec.demo is not None]
+    if len(demos) != 1:
+        raise MemsuiteError(f"one benchmark must declare the demo; {len(demos)} do")
+    return resolve_callable(demos[0].demo)(args)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -148,60 +152,29 @@ def _cmd_llm_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _num(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1f}"
+def _cmd_benchmark_command(args: argparse.Namespace) -> int:
+    """A benchmark's own command (its spec's ``commands``), with the options it declared."""
+    return resolve_callable(args.benchmark_command.run)(args)
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from memsuite.eval.benchmarks.wmb.calibration import calibrate_run, format_calibration
-
-    results, out = calibrate_run(
-        args.run_dir, tune_fraction=args.tune_fraction, headline_only=not args.all_qtypes
-    )
-    for system, result in results.items():
-        print("\n".join(format_calibration(system, result, args.points)))
-    print(f"curves written to {out}; set benchmark_options.min_score to use a cutoff")
-    return 0
-
-
-def _cmd_generate_meme(args: argparse.Namespace) -> int:
-    import time
-
-    from memsuite.eval.benchmarks.meme.generator import generate_episodes
-    from memsuite.eval.benchmarks.meme.loader import save_episodes
-
-    start = time.perf_counter()
-    domains = {"domains": args.domains.split(",")} if args.domains else {}
-    episodes = generate_episodes(
-        args.episodes, seed=args.seed, filler=args.filler, phrasing=args.phrasing, **domains
-    )
-    save_episodes(episodes, args.out)
-    tokens = sum(e.extra["total_tokens"] for e in episodes)
-    print(
-        f"wrote {len(episodes)} MEME episodes (filler {args.filler}, seed {args.seed},"
-        f" {args.phrasing} phrasing, {tokens:,} cl100k tokens) to {args.out}"
-        f" in {time.perf_counter() - start:.1f} s"
-    )
-    return 0
-
-
-def _cmd_generate_dynamicmem(args: argparse.Namespace) -> int:
-    import time
-
-    from memsuite.eval.benchmarks.dynamicmem.generator import generate_users, write_users
+    """``calibrate RUN_DIR [OPTIONS]``: the calibration of the benchmark the run folder records."""
+    from memsuite.eval.registry import benchmark_spec
+    from memsuite.eval.runlog import load_run
     from memsuite.memory_systems.errors import ConfigError
 
-    if args.users < 1 or args.months < 1 or not args.activity > 0:
-        raise ConfigError("--users and --months must be positive integers and --activity a positive number")
-    start = time.perf_counter()
-    users = generate_users(args.users, seed=args.seed, months=args.months, activity=args.activity)
-    write_users(users, args.out)
-    events = sum(len(u.app_logs) for u in users)
-    print(
-        f"wrote {len(users)} DynamicMem users ({args.months} months, seed {args.seed}, {events:,} events) "
-        f"to {args.out} in {time.perf_counter() - start:.1f} s"
-    )
-    return 0
+    try:
+        benchmark = load_run(args.run_dir).header()["config"]["benchmark"]
+    except FileNotFoundError as exc:
+        raise ConfigError(str(exc)) from None
+    command = benchmark_spec(benchmark).commands.get("calibrate")
+    if command is None:
+        raise MemsuiteError(f"{args.run_dir}: benchmark {benchmark!r} has no calibration")
+    parser = argparse.ArgumentParser(prog=f"memsuite calibrate RUN_DIR ({benchmark})")
+    resolve_callable(command.add_arguments)(parser)
+    options = parser.parse_args(args.options)
+    options.run_dir = args.run_dir
+    return resolve_callable(command.run)(options)
 
 
 def _prices(path: Path | None):
@@ -303,7 +276,7 @@ def _add_listing_commands(sub: argparse._SubParsersAction) -> None:
 
 def _add_run_commands(sub: argparse._SubParsersAction) -> None:
     """``demo``, ``run`` and ``ablate``: commands that run systems over a benchmark."""
-    p = sub.add_parser("demo", help="MEME end to end on the embedded defaults (configs/demo.yaml)")
+    p = sub.add_parser("demo", help="the suite end to end on the embedded defaults (configs/demo.yaml)")
     p.add_argument("--out", type=Path, default=Path("runs") / "demo", help="run folder (default runs/demo)")
     _add_cache_options(p)
     p.set_defaults(func=_cmd_demo)
@@ -353,15 +326,13 @@ def _add_report_commands(sub: argparse._SubParsersAction) -> None:
     compare_cli.add_parser(sub)
     show_cli.add_parser(sub)
 
-    p = sub.add_parser("calibrate", help="choose WMB-100K abstention cutoffs on a held-out split of a run")
-    p.add_argument("run_dir", type=Path, help="a WMB run folder (run without min_score)")
-    p.add_argument(
-        "--tune-fraction", type=float, default=0.5, help="share of questions used to tune (default 0.5)"
+    p = sub.add_parser(
+        "calibrate",
+        help="calibrate a finished run where its benchmark has a calibration (WMB-100K: abstention cutoffs);"
+        " options after RUN_DIR are the benchmark's own (RUN_DIR -h... lists them)",
     )
-    p.add_argument(
-        "--all-qtypes", action="store_true", help="tune Part B over S1-S7 instead of the S1 headline"
-    )
-    p.add_argument("--points", type=int, default=12, help="curve points to print (all are written)")
+    p.add_argument("run_dir", type=Path, help="a run folder")
+    p.add_argument("options", nargs=argparse.REMAINDER, help="the benchmark's calibration options")
     p.set_defaults(func=_cmd_calibrate)
 
     p = sub.add_parser("report", help="Markdown/CSV tables in the papers' layouts and PNG plots of runs")
@@ -374,41 +345,18 @@ def _add_report_commands(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_generate_commands(sub: argparse._SubParsersAction) -> None:
-    """``generate meme`` and ``generate dynamicmem``: synthetic benchmark data."""
+    """``generate NAME``: synthetic data of each benchmark whose spec declares a generator."""
+    from memsuite.eval.registry import benchmark_specs
+
     generate = sub.add_parser("generate", help="generate synthetic benchmark data, deterministic by seed")
     generate_sub = generate.add_subparsers(dest="generate_command", required=True)
-    p = generate_sub.add_parser("meme", help="MEME episodes in the released JSON schema")
-    p.add_argument("--episodes", type=int, default=10, help="number of episodes (default 10)")
-    p.add_argument(
-        "--filler", choices=("none", "32k", "128k"), default="none", help="filler per episode (default none)"
-    )
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    # generator.dialogue.PHRASINGS, spelt out so that parsing the command line imports no benchmark.
-    p.add_argument(
-        "--phrasing",
-        choices=("dev", "dev2", "dev3", "dev4", "heldout"),
-        default="dev",
-        help="dialogue phrasing family: dev (default) to dev4 are the families the LLM-free verdict rules"
-        " were written against; heldout was written blind to those rules and measures them",
-    )
-    p.add_argument(
-        "--domains", help="comma-separated domains to alternate over (default personal_life,software_project)"
-    )
-    p.add_argument(
-        "--out", type=Path, required=True, help="a .json file (one array) or a folder (one file per episode)"
-    )
-    p.set_defaults(func=_cmd_generate_meme)
-    p = generate_sub.add_parser(
-        "dynamicmem", help="DynamicMem users in the released layout (one folder per user, two JSON files)"
-    )
-    p.add_argument("--users", type=int, default=10, help="number of users (default 10)")
-    p.add_argument("--months", type=int, default=15, help="trajectory length in months (default 15: C1..C5)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument(
-        "--activity", type=float, default=1.0, help="event volume (default 1.0: ~1,500-2,000 events per user)"
-    )
-    p.add_argument("--out", type=Path, required=True, help="folder to write one folder per user into")
-    p.set_defaults(func=_cmd_generate_dynamicmem)
+    for name, spec in benchmark_specs().items():
+        command = spec.commands.get("generate")
+        if command is None:
+            continue
+        p = generate_sub.add_parser(name, help=command.help)
+        resolve_callable(command.add_arguments)(p)
+        p.set_defaults(func=_cmd_benchmark_command, benchmark_command=command)
 
 
 def _add_llm_commands(sub: argparse._SubParsersAction) -> None:

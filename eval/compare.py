@@ -3,14 +3,15 @@ their rates with its paired-bootstrap interval and, for binary verdicts, the exa
 
 The two sides are a system of one run and a system of another run (or of the same run). Each
 benchmark says what a question's outcome is under a judge -- the value its rates average, in the
-cell it counts in -- by registering an :data:`OutcomeFn` with :func:`register_outcomes` from its
-``report.py``. The questions are paired by (unit, question id, cell); two sides whose question sets
-differ are refused, naming the questions one side lacks, since a difference over different questions
-is not a paired difference.
+cell it counts in -- with an :class:`OutcomeSpec` that its spec names (``BenchmarkSpec.outcomes``).
+The questions are paired by (unit, question id, cell); two sides whose question sets differ are
+refused, naming the questions one side lacks, since a difference over different questions is not a
+paired difference.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 from memsuite.eval.diagnostics import Attribution
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.layout import slug
-from memsuite.eval.report.model import Section, Table, renderer_for
+from memsuite.eval.report.model import Section, Table
 from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.stats import (
     LEVEL,
@@ -81,24 +82,35 @@ class OutcomeSpec:
     """Pseudo-judges computed from the rows themselves (no verdict key), available on every run."""
 
 
-_SPECS: dict[str, OutcomeSpec] = {}
+_LEGACY: dict[str, OutcomeSpec] = {}
 
 
 def register_outcomes(benchmark: str, spec: OutcomeSpec) -> None:
-    """Declare how ``benchmark``'s questions are compared (called from its ``report.py``)."""
-    _SPECS[benchmark] = spec
+    """Deprecated: name the :class:`OutcomeSpec` in the benchmark's spec (``BenchmarkSpec.outcomes``)."""
+    warnings.warn(
+        f"register_outcomes({benchmark!r}) is deprecated: name the OutcomeSpec in the benchmark's "
+        "BenchmarkSpec (outcomes=...); it stops working in the next release",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    _LEGACY[benchmark] = spec
 
 
 def outcome_spec(benchmark: str) -> OutcomeSpec:
-    """The registered spec of a benchmark (importing its report module first).
+    """How ``benchmark``'s questions are compared (its spec's ``outcomes``, imported on first use).
 
     Raises:
-        ConfigError: The benchmark registers none.
+        ConfigError: The benchmark declares none, or is not installed here.
     """
-    renderer_for(benchmark)
-    if benchmark not in _SPECS:
-        raise ConfigError(f"{benchmark!r} has no per-question outcomes to compare systems on")
-    return _SPECS[benchmark]
+    from memsuite.eval.registry import benchmark_spec
+    from memsuite.eval.spec import resolve
+
+    spec = benchmark_spec(benchmark)
+    if spec.outcomes is not None:
+        return resolve(spec.outcomes)
+    if benchmark in _LEGACY:
+        return _LEGACY[benchmark]
+    raise ConfigError(f"{benchmark!r} has no per-question outcomes to compare systems on")
 
 
 @dataclass(frozen=True)

@@ -323,7 +323,8 @@ def with_systems(config: RunConfig, names: list[str], *, source: str = "--system
     """The config restricted to (or replaced by) the given system names, checked like the file's."""
     known = {s.key: s for s in config.systems}
     systems = [known[n].model_dump() if n in known else {"name": n} for n in names]
-    return config_from_dict({**config.model_dump(), "systems": systems}, source=source)
+    # Only the keys the config set: a default (judges) stays a default, applied where it can be.
+    return config_from_dict({**config.model_dump(exclude_unset=True), "systems": systems}, source=source)
 
 
 def configs_dir() -> Path:

@@ -1,22 +1,29 @@
-"""Registries of benchmarks and of each benchmark's judges (one mechanism: memsuite.memory_systems.registry).
+"""The benchmarks (one :class:`~memsuite.eval.spec.BenchmarkSpec` each) and each benchmark's judges.
 
-Benchmarks: name -> factory(**options) -> Benchmark (see eval/protocol.py). Built-in benchmarks are
-imported on first use, so a benchmark with a missing optional dependency never blocks the others;
-third parties add one through the entry-point group ``memsuite.benchmarks`` (a module that runs
-:func:`register_benchmark`, or a factory registered under the entry point's name).
+Built-in benchmarks are the packages under ``memsuite.eval.benchmarks``, each declaring ``SPEC`` in
+its ``__init__.py``; a third-party benchmark is an entry point in the group ``memsuite.benchmarks``
+whose value is its spec. A spec names its parts by reference, so listing benchmarks imports none of
+their code, and a benchmark with a missing optional dependency never blocks the others.
 
 Judges are registered per benchmark (``rule`` means a different test in MEME, WMB-100K and
-DynamicMem), by the benchmark's ``judges``: :func:`register_judge`; :func:`judge_names` lists them so a
-config can be checked before any work starts.
+DynamicMem), by the module the spec names in ``judges``: :func:`register_judge`; :func:`judge_names`
+lists them so a config can be checked before any work starts.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
+import threading
+import warnings
 from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points
+from types import ModuleType
 from typing import Any, TypeVar
 
 from memsuite.eval.protocol import Benchmark
+from memsuite.eval.spec import BenchmarkSpec, resolve_callable
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.registry import Registry
 
@@ -25,38 +32,146 @@ F = TypeVar("F", bound=BenchmarkFactory)
 J = TypeVar("J")
 
 ENTRY_POINT_GROUP = "memsuite.benchmarks"
+BUILTIN_PACKAGE = "memsuite.eval.benchmarks"
 
-#: Built-in benchmark name -> module that registers it (and its judges) when imported.
-_BUILTIN_MODULES = {
-    "meme": "memsuite.eval.benchmarks.meme.protocol",
-    "dynamicmem": "memsuite.eval.benchmarks.dynamicmem.protocol",
-    "wmb": "memsuite.eval.benchmarks.wmb.protocol",
-    "locomo": "memsuite.eval.benchmarks.locomo.protocol",
-    "longmemeval": "memsuite.eval.benchmarks.longmemeval.protocol",
-}
-BENCHMARKS: Registry[BenchmarkFactory] = Registry(
-    "benchmark", group=ENTRY_POINT_GROUP, builtins=_BUILTIN_MODULES
-)
+_SPECS: dict[str, BenchmarkSpec] = {}
+#: Built-in or entry-point benchmarks whose declaration could not be imported: name -> why.
+_UNAVAILABLE: dict[str, str] = {}
+_lock = threading.RLock()
+_discovered = False
 _JUDGES: dict[str, Registry[Any]] = {}
 
 
+def register_spec(spec: BenchmarkSpec) -> BenchmarkSpec:
+    """Add a benchmark (registering the same spec again is a no-op).
+
+    Raises:
+        ConfigError: Another benchmark of that name exists.
+    """
+    with _lock:
+        existing = _SPECS.get(spec.name)
+        if existing is not None and existing != spec:
+            raise ConfigError(f"benchmark name {spec.name!r} is registered twice")
+        _SPECS[spec.name] = spec
+    return spec
+
+
+def _builtin_names() -> list[str]:
+    package = importlib.import_module(BUILTIN_PACKAGE)
+    return sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg)
+
+
+def _discover() -> None:
+    """Read every built-in package's ``SPEC`` and every entry point, once."""
+    global _discovered
+    with _lock:
+        if _discovered:
+            return
+        _discovered = True
+    for name in _builtin_names():
+        try:
+            module = importlib.import_module(f"{BUILTIN_PACKAGE}.{name}")
+        except ModuleNotFoundError as exc:
+            _UNAVAILABLE[name] = str(exc)
+            continue
+        spec = getattr(module, "SPEC", None)
+        if isinstance(spec, BenchmarkSpec):
+            register_spec(spec)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            loaded = ep.load()
+        except ModuleNotFoundError as exc:
+            _UNAVAILABLE[ep.name] = str(exc)
+            continue
+        if isinstance(loaded, BenchmarkSpec):
+            register_spec(loaded)
+        elif isinstance(loaded, ModuleType):
+            # A legacy plugin module: importing it ran register_benchmark (which warned).
+            continue
+        elif callable(loaded) and ep.name not in _SPECS:
+            _warn_legacy(ep.name, f"the entry point {ep.value!r} names a factory")
+            register_spec(BenchmarkSpec(name=ep.name, description="", factory=loaded))
+
+
+def _warn_legacy(name: str, how: str) -> None:
+    warnings.warn(
+        f"benchmark {name!r}: {how}; declare a memsuite.eval.spec.BenchmarkSpec instead (SPEC in the "
+        "package's __init__.py, or the entry point memsuite.benchmarks pointing at it). The old way "
+        "stops working in the next release.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+
+
 def register_benchmark(name: str) -> Callable[[F], F]:
-    """Decorator: register a benchmark factory under ``name``."""
-    return BENCHMARKS.register(name)
+    """Deprecated decorator: register a bare benchmark factory under ``name``.
+
+    Declare a :class:`~memsuite.eval.spec.BenchmarkSpec` instead; this one builds a spec that has only
+    the factory (no report, outcomes or judge needs).
+    """
+
+    def decorate(factory: F) -> F:
+        _warn_legacy(name, "register_benchmark is deprecated")
+        register_spec(BenchmarkSpec(name=name, description=factory.__doc__ or "", factory=factory))
+        return factory
+
+    return decorate
+
+
+def benchmark_specs() -> dict[str, BenchmarkSpec]:
+    """Every known benchmark's spec, by name."""
+    _discover()
+    return dict(sorted(_SPECS.items()))
 
 
 def benchmark_names() -> list[str]:
     """Names of all known benchmarks (built-in, registered and from entry points)."""
-    return BENCHMARKS.names()
+    _discover()
+    return sorted(set(_SPECS) | set(_UNAVAILABLE))
+
+
+def benchmark_spec(name: str) -> BenchmarkSpec:
+    """The spec of ``name``.
+
+    Raises:
+        ConfigError: Unknown name (with the closest match), or a benchmark not available in this install.
+    """
+    _discover()
+    if name in _SPECS:
+        return _SPECS[name]
+    if name in _UNAVAILABLE:
+        raise ConfigError(f"benchmark {name!r} is not available in this install: {_UNAVAILABLE[name]}")
+    import difflib
+
+    known = benchmark_names()
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ConfigError(f"unknown benchmark {name!r}{hint}; known: {', '.join(known)}")
+
+
+def _import_parts(spec: BenchmarkSpec) -> None:
+    """Import the modules that register the benchmark's judges and its own systems."""
+    for module in (spec.judges, *spec.systems):
+        if module is None:
+            continue
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            raise ConfigError(f"benchmark {spec.name!r} is not available in this install: {exc}") from exc
 
 
 def benchmark_factory(name: str) -> BenchmarkFactory:
-    """The factory of ``name`` (importing a built-in benchmark, which also registers its judges).
+    """The factory of ``name`` (its judges and own systems registered on the way).
 
     Raises:
-        ConfigError: Unknown name (with the closest match), or a built-in that is not available.
+        ConfigError: Unknown name (with the closest match), or a benchmark that is not available.
     """
-    return BENCHMARKS.get(name)
+    spec = benchmark_spec(name)
+    _import_parts(spec)
+    try:
+        return resolve_callable(spec.factory)
+    except ModuleNotFoundError as exc:
+        raise ConfigError(f"benchmark {name!r} is not available in this install: {exc}") from exc
 
 
 def get_benchmark(name: str, **options: Any) -> Benchmark:
@@ -98,9 +213,10 @@ def seeded_options(name: str, options: Mapping[str, Any], seed: int) -> dict[str
 
 def judge_registry(benchmark: str) -> Registry[Any]:
     """The judge registry of one benchmark (created empty on first use)."""
-    if benchmark not in _JUDGES:
-        _JUDGES[benchmark] = Registry(f"{benchmark} judge")
-    return _JUDGES[benchmark]
+    with _lock:
+        if benchmark not in _JUDGES:
+            _JUDGES[benchmark] = Registry(f"{benchmark} judge")
+        return _JUDGES[benchmark]
 
 
 def register_judge(benchmark: str, name: str) -> Callable[[J], J]:
@@ -114,7 +230,7 @@ def judge_names(benchmark: str) -> list[str]:
     Raises:
         ConfigError: Unknown benchmark.
     """
-    benchmark_factory(benchmark)  # imports a built-in benchmark's module, which registers its judges
+    benchmark_factory(benchmark)  # imports the spec's judges module, which registers them
     return judge_registry(benchmark).names()
 
 

@@ -240,18 +240,24 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
 
 
 def _check_judge_llms(config: RunConfig, source: str) -> None:
-    """Refuse judges the configured LLMs cannot serve: every unit would fail on them."""
-    from memsuite.eval.registry import check_judges
+    """Refuse judges whose declared needs (the benchmark spec's ``judge_needs``) the config does not
+    meet: every unit would fail on them, or the run would end with no verdict of that name."""
+    from memsuite.eval.registry import benchmark_spec, check_judges
 
     no_answer = config.answer_llm in (None, "none")
     judges = check_judges(config.benchmark, config.judges)  # [] when the benchmark registers none
+    if "judges" not in config.model_fields_set:
+        # The default judges apply where they can: a retrieval-only run leaves an answer judge out.
+        return
+    spec = benchmark_spec(config.benchmark)
     for i, (name, judge) in enumerate(zip(config.judges, judges, strict=False)):
-        if judge.uses_llm and no_answer and config.judge_llm in (None, "none"):
+        needs = spec.judge_needs.get(name, ("llm",) if judge.uses_llm else ())
+        if "llm" in needs and no_answer and config.judge_llm in (None, "none"):
             raise ConfigError(
                 f"{source}: judges[{i}]: the {config.benchmark} judge {name!r} calls an LLM: set judge_llm"
                 " (or answer_llm), or leave it out"
             )
-        if getattr(judge, "answer_required", False) and no_answer:
+        if "answer" in needs and no_answer:
             raise ConfigError(
                 f"{source}: judges[{i}]: the {config.benchmark} judge {name!r} judges answers: set"
                 " answer_llm, or leave it out (judges: [] runs retrieval only)"

@@ -16,7 +16,7 @@ def bm25_meme_config(folder: Path, name: str, *, episodes: int, seed: int) -> Pa
     save_episodes(generate_episodes(episodes, seed=seed, filler="none"), data)
     config = folder / f"{name}.yaml"
     config.write_text(
-        f"benchmark: meme\nname: {name}\nsystems: [bm25]\nk: 5\njudges: [rule]\n"
+        f"benchmark: meme\nname: {name}\nsystems: [bm25]\nk: 5\n"
         f"benchmark_options: {{data: {json.dumps(str(data))}}}\n"
     )
     return config

@@ -129,8 +129,9 @@ def test_the_installed_cli_runs_the_wheels_code_outside_the_checkout(installed):
     assert "usage: memsuite demo" in _run(memsuite, "demo", "--help", cwd=outside, env=env)
     assert {"bm25", "dense"} <= set(_run(memsuite, "systems", cwd=outside, env=env).split())
     demo = _run(
-        python, "-c", "from memsuite.eval.demo import DEMO_CONFIG; print(DEMO_CONFIG)", cwd=outside, env=env
-    )
+        python, "-c", "from memsuite.eval.benchmarks.meme.demo import DEMO_CONFIG; print(DEMO_CONFIG)",
+        cwd=outside, env=env,
+    )  # fmt: skip
     assert Path(demo.strip()).is_relative_to(venv) and Path(demo.strip()).is_file()
 
     # A shipped config by name, from a folder without configs/: a real (small, retrieval-only) run.

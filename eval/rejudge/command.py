@@ -34,7 +34,7 @@ from memsuite.eval.answer import Answer, failed_calls, judge
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import check_judges, get_benchmark
 from memsuite.eval.rejudge.formats import SourceAnswer, read_answers
-from memsuite.eval.rejudge.questions import RejudgeQuestion, benchmark_questions, match_answers
+from memsuite.eval.rejudge.questions import RejudgeQuestion, match_answers, question_reader
 from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, load_run, now_iso
 from memsuite.eval.runner import CODE_ROOT, summarize
 from memsuite.memory_systems.errors import ConfigError
@@ -169,6 +169,7 @@ def rejudge(
             raise ConfigError(
                 f"{benchmark} judge {name!r} judges retrieval, not answers: rejudge cannot run it"
             )
+    read_questions = question_reader(benchmark)  # registers the benchmark's own answer formats first
     format_name, answers = read_answers(source, benchmark, format_name)
     options: dict[str, Any] = {}
     if format_name == "memsuite_run":
@@ -178,7 +179,7 @@ def rejudge(
         options = dict(config.get("benchmark_options") or {})
     if data is not None:
         options["data"] = str(data)
-    matched = match_answers(answers, benchmark_questions(benchmark, options.get("data")))
+    matched = match_answers(answers, read_questions(options.get("data")))
     llm_judges = [name for name, spec in zip(judges, specs, strict=True) if spec.uses_llm]
     uses_llm = bool(llm_judges)
     if uses_llm and judge_llm is None:

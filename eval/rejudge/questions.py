@@ -1,7 +1,7 @@
 """Each benchmark's questions as rejudging needs them, and the matching of stored answers to them.
 
-A benchmark that can be rejudged registers a function ``questions(data_path) ->
-list[RejudgeQuestion]`` (:func:`register_questions`; built-ins are imported on first use).
+A benchmark that can be rejudged names a function ``questions(data_path) -> list[RejudgeQuestion]`` in
+its spec (``BenchmarkSpec.rejudge``), imported on first use.
 
 Matching (:func:`match_answers`): an answer with an id matches the question of that id (within its
 unit when the format gives one). An answer without one matches by question text (folded: case,
@@ -21,8 +21,7 @@ from typing import Any
 
 from memsuite.eval.answer_rules.lists import fold
 from memsuite.eval.rejudge.formats import SourceAnswer
-from memsuite.memory_systems.errors import DatasetError
-from memsuite.memory_systems.registry import Registry
+from memsuite.memory_systems.errors import ConfigError, DatasetError
 
 
 @dataclass(frozen=True)
@@ -43,27 +42,30 @@ class RejudgeQuestion:
     """Row metadata the benchmark's scores read (category, question type, ...)."""
 
 
-QUESTIONS: Registry[Callable[[Path | None], list[RejudgeQuestion]]] = Registry(
-    "rejudgeable benchmark",
-    builtins={
-        "longmemeval": "memsuite.eval.benchmarks.longmemeval.rejudge",
-        "locomo": "memsuite.eval.benchmarks.locomo.rejudge",
-    },
-)
+def rejudgeable_benchmarks() -> list[str]:
+    """Benchmarks whose spec names a rejudge question reader."""
+    from memsuite.eval.registry import benchmark_specs
+
+    return [name for name, spec in benchmark_specs().items() if spec.rejudge is not None]
 
 
-def register_questions(benchmark: str) -> Callable[[Callable], Callable]:
-    """Decorator: register the question reader of ``benchmark``."""
-    return QUESTIONS.register(benchmark)
-
-
-def benchmark_questions(benchmark: str, data: Path | None) -> list[RejudgeQuestion]:
-    """The questions of ``data`` (default: the benchmark's default file).
+def question_reader(benchmark: str) -> Callable[[Path | None], list[RejudgeQuestion]]:
+    """The question reader the benchmark's spec names (``BenchmarkSpec.rejudge``); importing it also
+    registers the answer formats its module declares.
 
     Raises:
         ConfigError: The benchmark cannot be rejudged (the message lists those that can).
     """
-    return QUESTIONS.get(benchmark)(data)
+    from memsuite.eval.registry import benchmark_spec
+    from memsuite.eval.spec import resolve_callable
+
+    spec = benchmark_spec(benchmark)
+    if spec.rejudge is None:
+        raise ConfigError(
+            f"benchmark {benchmark!r} cannot be rejudged (no question reader); these can: "
+            f"{', '.join(rejudgeable_benchmarks())}"
+        )
+    return resolve_callable(spec.rejudge)
 
 
 def _key(text: str | None, category: str | None) -> tuple[str, str]:

@@ -1,14 +1,13 @@
 """What a report is made of: :class:`Table`, :class:`Figure`, :class:`Section`, :class:`Report`, the
-options every renderer receives, and the registry of benchmark renderers.
+options every renderer receives, and where a benchmark's renderer is found.
 
-A benchmark's renderer lives in its own package, ``eval/benchmarks/<name>/report.py``, and registers
-itself with :func:`register_renderer` when imported; :func:`renderer_for` imports that module by this
-convention the first time a report meets a run of the benchmark, so nothing here names a benchmark.
+A benchmark's spec names its renderer (``BenchmarkSpec.report``); :func:`renderer_for` imports it the
+first time a report meets a run of the benchmark, so nothing here names a benchmark.
 """
 
 from __future__ import annotations
 
-import importlib
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,9 +23,6 @@ Cell = str | int | float | None
 #: Printed where a number is undefined by construction (e.g. no evidence rule for a task), as
 #: opposed to None, which means nothing was measured.
 NA = "n/a"
-
-#: Where a benchmark's renderer lives, by convention (``{name}``: the benchmark's registry name).
-RENDERER_MODULE = "memsuite.eval.benchmarks.{name}.report"
 
 
 @dataclass(frozen=True)
@@ -152,13 +148,16 @@ _RENDERERS: dict[str, Renderer] = {}
 
 
 def register_renderer(benchmark: str) -> Callable[[Renderer], Renderer]:
-    """Decorator: the report renderer of ``benchmark`` (one per benchmark; a duplicate is an error).
-
-    A renderer takes the runs of its benchmark and the :class:`ReportOptions`, and returns a
-    :class:`Section` of tables and figures. It reads only the runs (summary, header, rows).
-    """
+    """Deprecated decorator: the report renderer of ``benchmark``; name it in the benchmark's spec
+    (``BenchmarkSpec.report``) instead. A spec's renderer wins over one registered here."""
 
     def decorate(renderer: Renderer) -> Renderer:
+        warnings.warn(
+            f"register_renderer({benchmark!r}) is deprecated: name the renderer in the benchmark's "
+            "BenchmarkSpec (report=...); the decorator stops working in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         existing = _RENDERERS.get(benchmark)
         if existing is not None and existing is not renderer:
             raise ConfigError(f"report renderer for {benchmark!r} is registered twice")
@@ -169,17 +168,19 @@ def register_renderer(benchmark: str) -> Callable[[Renderer], Renderer]:
 
 
 def renderer_for(benchmark: str) -> Renderer | None:
-    """The renderer of a benchmark, importing :data:`RENDERER_MODULE` first; None when it has none.
+    """The renderer the benchmark's spec names (imported on first use); None when it names none, or
+    the run's benchmark is not installed here (the report falls back to a generic table).
 
     Raises:
-        ModuleNotFoundError: The benchmark's report module exists but imports a missing module.
+        ModuleNotFoundError: The renderer's module imports a missing module.
     """
-    if benchmark not in _RENDERERS and benchmark.isidentifier():
-        module = RENDERER_MODULE.format(name=benchmark)
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            # Only "this benchmark has no report module" falls back to the generic table.
-            if exc.name is None or not (module == exc.name or module.startswith(exc.name + ".")):
-                raise
-    return _RENDERERS.get(benchmark)
+    from memsuite.eval.registry import benchmark_spec
+    from memsuite.eval.spec import resolve_callable
+
+    try:
+        spec = benchmark_spec(benchmark)
+    except ConfigError:
+        return _RENDERERS.get(benchmark)
+    if spec.report is None:
+        return _RENDERERS.get(benchmark)
+    return resolve_callable(spec.report)

@@ -151,6 +151,12 @@ def _refused(tmp_path, capsys, data, *flags) -> str:
             (),
             r"judges\[0\]: the locomo judge 'f1' judges answers: set answer_llm",
         ),
+        (
+            # Asked for by name, an answer judge of a retrieval-only run would leave every row unjudged.
+            {"answer_llm": None, "judges": ["evidence", "rule"]},
+            (),
+            r"judges\[1\]: the meme judge 'rule' judges answers: set answer_llm",
+        ),
     ],
 )
 def test_a_mistake_exits_2_with_its_key_path_before_anything_starts(
@@ -164,17 +170,17 @@ def test_an_ablation_refuses_a_bad_variant_before_running_any(tmp_path, capsys, 
     (tmp_path / "base.yaml").write_text(yaml.safe_dump(BASE))
     ablation = tmp_path / "sweep.yaml"
     ablation.write_text(
-        yaml.safe_dump({"base": "base.yaml", "sweep": {"key": "judges", "values": ["rule", "rul"]}})
+        yaml.safe_dump({"base": "base.yaml", "sweep": {"key": "judges", "values": ["evidence", "evidenc"]}})
     )
     assert cli.main(["ablate", str(ablation), "--out", str(tmp_path / "runs"), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert "variant judges-rul" in err and "judges[0]: unknown judge 'rul'" in err
+    assert "variant judges-evidenc" in err and "judges[0]: unknown judge 'evidenc'" in err
     assert not (tmp_path / "runs").exists()  # the good first variant did not run either
 
 
 def test_the_model_is_typed_frozen_and_dumps_as_before():
-    config = config_from_dict({**BASE, "systems": "bm25, dense", "judges": "rule"}, source="x/quick.yaml")
-    assert config.name == "quick" and config.judges == ("rule",)
+    config = config_from_dict({**BASE, "systems": "bm25, dense", "judges": "evidence"}, source="x/quick.yaml")
+    assert config.name == "quick" and config.judges == ("evidence",)
     assert [s.key for s in config.systems] == ["bm25", "dense"] and config.systems[0] == SystemSpec("bm25")
     with pytest.raises(ValidationError):
         config.k = 3  # type: ignore[misc]

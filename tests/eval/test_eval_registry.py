@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from memsuite.eval import registry
 from memsuite.eval.config import config_from_dict
 from memsuite.eval.runner import run
+from memsuite.eval.spec import resolve
 from memsuite.memory_systems.errors import ConfigError
 
-#: A third party's benchmark module: registers its benchmark and a judge when imported.
-PLUGIN_MODULE = '''
+#: A legacy third-party benchmark module: registers its benchmark and a judge when imported (the
+#: deprecated way, kept working for one release).
+LEGACY_MODULE = '''
 from memsuite.eval.answer import Judge
 from memsuite.eval.protocol import Row
 from memsuite.eval.registry import register_benchmark, register_judge
@@ -39,33 +44,92 @@ register_benchmark("echo_plugin")(EchoBenchmark)
 register_judge("echo_plugin", "exact")(Judge(lambda inp: {"correct": inp.context == inp.case}))
 '''
 
+TOY_PLUGIN = Path(__file__).parent / "toy_plugin"
+
 
 @pytest.fixture
-def plugin(tmp_path, monkeypatch):
-    """Install a package whose entry points add two benchmarks: a module and a factory."""
-    (tmp_path / "echo_plugin_mod.py").write_text(textwrap.dedent(PLUGIN_MODULE))
+def fresh_registry(monkeypatch):
+    """A fresh view of the registry: entry points are read again, and nothing leaks into other tests."""
+    monkeypatch.setattr(registry, "_SPECS", {})
+    monkeypatch.setattr(registry, "_UNAVAILABLE", {})
+    monkeypatch.setattr(registry, "_discovered", False)
+    monkeypatch.setattr(registry, "_JUDGES", dict(registry._JUDGES))
+
+
+def _install(tmp_path: Path, name: str, entry_points: str) -> None:
+    """A dist-info folder on sys.path: what ``pip install`` of a package with these entry points leaves."""
+    dist = tmp_path / f"{name}-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(f"[memsuite.benchmarks]\n{entry_points}\n")
+
+
+@pytest.fixture
+def legacy_plugin(tmp_path, monkeypatch, fresh_registry):
+    """Entry points of the old kind: a module that registers, and a bare factory."""
+    (tmp_path / "echo_plugin_mod.py").write_text(textwrap.dedent(LEGACY_MODULE))
     (tmp_path / "echo_factory_mod.py").write_text(
         "def make(**options):\n    from echo_plugin_mod import EchoBenchmark\n"
         "    return EchoBenchmark(**options)\n"
     )
-    dist = tmp_path / "echo_plugin-0.1.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: echo-plugin\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text(
-        "[memsuite.benchmarks]\necho_plugin = echo_plugin_mod\necho_factory = echo_factory_mod:make\n"
-    )
+    _install(tmp_path, "echo-plugin", "echo_plugin = echo_plugin_mod\necho_factory = echo_factory_mod:make")
     monkeypatch.syspath_prepend(str(tmp_path))
-    # A fresh view of the registry: entry points are read again, and nothing leaks into other tests.
-    monkeypatch.setattr(registry.BENCHMARKS, "_entries", dict(registry.BENCHMARKS._entries))
-    monkeypatch.setattr(registry.BENCHMARKS, "_loaded", False)
-    monkeypatch.setattr(registry, "_JUDGES", dict(registry._JUDGES))
     yield
     for name in ("echo_plugin_mod", "echo_factory_mod"):
         sys.modules.pop(name, None)
 
 
-def test_a_third_party_benchmark_comes_in_through_the_entry_point_group(plugin, tmp_path):
-    assert {"echo_plugin", "echo_factory", "meme", "wmb", "dynamicmem"} <= set(registry.benchmark_names())
+@pytest.fixture
+def toy_plugin(tmp_path, monkeypatch, fresh_registry):
+    """The toy benchmark package (tests/eval/toy_plugin/toy_bench) installed through its entry point."""
+    site = tmp_path / "site"
+    site.mkdir()
+    _install(site, "toy-bench", "toy = toy_bench:SPEC")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.syspath_prepend(str(TOY_PLUGIN))
+    yield
+    for name in [m for m in sys.modules if m == "toy_bench" or m.startswith("toy_bench.")]:
+        sys.modules.pop(name, None)
+
+
+def test_a_third_party_spec_is_run_reported_compared_shown_and_rejudged(toy_plugin, tmp_path, capsys):
+    from memsuite.eval.cli import main
+
+    assert {"toy", "meme", "wmb", "dynamicmem", "locomo", "longmemeval"} <= set(registry.benchmark_names())
+    assert registry.judge_names("toy") == ["exact", "found"]
+    config = tmp_path / "toy.yaml"
+    config.write_text("benchmark: toy\nsystems: [bm25, dense]\njudges: [found]\nk: 1\n")
+    assert main(["run", str(config), "--out", str(tmp_path / "run"), "--quiet", "--no-cache"]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "run" / "rows.jsonl").read_text().splitlines()]
+    assert len(rows) == 12 and all(r["verdicts"]["found"]["correct"] for r in rows)
+
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "report"), "--no-plots"]) == 0
+    report = (tmp_path / "report" / "report.md").read_text()
+    assert "Toy capitals" in report and "Capital found" in report
+
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "run"), "--systems", "bm25", "dense"]) == 0
+    assert "capitals" in capsys.readouterr().out
+    assert main(["show", str(tmp_path / "run"), "--system", "bm25", "--limit", "2"]) == 0
+    assert "What is the capital of France?" in capsys.readouterr().out
+
+    # Published answers in the toy's own format, judged by its answer judge.
+    answers = tmp_path / "toy_answers.jsonl"
+    answers.write_text('{"country": "France", "answer": "Paris"}\n{"country": "Peru", "answer": "Quito"}\n')
+    out = tmp_path / "rejudged"
+    assert main(["rejudge", str(answers), "--benchmark", "toy", "--judges", "exact", "--out", str(out)]) == 0
+    rejudged = {r["unit_id"]: r for r in map(json.loads, (out / "rows.jsonl").read_text().splitlines())}
+    verdicts = {u: r["verdicts"]["exact"]["correct"] for u, r in rejudged.items()}
+    assert verdicts == {"France": True, "Peru": False}
+    # Its retrieval judge is refused by rejudge, and by a config without answers its answer judge is.
+    with pytest.raises(ConfigError, match="judges answers: set answer_llm"):
+        config_from_dict({"benchmark": "toy", "systems": ["bm25"], "judges": ["exact"]})
+
+
+def test_a_legacy_plugin_still_works_and_says_what_to_change(legacy_plugin, tmp_path):
+    with pytest.warns(DeprecationWarning, match="BenchmarkSpec"):
+        names = registry.benchmark_names()
+    assert {"echo_plugin", "echo_factory", "meme"} <= set(names)
     assert registry.get_benchmark("echo_factory", units=["x"]).units() == ["x"]
     assert registry.judge_names("echo_plugin") == ["exact"]
     config = config_from_dict({"benchmark": "echo_plugin", "systems": ["bm25"], "judges": ["exact"]})
@@ -74,6 +138,23 @@ def test_a_third_party_benchmark_comes_in_through_the_entry_point_group(plugin, 
     # The config is refused when it is read, before any run starts (eval/validate.py).
     with pytest.raises(ConfigError, match=r"judges\[0\]: unknown judge 'rule' of benchmark 'echo_plugin'"):
         config_from_dict({"benchmark": "echo_plugin", "systems": ["bm25"]})
+
+
+def test_every_builtin_benchmark_is_declared_by_a_spec_in_its_package():
+    for name, spec in registry.benchmark_specs().items():
+        assert spec.name == name
+        assert isinstance(spec.factory, str) and spec.factory.startswith(f"memsuite.eval.benchmarks.{name}.")
+        assert set(spec.judge_needs) <= set(registry.judge_names(name)), name
+        assert callable(resolve(spec.report)) and resolve(spec.outcomes).judges
+
+
+def test_a_judge_whose_needs_the_config_does_not_meet_is_refused_for_every_benchmark():
+    for name, spec in registry.benchmark_specs().items():
+        for judge, needs in spec.judge_needs.items():
+            data = {"benchmark": name, "systems": ["bm25"], "judges": [judge]}
+            if "answer" in needs or "llm" in needs:
+                with pytest.raises(ConfigError, match=rf"judges\[0\]: the {name} judge '{judge}'"):
+                    config_from_dict(data)
 
 
 def test_judge_names_are_per_benchmark():
@@ -103,8 +184,8 @@ def test_an_unknown_judge_fails_the_run_before_any_work(tmp_path):
 def test_one_registry_mechanism_for_systems_benchmarks_and_judges():
     from memsuite.memory_systems.registry import SYSTEMS, Registry
 
-    assert isinstance(SYSTEMS, Registry) and isinstance(registry.BENCHMARKS, Registry)
-    assert registry.judge_names("meme")  # imports the built-in, so "meme" below is a real duplicate
-    assert isinstance(registry.judge_registry("meme"), Registry)
+    assert isinstance(SYSTEMS, Registry) and isinstance(registry.judge_registry("meme"), Registry)
+    meme = registry.benchmark_spec("meme")
+    assert registry.register_spec(meme) is meme  # the same spec again is a no-op
     with pytest.raises(ConfigError, match="registered twice"):
-        registry.register_benchmark("meme")(lambda: None)
+        registry.register_spec(replace(meme, description="another"))

@@ -52,7 +52,7 @@ def plugin(tmp_path, monkeypatch):
 def _run(tmp_path, capsys, *flags) -> tuple[int, str, str]:
     config = tmp_path / "c.yaml"
     config.write_text(yaml.safe_dump({
-        "benchmark": "meme", "systems": ["alpha_memory"], "judges": ["rule"],
+        "benchmark": "meme", "systems": ["alpha_memory"],
         "benchmark_options": {"episodes": 1, "filler": "none", "seed": 4},
     }))  # fmt: skip
     code = main(["run", str(config), "--out", str(tmp_path / "run"), "--quiet", "--no-cache", *flags])

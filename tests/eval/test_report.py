@@ -47,13 +47,15 @@ def test_unknown_benchmark_gets_generic_table_and_renderers_register_once(tmp_pa
     assert renderer_for("tiny_bench") is None
 
 
-def test_renderers_register_once_and_load_from_their_benchmark_package():
-    # A built-in benchmark's renderer is found by convention: eval/benchmarks/<name>/report.py.
+def test_a_benchmarks_renderer_is_the_one_its_spec_names():
     wmb = renderer_for("wmb")
     assert wmb is not None and wmb.__module__ == "memsuite.eval.benchmarks.wmb.report"
-    with pytest.raises(ConfigError, match="registered twice"):
-        register_renderer("wmb")(lambda runs, options: None)
-    assert register_renderer("wmb")(wmb) is wmb
+    # The deprecated decorator still registers (for a benchmark without a spec renderer), and warns.
+    with pytest.warns(DeprecationWarning, match="BenchmarkSpec"):
+        register_renderer("legacy_bench")(render_legacy := lambda runs, options: None)
+    assert renderer_for("legacy_bench") is render_legacy
+    with pytest.warns(DeprecationWarning), pytest.raises(ConfigError, match="registered twice"):
+        register_renderer("legacy_bench")(lambda runs, options: None)
 
 
 def test_load_runs_errors_name_the_folder(tmp_path):

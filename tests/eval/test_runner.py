@@ -9,9 +9,10 @@ import pytest
 
 from memsuite.eval.config import config_from_dict, load_config
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import get_benchmark, register_benchmark
+from memsuite.eval.registry import get_benchmark, register_spec
 from memsuite.eval.runlog import load_run
 from memsuite.eval.runner import run
+from memsuite.eval.spec import BenchmarkSpec
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 
@@ -64,9 +65,11 @@ class TinyBenchmark:
 CALLS: list[str] = []
 
 
-@register_benchmark("tiny_test")
 def _tiny(fail_on: str | None = None) -> TinyBenchmark:
     return TinyBenchmark(fail_on, CALLS)
+
+
+register_spec(BenchmarkSpec(name="tiny_test", description="a test benchmark", factory=_tiny))
 
 
 def _config(**extra):

@@ -19,6 +19,25 @@ from memsuite.eval.benchmarks.dynamicmem.schema import (
     UserData,
 )
 from memsuite.eval.benchmarks.dynamicmem.scoring import summarize
+from memsuite.eval.spec import BenchmarkSpec, Command
+
+SPEC = BenchmarkSpec(
+    name="dynamicmem",
+    description="DynamicMem: 15 months of multi-app activity per user, asked at quarterly checkpoints C1..C5",
+    factory="memsuite.eval.benchmarks.dynamicmem.protocol:DynamicMemBenchmark",
+    judges="memsuite.eval.benchmarks.dynamicmem.judges",
+    judge_needs={"rule": ("answer",), "llm": ("answer", "llm")},
+    report="memsuite.eval.benchmarks.dynamicmem.report:render_dynamicmem",
+    outcomes="memsuite.eval.benchmarks.dynamicmem.report:OUTCOMES",
+    commands={
+        "generate": Command(
+            help="DynamicMem users in the released layout (one folder per user, two JSON files)",
+            add_arguments="memsuite.eval.benchmarks.dynamicmem.commands:add_generate_arguments",
+            run="memsuite.eval.benchmarks.dynamicmem.commands:generate",
+        )
+    },
+    configs=("dynamicmem_quick", "dynamicmem_tce"),
+)
 
 __all__ = [
     "AppLog",

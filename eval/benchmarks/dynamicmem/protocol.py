@@ -78,7 +78,7 @@ from memsuite.eval.benchmarks.dynamicmem.schema import (
     category_of,
 )
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import check_judges, register_benchmark
+from memsuite.eval.registry import check_judges
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.chunking import chunk_documents
 from memsuite.memory_systems.errors import ConfigError
@@ -142,7 +142,6 @@ def _fingerprint(system: MemorySystem, namespace: str) -> str | None:
         return None
 
 
-@register_benchmark("dynamicmem")
 class DynamicMemBenchmark:
     """DynamicMem as the runner sees it: units are users, rows are state keys and service items.
 

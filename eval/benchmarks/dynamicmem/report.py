@@ -1,7 +1,7 @@
 """DynamicMem's report: per-checkpoint curves (C1..Cn) of State Completion, Personalized Service and
 Evidence F1, retention vs update, failure stages, usage, and plots.
 
-Registered with :func:`memsuite.eval.report.register_renderer` under ``dynamicmem``; reads only run folders.
+Named as the report renderer by the benchmark's spec; reads only run folders.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.dynamicmem import diagnostics as dynamicmem_diagnostics
 from memsuite.eval.benchmarks.dynamicmem.schema import CATEGORIES as DYNAMICMEM_CATEGORIES
 from memsuite.eval.benchmarks.dynamicmem.scoring import EVIDENCE_F1, key_outcome, user_values
-from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
+from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.diagnostics import StageCell
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import left_out_mark, left_out_note
@@ -30,7 +30,7 @@ from memsuite.eval.report.layout import (
     stage_figures,
     stage_table,
 )
-from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.report.usage import usage_table
 from memsuite.eval.stats import Interval
@@ -135,19 +135,16 @@ def dynamicmem_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
     return out
 
 
-register_outcomes(
-    "dynamicmem",
-    OutcomeSpec(
-        dynamicmem_outcomes,
-        ("llm", "rule", EVIDENCE_F1),
-        "user",
-        headline="State Completion keys, pooled over checkpoints (evidence_f1: retrieved Evidence F1)",
-        derived=(EVIDENCE_F1,),
-    ),
+#: How ``memsuite compare`` counts this benchmark's questions (named by its spec).
+OUTCOMES = OutcomeSpec(
+    dynamicmem_outcomes,
+    ("llm", "rule", EVIDENCE_F1),
+    "user",
+    headline="State Completion keys, pooled over checkpoints (evidence_f1: retrieved Evidence F1)",
+    derived=(EVIDENCE_F1,),
 )
 
 
-@register_renderer("dynamicmem")
 def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
     """DynamicMem: C1..Cn curves of State Completion and Personalized Service, retention vs update."""
     section = Section("DynamicMem")

@@ -62,7 +62,6 @@ from memsuite.eval.answer import (
     cut_oldest,
     cut_to_tokens,
 )
-from memsuite.eval.benchmarks.locomo import report as _report  # noqa: F401 -- registers the report renderer
 from memsuite.eval.benchmarks.locomo.audit import (
     Finding,
     audit_findings,
@@ -80,7 +79,7 @@ from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
 from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.registry import check_judges, register_benchmark
+from memsuite.eval.registry import check_judges
 from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -391,6 +390,3 @@ class LocomoBenchmark:
             ),
         }
 
-
-# The class itself is the factory: its signature is the schema of LoCoMo's benchmark_options.
-register_benchmark("locomo")(LocomoBenchmark)

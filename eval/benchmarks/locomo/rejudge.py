@@ -16,10 +16,9 @@ from memsuite.eval.benchmarks.locomo.judges import LocomoCase
 from memsuite.eval.benchmarks.locomo.judges.llm import NOT_MENTIONED
 from memsuite.eval.benchmarks.locomo.loader import load_conversations
 from memsuite.eval.benchmarks.locomo.protocol import DEV_FILE, default_data_path
-from memsuite.eval.rejudge.questions import RejudgeQuestion, register_questions
+from memsuite.eval.rejudge.questions import RejudgeQuestion
 
 
-@register_questions("locomo")
 def locomo_questions(data: Path | None) -> list[RejudgeQuestion]:
     """Every question of every conversation, in file order."""
     path = Path(data) if data is not None else default_data_path()

@@ -18,11 +18,11 @@ from memsuite.eval.benchmarks.locomo.report_audit import audit_tables
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL as ADVERSARIAL_CATEGORY
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
 from memsuite.eval.benchmarks.locomo.scoring import row_value
-from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
+from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug
-from memsuite.eval.report.model import Figure, ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.model import Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
 from memsuite.eval.stats import Interval
@@ -137,19 +137,16 @@ def locomo_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
     return out
 
 
-register_outcomes(
-    "locomo",
-    OutcomeSpec(
-        locomo_outcomes,
-        JUDGE_ORDER,
-        "conversation",
-        cells=tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER),
-        headline="overall (categories 1-4)",
-    ),
+#: How ``memsuite compare`` counts this benchmark's questions (named by its spec).
+OUTCOMES = OutcomeSpec(
+    locomo_outcomes,
+    JUDGE_ORDER,
+    "conversation",
+    cells=tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER),
+    headline="overall (categories 1-4)",
 )
 
 
-@register_renderer("locomo")
 def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
     """One score table per verdict, evidence recall@k per category, answer-in-context, usage."""
     section = Section("LoCoMo")

@@ -41,8 +41,6 @@ from memsuite.eval.answer import (
     cut_to_tokens,
 )
 from memsuite.eval.benchmarks.locomo.judges.official import has_answer
-from memsuite.eval.benchmarks.longmemeval import reference as _reference  # noqa: F401 -- registers flat_bm25
-from memsuite.eval.benchmarks.longmemeval import report as _report  # noqa: F401 -- registers the renderer
 from memsuite.eval.benchmarks.longmemeval.judges import LmeCase
 from memsuite.eval.benchmarks.longmemeval.judges.llm import ANSWER_MAX_TOKENS, answer_prompt
 from memsuite.eval.benchmarks.longmemeval.judges.retrieval import question_metrics, retrieval_metrics
@@ -58,7 +56,7 @@ from memsuite.eval.benchmarks.longmemeval.schema import (
 from memsuite.eval.benchmarks.longmemeval.scoring import longmemeval_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.registry import check_judges, register_benchmark
+from memsuite.eval.registry import check_judges
 from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -318,4 +316,3 @@ class LongMemEvalBenchmark:
 
 
 # The class itself is the factory: its signature is the schema of LongMemEval's benchmark_options.
-register_benchmark("longmemeval")(LongMemEvalBenchmark)

@@ -8,10 +8,9 @@ from pathlib import Path
 from memsuite.eval.benchmarks.longmemeval.judges import LmeCase
 from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
 from memsuite.eval.benchmarks.longmemeval.protocol import default_data_path
-from memsuite.eval.rejudge.questions import RejudgeQuestion, register_questions
+from memsuite.eval.rejudge.questions import RejudgeQuestion
 
 
-@register_questions("longmemeval")
 def longmemeval_questions(data: Path | None) -> list[RejudgeQuestion]:
     """Every question of a released file (haystacks dropped: the answer judges never read them)."""
     file = LmeFile(Path(data) if data is not None else default_data_path())

@@ -15,11 +15,11 @@ from typing import Any
 
 from memsuite.eval.benchmarks.longmemeval.paper import PUBLISHED_QA
 from memsuite.eval.benchmarks.longmemeval.scoring import TYPE_ORDER, row_type
-from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
+from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
-from memsuite.eval.report.model import ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import usage_table
 from memsuite.eval.stats import Interval
@@ -110,20 +110,17 @@ def longmemeval_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
     return out
 
 
-register_outcomes(
-    "longmemeval",
-    OutcomeSpec(
-        longmemeval_outcomes,
-        ("llm", "answer_in_context", RETRIEVAL_JUDGE),
-        "question",
-        cells=TYPE_ORDER,
-        headline="overall (all question types)",
-        judge_headlines={RETRIEVAL_JUDGE: "session recall_all@5 (questions with a relevant session)"},
-    ),
+#: How ``memsuite compare`` counts this benchmark's questions (named by its spec).
+OUTCOMES = OutcomeSpec(
+    longmemeval_outcomes,
+    ("llm", "answer_in_context", RETRIEVAL_JUDGE),
+    "question",
+    cells=TYPE_ORDER,
+    headline="overall (all question types)",
+    judge_headlines={RETRIEVAL_JUDGE: "session recall_all@5 (questions with a relevant session)"},
 )
 
 
-@register_renderer("longmemeval")
 def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
     """Retrieval per level and per question type, answer-level rates, usage."""
     section = Section("LongMemEval")

@@ -16,6 +16,26 @@ from memsuite.eval.benchmarks.meme.schema import (
     Task,
     parse_task_type,
 )
+from memsuite.eval.spec import BenchmarkSpec, Command
+
+SPEC = BenchmarkSpec(
+    name="meme",
+    description="MEME: six tasks asked before and after an upstream change (generated or released episodes)",
+    factory="memsuite.eval.benchmarks.meme.protocol:MemeBenchmark",
+    judges="memsuite.eval.benchmarks.meme.judges",
+    judge_needs={"evidence": ("evidence",), "rule": ("answer",), "llm": ("answer", "llm")},
+    report="memsuite.eval.benchmarks.meme.report:render_meme",
+    outcomes="memsuite.eval.benchmarks.meme.report:OUTCOMES",
+    commands={
+        "generate": Command(
+            help="MEME episodes in the released JSON schema",
+            add_arguments="memsuite.eval.benchmarks.meme.commands:add_generate_arguments",
+            run="memsuite.eval.benchmarks.meme.commands:generate",
+        )
+    },
+    demo="memsuite.eval.benchmarks.meme.demo:demo",
+    configs=("meme_quick", "meme_main", "demo"),
+)
 
 __all__ = [
     "TASK_TYPES",

@@ -49,7 +49,6 @@ from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Questio
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.metrics import judge_agreement
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import register_benchmark
 from memsuite.eval.shared_data import data_path
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -431,7 +430,3 @@ class MemeBenchmark:
         if "rule" in judges and "llm" in judges:
             summary["agreement_rule_llm"] = judge_agreement(rows, "rule", "llm")
         return summary
-
-
-# The class itself is the factory: its signature is the schema of MEME's benchmark_options.
-register_benchmark("meme")(MemeBenchmark)

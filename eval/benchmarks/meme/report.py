@@ -1,7 +1,7 @@
 """MEME's report: the paper's main table per judge beside the published rows, the before-question
 and trivial-pass filter table, rule-vs-LLM judge agreement, failure stages, usage, and plots.
 
-Registered with :func:`memsuite.eval.report.register_renderer` under ``meme``; reads only run folders.
+Named as the report renderer by the benchmark's spec; reads only run folders.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from memsuite.eval.benchmarks.meme.paper import (
 )
 from memsuite.eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
 from memsuite.eval.benchmarks.meme.scoring import after_passes, before_passes
-from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
+from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.diagnostics import StageCell
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import (
@@ -36,7 +36,7 @@ from memsuite.eval.report.caveats import (
 from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug, stage_figures
 from memsuite.eval.report.layout import stage_table as stage_records_table
-from memsuite.eval.report.model import NA, Cell, Figure, ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.model import NA, Cell, Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
 from memsuite.eval.stats import Interval
@@ -138,17 +138,15 @@ def meme_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
     return [Outcome(row.unit_id, row.question_id, task, value) for row, task, value in passes]
 
 
-register_outcomes(
-    "meme",
-    OutcomeSpec(
-        meme_outcomes,
-        MEME_JUDGE_ORDER,
-        "episode",
-        overall_is_mean_of_cells=True,
-        cells=MEME_TASKS,
-        stages=lambda rows, path: attribute_rows(rows, path),
-        headline="Overall (mean of the task rates)",
-    ),
+#: How ``memsuite compare`` counts this benchmark's questions (named by its spec).
+OUTCOMES = OutcomeSpec(
+    meme_outcomes,
+    MEME_JUDGE_ORDER,
+    "episode",
+    overall_is_mean_of_cells=True,
+    cells=MEME_TASKS,
+    stages=lambda rows, path: attribute_rows(rows, path),
+    headline="Overall (mean of the task rates)",
 )
 
 
@@ -156,7 +154,6 @@ def _paper_row_name(run: RunInfo, system: str) -> str | None:
     return PAPER_ROW_OF_SYSTEM.get(run.registry_name(system)) or PAPER_ROW_OF_SYSTEM.get(system)
 
 
-@register_renderer("meme")
 def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
     """MEME: the paper's main table per judge beside the published rows, filter diagnostics, plots."""
     section = Section("MEME")

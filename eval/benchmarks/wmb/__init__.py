@@ -11,6 +11,26 @@ from memsuite.eval.benchmarks.wmb.loader import (
 from memsuite.eval.benchmarks.wmb.protocol import WMBBenchmark
 from memsuite.eval.benchmarks.wmb.schema import Conversation, Document, Question, Turn
 from memsuite.eval.benchmarks.wmb.scoring import result_json, wmb_scores
+from memsuite.eval.spec import BenchmarkSpec, Command
+
+SPEC = BenchmarkSpec(
+    name="wmb",
+    description="WMB-100K v2.1: situational retrieval over ~105K turns, with false-memory probes",
+    factory="memsuite.eval.benchmarks.wmb.protocol:WMBBenchmark",
+    judges="memsuite.eval.benchmarks.wmb.judges",
+    # Both judge the retrieved memories themselves, not an answer.
+    judge_needs={"rule": (), "llm": ("llm",)},
+    report="memsuite.eval.benchmarks.wmb.report:render_wmb",
+    outcomes="memsuite.eval.benchmarks.wmb.report:OUTCOMES",
+    commands={
+        "calibrate": Command(
+            help="choose WMB-100K abstention cutoffs on a held-out split of a run",
+            add_arguments="memsuite.eval.benchmarks.wmb.commands:add_calibrate_arguments",
+            run="memsuite.eval.benchmarks.wmb.commands:calibrate",
+        )
+    },
+    configs=("wmb_sample", "wmb_quick", "wmb_full"),
+)
 
 __all__ = [
     "Conversation",

@@ -50,7 +50,7 @@ from memsuite.eval.benchmarks.wmb.loader import (
 from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, Conversation, Question
 from memsuite.eval.benchmarks.wmb.scoring import kept_hits, result_json, wmb_scores
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import check_judges, register_benchmark
+from memsuite.eval.registry import check_judges
 from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -108,7 +108,6 @@ def default_data_dir() -> Path:
     return shared_data_file(DEV_DIR, benchmark="wmb", release=release, folder=True, option="data_dir")
 
 
-@register_benchmark("wmb")
 class WMBBenchmark:
     """WMB-100K Part B as units (categories) and a protocol, for the runner.
 

@@ -1,7 +1,7 @@
 """WMB-100K's report: the README's results layout per judge, accuracy per question type, the
 reference result file's fields, usage, the search-latency plot and sweep curves.
 
-Registered with :func:`memsuite.eval.report.register_renderer` under ``wmb``; reads only run folders.
+Named as the report renderer by the benchmark's spec; reads only run folders.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.wmb.schema import QTYPES as WMB_QTYPES
 from memsuite.eval.benchmarks.wmb.scoring import gold_turn_outcome, row_outcome, row_part
-from memsuite.eval.compare import Outcome, OutcomeSpec, register_outcomes
+from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.metrics import percentile
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import (
@@ -27,7 +27,7 @@ from memsuite.eval.report.caveats import (
 )
 from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column, series_name, slug
-from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table, register_renderer
+from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
 from memsuite.eval.stats import Interval
@@ -150,13 +150,12 @@ def wmb_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
     return out
 
 
-register_outcomes(
-    "wmb",
-    OutcomeSpec(wmb_outcomes, ("llm", "rule"), "question", cells=tuple(WMB_QTYPES), headline="Part B (S1)"),
+#: How ``memsuite compare`` counts this benchmark's questions (named by its spec).
+OUTCOMES = OutcomeSpec(
+    wmb_outcomes, ("llm", "rule"), "question", cells=tuple(WMB_QTYPES), headline="Part B (S1)"
 )
 
 
-@register_renderer("wmb")
 def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
     """WMB-100K: the README's results layout per judge, per-qtype accuracy, the result-file fields."""
     section = Section("WMB-100K")

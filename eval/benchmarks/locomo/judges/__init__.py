@@ -160,6 +160,6 @@ def _evidence_verdict(question: Question, dia_ids: list[str], turns: bool, in_co
 
 
 register_judge("locomo", "evidence")(Judge(_evidence_judge, needs_answer=False))
-register_judge("locomo", "f1")(Judge(_f1_judge, answer_required=True))
-register_judge("locomo", "llm")(Judge(_llm_judge, uses_llm=True, answer_required=True))
-register_judge("locomo", "rule")(Judge(_rule_judge, answer_required=True))
+register_judge("locomo", "f1")(Judge(_f1_judge))
+register_judge("locomo", "llm")(Judge(_llm_judge, uses_llm=True))
+register_judge("locomo", "rule")(Judge(_rule_judge))

@@ -71,5 +71,5 @@ def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
 
 register_judge("longmemeval", "retrieval")(Judge(_retrieval_judge, needs_answer=False))
 register_judge("longmemeval", "answer_in_context")(Judge(_in_context_judge, needs_answer=False))
-register_judge("longmemeval", "llm")(Judge(_llm_judge, uses_llm=True, answer_required=True))
-register_judge("longmemeval", "rule")(Judge(_rule_judge, answer_required=True))
+register_judge("longmemeval", "llm")(Judge(_llm_judge, uses_llm=True))
+register_judge("longmemeval", "rule")(Judge(_rule_judge))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memsuite.eval import demo
+from memsuite.eval.benchmarks.meme import demo
 from memsuite.eval.runlog import load_run
 
 CONFIG = """\
@@ -12,7 +12,6 @@ systems:
   - bm25
   - {name: temporal_kg, label: temporal_kg_oracle, args: {oracle: true}}
 k: 2
-judges: [rule]
 benchmark_options: {episodes: 1, filler: none, seed: 0}
 """
 

@@ -210,3 +210,9 @@ def run_demo(
 
 def _rows_paths(folders: Sequence[RunFolder]) -> str:
     return ", ".join(str(f.path / "rows.jsonl") for f in folders)
+
+
+def demo(args: Any) -> int:
+    """``memsuite demo``: :func:`run_demo` with the command line's folder and cache."""
+    run_demo(out_dir=args.out, cache_dir=None if args.no_cache else args.cache_dir)
+    return 0
