@@ -58,3 +58,18 @@ def test_mem0ai_ingests_and_answers_through_the_oracle(tmp_path):
     assert units[0]["usage"]["llm_calls"] == 5 + len(rows)
     # mem0 is add-only: an updated value is a new memory beside the old one, so evidence holds.
     assert sum(row.verdicts["evidence"]["correct"] for row in rows) >= len(rows) - 2
+
+
+def test_graphiti_ingests_and_answers_through_the_oracle(tmp_path):
+    if find_spec("graphiti_core") is None or find_spec("kuzu") is None:
+        pytest.skip("graphiti-core (extra adapters) is not installed")
+    header, units, rows = _oracle_run(tmp_path, "graphiti")
+    served = _check(header, units, rows, "graphiti", "graphiti.extract_nodes")
+    # graphiti 0.31.1's add_episode: node extraction and edge extraction once per session, and an
+    # edge resolution per extracted fact, each reply validated against the call's response model.
+    assert served["kinds"]["graphiti.extract_nodes"] == served["kinds"]["graphiti.extract_edges"] == 5
+    assert served["kinds"]["graphiti.resolve_edge"] >= 5
+    assert all(row.metadata["ingest_failures"] == 0 for row in rows)
+    # The verbatim value (a password) comes back exactly from graphiti's own edge search.
+    verbatim = [row for row in rows if row.metadata["task"] == "ER"]
+    assert verbatim and all(row.verdicts["evidence"]["correct"] for row in verbatim)
