@@ -152,6 +152,12 @@ def _cmd_llm_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_llm_oracle(args: argparse.Namespace) -> int:
+    from memsuite.eval.oracle.run import serve_config
+
+    return serve_config(args.config, port=args.port, overrides=args.overrides)
+
+
 def _cmd_benchmark_command(args: argparse.Namespace) -> int:
     """A benchmark's own command (its spec's ``commands``), with the options it declared."""
     return resolve_callable(args.benchmark_command.run)(args)
@@ -360,14 +366,21 @@ def _add_generate_commands(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_llm_commands(sub: argparse._SubParsersAction) -> None:
-    """``llm serve``: the embedded offline model."""
-    llm = sub.add_parser("llm", help="the LLM layer (embedded offline model)")
+    """``llm serve``: the embedded offline model; ``llm oracle``: the gold-backed endpoint."""
+    llm = sub.add_parser("llm", help="the LLM layer (embedded offline model, gold-backed oracle)")
     llm_sub = llm.add_subparsers(dest="llm_command", required=True)
     p = llm_sub.add_parser("serve", help="serve the embedded SmolLM2-135M model until Ctrl-C")
     p.add_argument("--port", type=int, help="loopback port (default: a free one)")
     p.add_argument("--n-ctx", type=int, default=2048, help="context window in tokens, <= 8192 (default 2048)")
     p.add_argument("--n-threads", type=int, default=2, help="CPU threads (default 2)")
     p.set_defaults(func=_cmd_llm_serve)
+    p = llm_sub.add_parser(
+        "oracle", help="serve a config's benchmark gold as an OpenAI-compatible endpoint until Ctrl-C"
+    )
+    p.add_argument("config", help="a run config of a benchmark with gold per session (meme, dynamicmem)")
+    p.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], help="key.sub=value override")
+    p.set_defaults(func=_cmd_llm_oracle)
 
 
 def build_parser() -> argparse.ArgumentParser:

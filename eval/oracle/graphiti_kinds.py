@@ -10,9 +10,10 @@ User's <name>`` per gold fact, whose ``fact`` is worded as the native ``facts`` 
 - ``extract_edges.edge``: those edges, valid from the episode's reference time;
 - ``dedupe_edges.resolve_edge``: an existing fact with the same text is a duplicate; a new value of an
   entity (an update, a change, a deletion request) contradicts every other fact about that entity;
-- ``extract_edges.extract_timestamps`` / ``extract_timestamps_batch``: valid from the reference time;
-- ``extract_nodes.extract_summaries_batch`` / ``extract_attributes`` (summaries and attributes):
-  each entity's summary is its gold facts of the session; no attributes.
+- ``extract_nodes.extract_summaries_batch``: each entity's summary is its gold facts in the prompt.
+
+Other prompts of the library (timestamps and attributes for custom types, sagas, communities) are not
+made on the adapter's path; should one arrive it is refused as unrecognised, a counted failed call.
 
 ``search`` with the adapter's RRF recipe makes no LLM call. Each reply fits the call's response model
 (``ExtractedEntities``, ``NodeResolutions``, ``ExtractedEdges``, ``EdgeDuplicate``, ``EdgeTimestamps``,
@@ -154,11 +155,6 @@ def resolve_edge(request: OracleRequest) -> dict[str, Any]:
     return {"duplicate_facts": duplicates, "contradicted_facts": contradicted}
 
 
-def extract_timestamps(request: OracleRequest) -> dict[str, Any]:
-    when = re.search(r"(\d{4}-\d{2}-\d{2}T[\d:.]+(?:[+-]\d{2}:\d{2}|Z)?)", request.text("user"))
-    return {"valid_at": when[1] if when else None, "invalid_at": None}
-
-
 def summaries(request: OracleRequest) -> dict[str, Any]:
     text = request.text("user")
     entities = _data(_section(text, "<ENTITIES>", "</ENTITIES>"))
@@ -171,10 +167,6 @@ def summaries(request: OracleRequest) -> dict[str, Any]:
         if about:
             out.append({"name": name, "summary": " ".join(about)[:500]})
     return {"summaries": out}
-
-
-def attributes(request: OracleRequest) -> dict[str, Any]:
-    return {}
 
 
 def _kind(name: str, markers: tuple[str, ...], reply: Any, source: str) -> PromptKind:
