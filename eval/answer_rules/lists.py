@@ -19,6 +19,8 @@ _PHRASE_LISTS = (
     "refusals",
     "uncertain_refusals",
     "gold_alternative_markers",
+    "polarity_hedges",
+    "word_family_suffixes",
 )
 _NUMBER_TABLES = ("number_words", "number_multipliers", "relative_spans")
 _FOLD = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "`": "'"})
@@ -41,6 +43,8 @@ class RuleLists:
     refusals: tuple[str, ...]
     uncertain_refusals: tuple[str, ...]
     gold_alternative_markers: tuple[str, ...]
+    polarity_hedges: tuple[str, ...]
+    word_family_suffixes: tuple[str, ...]
     number_words: dict[str, int]
     number_multipliers: dict[str, int]
     relative_spans: dict[str, int]

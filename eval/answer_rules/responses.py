@@ -11,6 +11,9 @@ A refusal (:func:`refusal`): one of the ``refusals`` phrases ("not mentioned", "
 "cannot determine", ...) in the final answer; an ``uncertain_refusals`` phrase ("not sure") counts
 only when the caller says the answer states nothing of the gold.
 
+Polarity (:func:`polarity`): a text that opens with yes or no, after any ``polarity_hedges`` ("Likely
+no", "Probably yes, since ..."), or with a hedge and "not" ("likely not"), or "unlikely".
+
 Gold alternatives (:func:`gold_alternatives`): a gold sentence that says another answer is also
 acceptable (``gold_alternative_markers``) gives that answer as an alternative.
 """
@@ -52,6 +55,24 @@ def refusal(answer: str, *, states_nothing: bool = False) -> str | None:
     lists = rule_lists()
     phrases = lists.refusals + (lists.uncertain_refusals if states_nothing else ())
     return _phrase(fold(answer), phrases)
+
+
+def polarity(text: str) -> bool | None:
+    """True for a text that opens with yes, False for one that opens with no (module docstring), else
+    None."""
+    rest = fold(text).lstrip(" *\"'(")
+    for _ in range(3):  # a few hedges may stack ("I think most likely no")
+        hedges = rule_lists().polarity_hedges
+        hedge = next((h for h in hedges if re.match(rf"{re.escape(h)}\b", rest)), None)
+        if hedge is None:
+            break
+        rest = rest[len(hedge) :].lstrip(" ,:")
+        if re.match(r"not\b", rest):
+            return False
+    if re.match(r"unlikely\b", rest):
+        return False
+    found = re.match(r"(yes|no)\b(?![ -]one\b)", rest)
+    return None if found is None else found.group(1) == "yes"
 
 
 def gold_alternatives(gold: str) -> list[str]:

@@ -7,32 +7,61 @@ become numbers; what is left is split into words at punctuation, articles and st
 and each word is Porter-stemmed (``dresses`` = ``dress``; NLTK, as LoCoMo's own F1 uses it). A year
 written alone is a number. The content elements of a gold answer are its words, numbers and dates.
 
+Relative periods: a date after a relative phrase ("the week before 9 June 2023", "two weeks before",
+"the Friday before", "the week of") is a period, not that day (:func:`relative_period`). "<n> <unit>
+before D" spans from ``n + 1`` units before D to ``n - 1`` units before it, the day D itself left out
+("last week", said on D, is the calendar week before D's: 1 to 13 days back); "after" mirrors it; "the
+<unit> of D" is D give or take a unit less a day. A weekday ("the Friday before D", from "last Friday"
+said on D) spans a week, as "the week before" does. Unit lengths in days are ``relative_spans``.
+
 Containment (:func:`match`): each gold element is looked for among the response's: a word among its
-words, a number among its numbers (a number word in the response counts, and a year inside one of its
-dates counts), a date by :func:`.dates.same_date`, or -- for a gold date after a relative word ("the
-week before 9 June 2023") -- any response date in the period the word spans (``relative_spans``).
+words or its word family (``word_family_suffixes``: "mentorship" = "mentoring"), a number among its
+numbers (a number word in the response counts, and a year inside one of its dates counts), a date by
+:func:`.dates.same_date`; a gold period holds a response day inside it, a response month overlapping
+it (a period of a month or more), or the same relative phrase on the same day -- never the anchor
+day itself ("the week before 27 June" is not 27 June).
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 
-from memsuite.eval.answer_rules.dates import DateValue, find_dates, same_date, within
+from memsuite.eval.answer_rules.dates import DateValue, find_dates, same_date
 from memsuite.eval.answer_rules.lists import fold, rule_lists
 
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![\w.])\d+(?:\.\d+)?(?!\d)")
 _WORD = re.compile(r"[a-z0-9]+")
-_RELATIVE = re.compile(r"\b([a-z]+)\s+(before|after|prior to|of)\s*$")
+_RELATIVE = re.compile(r"\b(?:([a-z0-9]+)\s+)?([a-z]+?)s?\s+(before|after|prior to|of)\s*$")
+_GLUED = re.compile(r"(?<=\d)(?=[a-z]{3,})|(?<=[a-z]{3})(?=\d)")
 
 
 @dataclass(frozen=True)
 class GoldDate:
-    """A date of a gold answer, and the period around it a relative word gives ("the week before")."""
+    """A date of a text; after a relative phrase ("the week before"), the period it names."""
 
     value: DateValue
-    days_before: int = 0
-    days_after: int = 0
+    period: tuple[date, date] | None = None
+    """First and last day of the period a relative phrase names (None when its anchor has no year)."""
+    relation: str = ""
+    """The relative phrase, normalised ("1 week before"); empty for a date that names itself."""
+
+
+def relative_period(anchor: DateValue, count: int, unit: str, relation: str) -> tuple[date, date] | None:
+    """The days "<count> <unit> <relation> <anchor>" spans (module docstring); None when the anchor is
+    not a whole day or the unit is not a relative span."""
+    day = anchor.as_date()
+    span = rule_lists().relative_spans.get(unit)
+    if day is None or span is None:
+        return None
+    if relation == "of":
+        return day - timedelta(days=span - 1), day + timedelta(days=span - 1)
+    near, far = max(1, (count - 1) * span), (count + 1) * span - 1
+    if relation == "after":
+        return day + timedelta(days=near), day + timedelta(days=far)
+    return day - timedelta(days=far), day - timedelta(days=near)
 
 
 @dataclass(frozen=True)
@@ -115,25 +144,39 @@ def _spelled_numbers(words: list[str]) -> tuple[list[str], list[float]]:
     return kept, [float(n) for n in numbers]
 
 
-def elements(text: str, *, relative: bool = False) -> Elements:
-    """The content elements of ``text`` (module docstring); ``relative`` reads relative date periods
-    (for a gold answer)."""
+def _count(word: str | None) -> int | None:
+    """The count a relative phrase opens with ("two weeks before": 2), or None (one unit)."""
+    if word is None:
+        return None
+    if word.isdigit():
+        return int(word)
+    return rule_lists().number_words.get(word)
+
+
+def elements(text: str, *, relative: bool = True) -> Elements:
+    """The content elements of ``text`` (module docstring); ``relative`` reads relative date periods."""
     lists = rule_lists()
-    folded = fold(text)
+    folded = _GLUED.sub(" ", fold(text))  # "15April, 2022" is "15 April, 2022"
     dates: list[GoldDate] = []
     numbers: list[float] = []
     pieces: list[str] = []
     cursor = 0
     for start, end, value in find_dates(folded):
         pieces.append(folded[cursor:start])
-        before, after = 0, 0
-        if relative:
-            found = _RELATIVE.search(pieces[-1])
-            span = lists.relative_spans.get(found.group(1)) if found else None
-            if found and span is not None and found.group(2) != "of":
-                before, after = (span, 0) if found.group(2) in ("before", "prior to") else (0, span)
-                pieces[-1] = pieces[-1][: found.start()]  # the period replaces its words
-        dates.append(GoldDate(value, before, after))
+        period, relation = None, ""
+        found = _RELATIVE.search(pieces[-1]) if relative else None
+        if found:
+            count = _count(found.group(1))
+            unit, kind = found.group(2), found.group(3).replace("prior to", "before")
+            # An anchor without a year (an answer's "the week before June 9") is still a period: its
+            # relation is kept, its days are unknown.
+            known = value if value.year is not None else DateValue(2000, value.month, value.day)
+            if relative_period(known, count or 1, unit, kind) is not None:
+                period = relative_period(value, count or 1, unit, kind)
+                relation = f"{count or 1} {unit} {kind}"
+                # The period replaces its words (a count the phrase opens with included).
+                pieces[-1] = pieces[-1][: found.start() if count else found.start(2)]
+        dates.append(GoldDate(value, period, relation))
         if value.year is not None:
             numbers.append(float(value.year))  # a date's year answers a question about the year
         pieces.append(" ")
@@ -152,15 +195,44 @@ def elements(text: str, *, relative: bool = False) -> Elements:
     return Elements(tuple(dict.fromkeys(content)), tuple(dict.fromkeys([*numbers, *spelled])), tuple(dates))
 
 
+def _in_period(period: tuple[date, date], anchor: DateValue, candidate: DateValue) -> bool:
+    """Whether a response date (not itself a period) falls in a gold period: a day inside it, or -- for
+    a period of a month or more -- a month overlapping it ("early June" does not name "the week before
+    9 June"); a year the response leaves out is the anchor's."""
+    year = candidate.year if candidate.year is not None else anchor.year
+    if year is None or candidate.month is None:
+        return False
+    if candidate.day is not None:
+        day = DateValue(year, candidate.month, candidate.day).as_date()
+        return day is not None and period[0] <= day <= period[1]
+    if (period[1] - period[0]).days < 27:
+        return False
+    first = date(year, candidate.month, 1)
+    last = date(year, candidate.month, calendar.monthrange(year, candidate.month)[1])
+    return first <= period[1] and period[0] <= last
+
+
 def _date_found(gold: GoldDate, response: Elements) -> bool:
     for candidate in response.dates:
-        if same_date(gold.value, candidate.value):
-            return True
-        if (gold.days_before or gold.days_after) and within(
-            gold.value, candidate.value, gold.days_before, gold.days_after
-        ):
+        if not gold.relation:
+            if not candidate.relation and same_date(gold.value, candidate.value):
+                return True
+        elif not candidate.relation:
+            if gold.period is not None and _in_period(gold.period, gold.value, candidate.value):
+                return True
+        elif candidate.relation == gold.relation and same_date(gold.value, candidate.value):
             return True
     return False
+
+
+def same_family(gold_word: str, word: str) -> bool:
+    """Whether two stemmed words are one word family (``word_family_suffixes``)."""
+    if gold_word == word:
+        return True
+    short, long = sorted((gold_word, word), key=len)
+    if len(short) < 5 or not long.startswith(short):
+        return False
+    return long[len(short) :] in rule_lists().word_family_suffixes
 
 
 def match(gold: Elements, response: Elements) -> Match:
@@ -171,7 +243,7 @@ def match(gold: Elements, response: Elements) -> Match:
     years = {float(d.value.year) for d in gold.dates if d.value.year is not None}
     gold_numbers = [n for n in gold.numbers if n not in years]
     words = set(response.words)
-    missing_words = tuple(w for w in gold.words if w not in words)
+    missing_words = tuple(w for w in gold.words if not any(same_family(w, r) for r in words))
     missing_numbers = tuple(n for n in gold_numbers if n not in response.numbers)
     missing_dates = tuple(d.value for d in gold.dates if not _date_found(d, response))
     total = len(gold.words) + len(gold_numbers) + len(gold.dates)

@@ -48,6 +48,7 @@ def cmd_rejudge(args: argparse.Namespace) -> int:
         cache_dir=None if args.no_cache else args.cache_dir,
         restart=args.restart,
         show_progress=not args.quiet,
+        known_wrong=args.known_wrong,
     )
     header = folder.header()
     block = header["rejudge"]
@@ -76,6 +77,11 @@ def add_rejudge_command(sub: argparse._SubParsersAction, *, cache_dir: Path) -> 
     p.add_argument("--format", help="the source's format (default: detected)")
     p.add_argument("--label", help="system label of a published source's rows (default: the file name)")
     p.add_argument("--workers", type=int, default=1, help="units judged at once (LLM judges; default 1)")
+    p.add_argument(
+        "--known-wrong",
+        action="store_true",
+        help="every answer in SOURCE is wrong by construction: the report gives each judge's leniency",
+    )
     p.add_argument("--restart", action="store_true", help="start the output folder over")
     p.add_argument("--cache-dir", type=Path, default=cache_dir, help="LLM cache root")
     p.add_argument("--no-cache", action="store_true", help="do not use the LLM response cache")

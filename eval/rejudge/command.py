@@ -9,8 +9,11 @@ Rows: from a memsuite run folder, each row is kept whole and gets the asked judg
 verdict of the same name is replaced); every other field is left as it was. From a published file,
 a row per answer: ``question_id``, ``question``, ``gold`` (the benchmark file's), ``answer``,
 ``verdicts``, and ``metadata`` with the category or question type, ``published_verdict`` and
-``published_judge`` (what the file says its official judge decided; None when it does not) and
-``source`` (file and line or key). The system label is the source's name.
+``published_judge`` (what the file says its official judge decided; None when it does not),
+``published_judgments`` (every call of that judge, where the file keeps them) and ``source`` (file and
+line or key). ``known_wrong`` (``--known-wrong``) declares every answer of SOURCE wrong by construction:
+rows carry ``metadata.known_wrong: true``, and the agreement section adds each judge's leniency. The
+system label is the source's name.
 
 LLM judges run ``judge_repeats`` times: the first call is the verdict, and ``repeats`` holds every
 call's ``correct``; repeats bypass the response cache (a cached reply would repeat itself).
@@ -66,6 +69,7 @@ def _judge_row(
     llm_judges: Sequence[str],
     repeats: int,
     label: str,
+    known_wrong: bool = False,
 ) -> Row:
     answer = _answer_of(source)
     base = source.row
@@ -80,13 +84,20 @@ def _judge_row(
         for name in repeated:
             verdicts[name] = {**verdicts[name], "repeats": [c[name].get("correct") for c in calls]}
     if base is not None:
-        return Row(**{**base.to_dict(), "verdicts": {**base.verdicts, **verdicts}, "usage": usage})
+        row = Row(**{**base.to_dict(), "verdicts": {**base.verdicts, **verdicts}, "usage": usage})
+        if known_wrong:
+            row.metadata["known_wrong"] = True
+        return row
     metadata = {
         **question.metadata,
         "published_verdict": source.published_verdict,
         "published_judge": source.published_judge,
         "source": source.where,
     }
+    if source.published_judgments:
+        metadata["published_judgments"] = list(source.published_judgments)
+    if known_wrong:
+        metadata["known_wrong"] = True
     return Row(
         system=label,
         benchmark=benchmark,
@@ -136,6 +147,7 @@ def rejudge(
     cache_dir: Path | None = None,
     restart: bool = False,
     show_progress: bool = True,
+    known_wrong: bool = False,
 ) -> RunFolder:
     """Judge SOURCE's answers again and write the run folder ``out_dir`` (module docstring).
 
@@ -153,6 +165,8 @@ def rejudge(
         cache_dir: Root of the LLM response cache (single calls only).
         restart: Start ``out_dir`` over instead of resuming it.
         show_progress: Show a progress bar over units.
+        known_wrong: Every answer of SOURCE is wrong by construction (an adversarial answer set): rows
+            carry ``metadata.known_wrong``, and the agreement section reports each judge's leniency.
 
     Raises:
         ConfigError: Unknown benchmark, judge or format; a judge that does not judge answers; an LLM
@@ -192,6 +206,8 @@ def rejudge(
         "judge_repeats": judge_repeats,
         "data": options.get("data"),
     }
+    if known_wrong:
+        block["known_wrong"] = True
     folder = RunFolder(out)
     if restart:
         folder.clear()
@@ -227,7 +243,10 @@ def rejudge(
 
         def judge_unit(key: tuple[str, str]) -> tuple[UnitRecord, list[Row]]:
             rows = [
-                _judge_row(benchmark, a, q, ctx, llm_judges=llm_judges, repeats=judge_repeats, label=label)
+                _judge_row(
+                    benchmark, a, q, ctx, llm_judges=llm_judges, repeats=judge_repeats, label=label,
+                    known_wrong=known_wrong,
+                )
                 for a, q in units[key]
             ]
             return UnitRecord(key[0], key[1], "done", rows=len(rows)), rows

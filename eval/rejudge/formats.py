@@ -18,6 +18,13 @@ Formats:
   ``{"<i>": [{question, answer (the gold), response, category, bleu_score, f1_score, llm_score}]}``,
   key i = the i-th conversation; ``llm_score`` (1/0, mem0's J judge) is the published verdict. The
   search output that feeds it (same layout, no scores) reads too, without verdicts.
+- ``eval_results`` (locomo): the EverMemOS evaluation output the LoCoMo audit (dial481/locomo-audit)
+  publishes its answer sets in: ``{total_questions, correct, accuracy, detailed_results:
+  {"locomo_exp_user_<i>": [{question_id, question, golden_answer, generated_answer, llm_judgments:
+  {judgment_1, ...}, category}]}, metadata?}``; user i = the i-th conversation, ``question_id`` =
+  ``locomo_<i>_qa<index in that conversation's qa list>``. Every judgment is kept
+  (``published_judgments``); their majority is the published verdict (a tie is none), and
+  ``metadata.judge_model`` names the judge.
 """
 
 from __future__ import annotations
@@ -50,6 +57,8 @@ class SourceAnswer:
     """Position of the answer's conversation in the benchmark file (formats without ids)."""
     published_verdict: bool | None = None
     published_judge: str | None = None
+    published_judgments: tuple[bool, ...] = ()
+    """Every call of the published judge, when the file keeps them (the verdict is their majority)."""
     row: Row | None = None
     """The whole row (a memsuite run folder)."""
 
@@ -286,3 +295,82 @@ def read_mem0_locomo(path: Path) -> list[SourceAnswer]:
     fields = {"question": "question", "answer": "response"}
     key = re.compile(r"^(\d+)$")
     return _locomo_answers(path, _json_file(path), key, fields, "llm_score", "gpt-4o-mini (mem0 J prompt)")
+
+
+# -- LoCoMo: EverMemOS eval_results (the LoCoMo audit's answer sets) ----------------------------------
+
+_EVAL_RESULTS_KEY = re.compile(r"^locomo_exp_user_(\d+)$")
+_EVAL_RESULTS_ID = re.compile(r"^locomo_(\d+)_qa(\d+)$")
+
+
+def _is_eval_results(path: Path) -> bool:
+    if not path.is_file() or path.suffix != ".json":
+        return False
+    data = _json_file(path)
+    return isinstance(data, dict) and isinstance(data.get("detailed_results"), dict)
+
+
+def _judgments(value: Any, where: str) -> tuple[bool, ...]:
+    if not isinstance(value, dict) or not value:
+        raise DatasetError(f"{where}: field 'llm_judgments' must be a non-empty object of judgments")
+    found = []
+    for name, verdict in value.items():
+        judged = _verdict(verdict, where, f"llm_judgments.{name}")
+        if judged is None:
+            raise DatasetError(f"{where}: field 'llm_judgments.{name}' must be true or false, got null")
+        found.append(judged)
+    return tuple(found)
+
+
+def majority(judgments: tuple[bool, ...]) -> bool | None:
+    """The majority of ``judgments``; None for none or a tie."""
+    yes = sum(judgments)
+    no = len(judgments) - yes
+    return None if yes == no else yes > no
+
+
+@register_format("eval_results", benchmarks=("locomo",), detect=_is_eval_results)
+def read_eval_results(path: Path) -> list[SourceAnswer]:
+    """The audit's ``eval_results`` answer sets, every published judgment kept."""
+    data = _json_file(path)
+    if not isinstance(data, dict) or not isinstance(data.get("detailed_results"), dict):
+        raise DatasetError(f"{path}: field 'detailed_results' must be an object of conversations")
+    meta = data.get("metadata")
+    if meta is not None and not isinstance(meta, dict):
+        raise DatasetError(f"{path}: field 'metadata' must be an object")
+    model = str((meta or {}).get("judge_model") or "gpt-4o-mini")
+    answers = []
+    for index, name, items in _conversation_lists(data["detailed_results"], path, _EVAL_RESULTS_KEY):
+        for position, item in enumerate(items):
+            where = f"{path}: detailed_results.{name}[{position}]"
+            if not isinstance(item, dict):
+                raise DatasetError(f"{where}: an answer must be an object")
+            for field in ("question_id", "question", "generated_answer", "llm_judgments", "category"):
+                if field not in item:
+                    raise DatasetError(f"{where}: missing field {field!r}")
+            ident = _EVAL_RESULTS_ID.match(str(item["question_id"]))
+            if ident is None:
+                raise DatasetError(
+                    f"{where}: field 'question_id' must be locomo_<conversation>_qa<index>, "
+                    f"got {item['question_id']!r}"
+                )
+            if int(ident.group(1)) != index:
+                raise DatasetError(
+                    f"{where}: field 'question_id' {item['question_id']!r} names conversation "
+                    f"{ident.group(1)}, but the answer is filed under {name}"
+                )
+            judgments = _judgments(item["llm_judgments"], where)
+            answers.append(
+                SourceAnswer(
+                    _text(item["generated_answer"], where, "generated_answer", optional=True),
+                    where,
+                    question_id=f"q{int(ident.group(2)):03d}",
+                    question=_text(item["question"], where, "question"),
+                    category=_text(item["category"], where, "category"),
+                    unit_index=index,
+                    published_verdict=majority(judgments),
+                    published_judge=f"{model} (J prompt, majority of {len(judgments)})",
+                    published_judgments=judgments,
+                )
+            )
+    return answers

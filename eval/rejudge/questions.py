@@ -4,11 +4,12 @@ A benchmark that can be rejudged names a function ``questions(data_path) -> list
 its spec (``BenchmarkSpec.rejudge``), imported on first use.
 
 Matching (:func:`match_answers`): an answer with an id matches the question of that id (within its
-unit when the format gives one). An answer without one matches by question text (folded: case,
-quotes, spaces) and category; where the same text and category occur more than once, the answer's
-conversation (``unit_index``) narrows the candidates, and the answers of one conversation that share
-a text take its questions of that text in order. An answer that matches no question, or more than
-one, is an error; every such answer is listed at once, before any judging.
+unit when the format gives one, by id or by position), and when it also states the question's text,
+that text must be the question's (folded), or the answer is refused. An answer without one matches
+by question text (folded: case, quotes, spaces) and category; where the same text and category occur
+more than once, the answer's conversation (``unit_index``) narrows the candidates, and the answers of
+one conversation that share a text take its questions of that text in order. An answer that matches
+no question, or more than one, is an error; every such answer is listed at once, before any judging.
 """
 
 from __future__ import annotations
@@ -98,9 +99,19 @@ def match_answers(
                 candidates = [found] if found is not None else []
             else:
                 candidates = by_id.get(answer.question_id, [])
+                if answer.unit_index is not None:
+                    candidates = [q for q in candidates if q.unit_index == answer.unit_index]
             if len(candidates) != 1:
                 what = "no question has" if not candidates else "several questions have"
-                problems.append(f"{answer.where}: {what} id {answer.question_id!r}")
+                unit = f" in unit {answer.unit_index}" if answer.unit_index is not None else ""
+                problems.append(f"{answer.where}: {what} id {answer.question_id!r}{unit}")
+                continue
+            asked = candidates[0].question
+            if answer.row is None and answer.question is not None and fold(answer.question) != fold(asked):
+                problems.append(
+                    f"{answer.where}: id {answer.question_id!r} is the question {asked!r}, "
+                    f"not {answer.question!r}"
+                )
                 continue
             matched.append((answer, candidates[0]))
             continue

@@ -16,7 +16,18 @@ rejudged published file, the published verdict (``metadata.published_verdict``, 
   excerpt and both verdicts.
 
 An undecided verdict (``correct: None``) or a failed one leaves its row out of the pair and is counted
-in ``excluded``: never silently true or false.
+in ``excluded``: never silently true or false; ``floor`` is the agreement with every excluded row
+counted as a disagreement.
+
+A published file that keeps every call of its judge (``metadata.published_judgments``; the verdict is
+their majority) gives ``published`` the same repeats columns: its self-agreement is the published
+judge's own noise floor.
+
+Rows declared wrong by construction (``metadata.known_wrong``: ``memsuite rejudge --known-wrong``) add
+``judge_leniency``: per source, overall and per category or type, the share of those answers it accepts
+(leniency; a strict judge is near 0), with its bootstrap interval resampling units (conversations) and
+its undecided and failed counts apart. Leniency counts an undecided verdict as not accepted, and leaves
+failed calls out; it is rendered even with one source.
 """
 
 from __future__ import annotations
@@ -29,6 +40,7 @@ from typing import Any
 from memsuite.eval.metrics import agreement
 from memsuite.eval.protocol import Row
 from memsuite.eval.registry import get_judge
+from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.model import Section, Table
 from memsuite.eval.report.runs import RunInfo
 from memsuite.memory_systems.errors import ConfigError
@@ -96,9 +108,11 @@ def _pair(rows: Sequence[Row], a: str, b: str) -> dict[str, Any]:
             pairs.append((x, y))
     found = agreement(pairs)
     n = found["n"]
+    agreed = found["both_true"] + found["both_false"]
     return {
         **found,
         "excluded": excluded,
+        "floor": agreed / (n + excluded) if n + excluded else None,
         "accuracy_a": (found["both_true"] + found["a_only_true"]) / n if n else None,
         "accuracy_b": (found["both_true"] + found["b_only_true"]) / n if n else None,
     }
@@ -115,7 +129,13 @@ def _accuracy(rows: Sequence[Row], source: str) -> dict[str, Any]:
         "undecided": len(rows) - len(decided) - failed,
         "failed": failed,
     }
-    repeats = [v["repeats"] for v in verdicts if isinstance(v, dict) and isinstance(v.get("repeats"), list)]
+    if source == PUBLISHED:
+        kept = [row.metadata.get("published_judgments") for row in rows]
+        repeats = [r for r in kept if isinstance(r, list) and r]
+    else:
+        repeats = [
+            v["repeats"] for v in verdicts if isinstance(v, dict) and isinstance(v.get("repeats"), list)
+        ]
     if repeats:
         width = min(len(r) for r in repeats)
         per_repeat = []
@@ -152,6 +172,7 @@ _PAIR_COLUMNS = (
     "accuracy_b",
     "agreement",
     "kappa",
+    "floor",
     "both_true",
     "a_only_true",
     "b_only_true",
@@ -188,16 +209,89 @@ _DISAGREEMENT_COLUMNS = (
 )
 
 
+def _leniency_value(row: Row, source: str) -> float | None:
+    """1.0 when ``source`` accepts a known-wrong row, 0.0 when it rejects it or is undecided; None when
+    its call failed or it did not judge the row."""
+    if source == PUBLISHED:
+        if "published_verdict" not in row.metadata:
+            return None
+        return 1.0 if row.metadata.get("published_verdict") is True else 0.0
+    verdict = row.verdicts.get(source)
+    if not isinstance(verdict, dict) or verdict.get("failure"):
+        return None
+    return 1.0 if verdict.get("correct") is True else 0.0
+
+
+def leniency(rows: Sequence[Row], source: str) -> list[dict[str, Any]]:
+    """``source``'s leniency on the known-wrong ``rows``: one record for all of them, then one per
+    category or type (module docstring), with the interval of each under ``intervals``."""
+    wrong = [row for row in rows if row.metadata.get("known_wrong")]
+    found = cell_intervals(
+        wrong,
+        lambda row: _leniency_value(row, source),
+        lambda row: ("all", group_of(row)),
+        unit=lambda row: row.unit_id,
+    )
+    records = []
+    for group in dict.fromkeys(["all", *(group_of(row) for row in wrong)]):
+        members = wrong if group == "all" else [row for row in wrong if group_of(row) == group]
+        values = [_leniency_value(row, source) for row in members]
+        judged = [v for v in values if v is not None]
+        undecided = sum(
+            1 for row in members if _leniency_value(row, source) is not None and value(row, source) is None
+        )
+        interval = found.get(group)
+        records.append(
+            {
+                "judge": source,
+                "group": group,
+                "n": len(judged),
+                "accepted": int(sum(judged)),
+                "leniency": interval.value if interval is not None else None,
+                "undecided": undecided,
+                "failed": len(values) - len(judged),
+                "intervals": {"leniency": interval} if interval is not None else {},
+            }
+        )
+    return records
+
+
+_LENIENCY_COLUMNS = ("run", "system", "judge", "group", "n", "accepted", "leniency", "undecided", "failed")
+
+
+def _leniency_table(records: list[dict[str, Any]]) -> Table:
+    intervals = {}
+    for index, record in enumerate(records):
+        intervals.update(placed(record["intervals"], index, record))
+    return Table.from_records(
+        "judge_leniency",
+        "Leniency on answers wrong by construction",
+        _LENIENCY_COLUMNS,
+        records,
+        (
+            "Every answer here is wrong by construction (rejudge --known-wrong): leniency = the share the "
+            "judge accepts (0 is a strict judge). An undecided verdict counts as not accepted and is also "
+            "counted in 'undecided'; failed calls are left out (n = answers judged).",
+            interval_note("unit", "answers"),
+        ),
+        {"leniency": ".3f"},
+        intervals=intervals,
+    )
+
+
 def render_agreement(runs: Sequence[RunInfo]) -> Section | None:
-    """The agreement section over ``runs`` (module docstring), or None when no run has two sources."""
-    accuracy, pairs, groups, disagreements = [], [], [], []
+    """The agreement section over ``runs`` (module docstring), or None when no run has two sources and
+    none holds known-wrong answers."""
+    accuracy, pairs, groups, disagreements, lenient = [], [], [], [], []
     for run in runs:
         for system in run.systems:
             rows = run.rows(system)
             found = sources(run.benchmark, rows)
+            cell = {"run": run.name, "system": system}
+            if any(row.metadata.get("known_wrong") for row in rows):
+                lenient += [{**cell, **record} for s in found for record in leniency(rows, s)]
             if len(found) < 2:
                 continue
-            cell = {"run": run.name, "system": system}
             accuracy += [{**cell, **_accuracy(rows, s)} for s in found]
             for a, b in combinations(found, 2):
                 pairs.append({**cell, "judge_a": a, "judge_b": b, **_pair(rows, a, b)})
@@ -228,11 +322,11 @@ def render_agreement(runs: Sequence[RunInfo]) -> Section | None:
                             }
                         )
     if not pairs:
-        return None
+        return Section("Judge agreement", [_leniency_table(lenient)]) if lenient else None
     exclusion = (
         "excluded: rows where either source is undecided, failed or absent (never counted as true or false)."
     )
-    rates = {name: ".3f" for name in ("accuracy", "accuracy_a", "accuracy_b", "agreement", "kappa")}
+    rates = {name: ".3f" for name in ("accuracy", "accuracy_a", "accuracy_b", "agreement", "kappa", "floor")}
     rates.update(accuracy_mean=".3f", accuracy_std=".3f", self_agreement=".3f")
     tables = [
         Table.from_records(
@@ -255,7 +349,8 @@ def render_agreement(runs: Sequence[RunInfo]) -> Section | None:
             pairs,
             (
                 "On the rows both decided: accuracy of each, agreement, Cohen's kappa, and the confusion "
-                "counts (a_only_true: judge_a says correct, judge_b wrong).",
+                "counts (a_only_true: judge_a says correct, judge_b wrong); floor = agreement with every "
+                "excluded row counted as a disagreement.",
                 exclusion,
             ),
             rates,
@@ -277,4 +372,6 @@ def render_agreement(runs: Sequence[RunInfo]) -> Section | None:
             csv_only=True,
         ),
     ]
+    if lenient:
+        tables.insert(2, _leniency_table(lenient))
     return Section("Judge agreement", tables)

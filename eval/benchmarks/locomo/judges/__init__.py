@@ -6,7 +6,8 @@ the answer to a verdict (rows keep failed and undefined verdicts, summaries leav
 - ``f1`` (with an answer LLM): LoCoMo's per-category token F1 (:mod:`.official`), in ``score``.
 - ``rule`` (with an answer LLM, LLM-free): the J prompt's rubric as string rules (:mod:`.rule`), and
   category 5's own rule (:mod:`.adversarial`: abstains, asserts neither the trap nor another answer);
-  undecided answers are ``correct: None`` with ``undecided``.
+  undecided answers are ``correct: None`` with ``undecided``. Strict by default; ``rule_official`` is
+  the same judge with the J prompt's generosity ("touches on the same topic": :mod:`.rule`).
 - ``llm`` (with an answer LLM): the mem0 judge (:mod:`.llm`) through ``ctx.judge_llm`` when the run
   has one, else the answer LLM; category 5 through a restated prompt for the same test as the rule's.
 
@@ -123,16 +124,21 @@ def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
     return with_audit(case, of, answer=True)
 
 
-def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
+def _rule_judge(inp: JudgeInput, leniency: str = "strict") -> dict[str, Any]:
     case: LocomoCase = inp.case
     answer = inp.answer.data or ""
 
     def of(question: Question) -> dict[str, Any]:
         if question.category == ADVERSARIAL:
             return judge_adversarial(answer, question.adversarial_answer, question.question, case.options)
-        return judge_rule(question.category, gold_for_scoring(question), answer)
+        gold = gold_for_scoring(question)
+        return judge_rule(question.category, gold, answer, question=question.question, leniency=leniency)
 
     return with_audit(case, of, answer=True)
+
+
+def _rule_official_judge(inp: JudgeInput) -> dict[str, Any]:
+    return {**_rule_judge(inp, "official"), "judge": "rule_official"}
 
 
 def _evidence_verdict(question: Question, dia_ids: list[str], turns: bool, in_context: bool | None) -> dict:
@@ -163,3 +169,4 @@ register_judge("locomo", "evidence")(Judge(_evidence_judge, needs_answer=False))
 register_judge("locomo", "f1")(Judge(_f1_judge))
 register_judge("locomo", "llm")(Judge(_llm_judge, uses_llm=True))
 register_judge("locomo", "rule")(Judge(_rule_judge))
+register_judge("locomo", "rule_official")(Judge(_rule_official_judge))
