@@ -73,7 +73,7 @@ from memsuite.eval.benchmarks.locomo.judges.adversarial import NOT_MENTIONED, ch
 from memsuite.eval.benchmarks.locomo.judges.llm import ANSWER_MAX_TOKENS, answer_prompt, resolve_choice
 from memsuite.eval.benchmarks.locomo.judges.official import has_answer, stemmer
 from memsuite.eval.benchmarks.locomo.loader import load_conversations
-from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Conversation, Question
+from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, Conversation, Question
 from memsuite.eval.benchmarks.locomo.schema import Session as LocomoSession
 from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
 from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
@@ -192,13 +192,15 @@ class LocomoBenchmark:
         conversations: Only these ``sample_id`` s, in this order, or a count N: the first N in file
             order; default every conversation.
         max_questions: At most this many questions per conversation (a quick look), default all.
+        categories: Only questions of these categories (1-5), default every one; ``max_questions``
+            then counts the chosen ones.
         max_context_tokens: Cut contexts to this many cl100k tokens; default the answer model's window
             (less room for the prompt) when the endpoint reports it, else no cut.
         adversarial_in_overall: Count category 5 in the overall score (the published tables do not).
         answer_max_tokens: Answer budget (LoCoMo's 32).
         answer_key: ``original``, ``audited`` or ``both`` (module docstring).
-        audit: The LoCoMo audit's errors.json; default the shared copy when ``data`` is the shared dev
-            file.
+        audit: The LoCoMo audit's errors.json, a path or its catalogue name (``locomo_audit_errors``,
+            after ``memsuite data fetch``); default the shared copy when ``data`` is the shared dev file.
         adversarial_format: How category 5 is asked: ``open`` or ``choice`` (module docstring).
 
     Raises:
@@ -220,6 +222,7 @@ class LocomoBenchmark:
         answer_key: str = "both",
         audit: str | Path | None = None,
         adversarial_format: str = "open",
+        categories: Sequence[int] | None = None,
     ) -> None:
         path = data_path(data, benchmark="locomo") if data is not None else default_data_path()
         if adversarial_format not in ADVERSARIAL_FORMATS:
@@ -227,8 +230,17 @@ class LocomoBenchmark:
                 f"locomo adversarial_format must be one of {', '.join(ADVERSARIAL_FORMATS)}, "
                 f"got {adversarial_format!r}"
             )
-        audit_path = Path(audit) if audit is not None else default_audit_path(path, DEV_FILE)
+        audit_path = (
+            data_path(audit, benchmark="locomo", option="audit")
+            if audit is not None
+            else default_audit_path(path, DEV_FILE)
+        )
         self.answer_key = check_answer_key(answer_key, audit_path)
+        if categories is not None and (
+            isinstance(categories, str | int) or not categories or not set(categories) <= set(CATEGORY_NAMES)
+        ):
+            raise ConfigError(f"locomo categories must be a non-empty list of 1-5, got {categories!r}")
+        self.categories = None if categories is None else tuple(categories)
         self.adversarial_format = adversarial_format
         loaded, self.repairs = load_conversations(path)
         self.findings: dict[tuple[str, int], Finding] = {}
@@ -288,6 +300,8 @@ class LocomoBenchmark:
 
     def questions_of(self, sample_id: str) -> tuple[Question, ...]:
         questions = self.conversations[sample_id].questions
+        if self.categories is not None:
+            questions = tuple(q for q in questions if q.category in self.categories)
         return questions[: self.max_questions] if self.max_questions else questions
 
     def run_unit(self, system: MemorySystem, unit_id: str, ctx: RunContext) -> Iterator[Row]:

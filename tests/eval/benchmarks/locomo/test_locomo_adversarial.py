@@ -15,6 +15,7 @@ from memsuite.eval.benchmarks.locomo.judges.adversarial import (
 from memsuite.eval.benchmarks.locomo.judges.rule import judge_rule
 from memsuite.eval.benchmarks.locomo.protocol import LocomoBenchmark
 
+DEV = Path("locomo") / "locomo.dev.json"
 QUESTION = "What country is Melanie's grandma from?"
 TRAP = "Sweden"
 
@@ -88,3 +89,12 @@ def test_choice_options_on_the_dev_file(shared_data):
     assert benchmark.options_of(conversation, conversation.questions[0], seed=0) is None  # category 1-4
     with pytest.raises(Exception, match="adversarial_format must be one of"):
         LocomoBenchmark(shared_data / "locomo" / "locomo.dev.json", adversarial_format="letters")
+
+
+def test_categories_choose_the_questions(shared_data):
+    only = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"], categories=[5], max_questions=4)
+    asked = only.questions_of("conv-26")
+    assert len(asked) == 4 and all(q.category == 5 for q in asked) and only.source["questions"] == 4
+    for bad in ([], [6], 5):
+        with pytest.raises(Exception, match="categories must be a non-empty list of 1-5"):
+            LocomoBenchmark(shared_data / DEV, categories=bad)
