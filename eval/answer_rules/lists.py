@@ -21,6 +21,7 @@ _PHRASE_LISTS = (
     "gold_alternative_markers",
     "polarity_hedges",
     "word_family_suffixes",
+    "rubric_words",
 )
 _NUMBER_TABLES = ("number_words", "number_multipliers", "relative_spans")
 _FOLD = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "`": "'"})
@@ -45,6 +46,7 @@ class RuleLists:
     gold_alternative_markers: tuple[str, ...]
     polarity_hedges: tuple[str, ...]
     word_family_suffixes: tuple[str, ...]
+    rubric_words: tuple[str, ...]
     number_words: dict[str, int]
     number_multipliers: dict[str, int]
     relative_spans: dict[str, int]

@@ -4,8 +4,9 @@ The final stated answer (:func:`final_answer`): a chain-of-thought response pass
 it then corrects or discards, and the official judges grade what it concludes. The text after the
 last final-answer marker (``final_answer_markers``: "the answer is", "therefore", "in summary", ...)
 is that answer when it holds a word. A response that reasons step by step (``reasoning_markers``:
-"step 1", "follow these steps", ...) without such a marker states no final answer (None): the values
-its steps pass through are not answers. Any other response is its own final answer.
+"step 1", "follow these steps", ...) without such a marker concludes in its last paragraph, which is
+its final answer; a single paragraph of steps states no final answer (None): the values its steps
+pass through are not answers. Any other response is its own final answer.
 
 A refusal (:func:`refusal`): one of the ``refusals`` phrases ("not mentioned", "no information",
 "cannot determine", ...) in the final answer; an ``uncertain_refusals`` phrase ("not sure") counts
@@ -46,7 +47,10 @@ def final_answer(response: str) -> str | None:
     if last >= 0 and _WORD.search(text[last:]):
         return text[last:].strip(" :,*#-\n")
     if _phrase(text, lists.reasoning_markers):
-        return None
+        # Steps without a conclusion marker: the last step, when the response has several paragraphs,
+        # is what it concludes; a single paragraph of steps states no answer.
+        paragraphs = [p for p in re.split(r"\n\s*\n", response.strip()) if _WORD.search(fold(p))]
+        return fold(paragraphs[-1]).strip(" :,*#-") if len(paragraphs) > 1 else None
     return text
 
 

@@ -249,3 +249,14 @@ def match(gold: Elements, response: Elements) -> Match:
     total = len(gold.words) + len(gold_numbers) + len(gold.dates)
     found = total - len(missing_words) - len(missing_numbers) - len(missing_dates)
     return Match(found, total, missing_words, missing_numbers, missing_dates, response.numbers)
+
+
+def key_elements(gold: Elements, asked: Elements | None) -> Elements:
+    """The gold's elements less the words the question holds (restating the question names no
+    answer); all of them when the question holds every word and the gold has no number or date."""
+    if asked is None:
+        return gold
+    words = tuple(w for w in gold.words if w not in set(asked.words))
+    if not words and not gold.numbers and not gold.dates:
+        return gold
+    return Elements(words, gold.numbers, gold.dates)

@@ -41,7 +41,7 @@ import re
 from typing import Any
 
 from memsuite.eval.answer_rules.responses import final_answer, polarity, refusal
-from memsuite.eval.answer_rules.text import Elements, elements, match, same_family
+from memsuite.eval.answer_rules.text import Elements, elements, key_elements, match, same_family
 from memsuite.eval.answer_rules.verdict import rule_verdict as _verdict
 from memsuite.eval.benchmarks.locomo.judges.adversarial import judge_adversarial
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL
@@ -133,17 +133,6 @@ def _parts_verdict(
     if extra:
         return _verdict(False, f"holds {what}, and also {', '.join(extra)}, which the gold does not hold")
     return _verdict(True, f"holds {what} and nothing outside the gold; missing {', '.join(missing)}")
-
-
-def key_elements(gold: Elements, asked: Elements | None) -> Elements:
-    """The gold's elements less the words the question holds (module docstring); all of them when the
-    question holds every word."""
-    if asked is None:
-        return gold
-    words = tuple(w for w in gold.words if w not in set(asked.words))
-    if not words and not gold.numbers and not gold.dates:
-        return gold
-    return Elements(words, gold.numbers, gold.dates)
 
 
 def gold_parts(text: str, *, always: bool = False) -> list[str]:

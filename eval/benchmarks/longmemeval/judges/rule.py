@@ -15,8 +15,9 @@ format).
   (those cannot be paraphrased), or when it holds under half of the gold's words ("only a subset of the
   information"); otherwise undecided -- it holds most of the gold's words, and whether the rest is a
   paraphrase or a missing part needs a reader;
-- temporal-reasoning: a count of the gold off by one in the final answer is accepted ("do not penalize
-  off-by-one errors for the number of days");
+- temporal-reasoning: a count of days (the gold or the question says days) off by one in the final
+  answer is accepted ("do not penalize off-by-one errors for the number of days"); weeks, months and
+  other counts are not;
 - knowledge-update: the gold is the updated value, so containment is the rule: a previous value
   beside it is fine, a previous value alone misses the gold;
 - abstention (``_abs``): yes when the final answer declines (the ``refusals`` list), else no;
@@ -28,19 +29,29 @@ Undecided is ``correct: None`` with ``undecided`` saying why: counted apart, nev
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from memsuite.eval.answer_rules.lists import fold, rule_lists
 from memsuite.eval.answer_rules.responses import final_answer, gold_alternatives, refusal
-from memsuite.eval.answer_rules.text import elements, match
+from memsuite.eval.answer_rules.text import elements, key_elements, match
 from memsuite.eval.answer_rules.verdict import rule_verdict as _verdict
 from memsuite.eval.benchmarks.longmemeval.schema import LmeQuestion
 
-#: Below this share of the gold's elements the answer holds only a part of it (no).
-PART = 0.5
+#: Below this share of the gold's key elements the answer holds only a part of it (no); at or above
+#: it, every number and date held, it holds the gold in other words (yes).
+MOST = 2 / 3
+#: A preference answer uses the user's details at this share of the rubric's detail words.
+USES = 0.2
 
 
 def _off_by_one(missing: tuple[float, ...], stated: tuple[float, ...]) -> bool:
     return bool(missing) and all(n - 1 in stated or n + 1 in stated for n in missing)
+
+
+def _counts_days(gold: str) -> bool:
+    """Whether the gold counts days (the rubric forgives off-by-one for "the number of days" only)."""
+    return bool(re.search(r"\bdays?\b", gold.lower()))
 
 
 def judge_rule(question: LmeQuestion, response: str) -> dict[str, Any]:
@@ -48,10 +59,7 @@ def judge_rule(question: LmeQuestion, response: str) -> dict[str, Any]:
     if not response.strip():
         return _verdict(False, "empty answer")
     if question.question_type == "single-session-preference" and not question.abstention:
-        declined = refusal(final_answer(response) or response)
-        if declined:
-            return _verdict(False, f"declines ({declined!r}): uses no personal information")
-        return _verdict(None, "a preference rubric: whether it is met needs a reader")
+        return _preference(question, final_answer(response) or fold(response))
     final = final_answer(response)
     if final is None:
         return _verdict(False, "reasons step by step without stating a final answer")
@@ -67,7 +75,7 @@ def judge_rule(question: LmeQuestion, response: str) -> dict[str, Any]:
 
 def _against(question: LmeQuestion, gold_text: str, final: str) -> dict[str, Any]:
     """The verdict of the final answer against one form of the gold."""
-    gold = elements(gold_text, relative=True)
+    gold = key_elements(elements(gold_text), elements(question.question))
     if gold.size == 0:
         return _verdict(None, "the gold answer has no content element")
     found = match(gold, elements(final))
@@ -75,6 +83,7 @@ def _against(question: LmeQuestion, gold_text: str, final: str) -> dict[str, Any
         return _verdict(True, f"holds the gold ({found.describe()})")
     if (
         question.question_type == "temporal-reasoning"
+        and _counts_days(f"{gold_text} {question.question}")
         and not found.missing_words
         and not found.missing_dates
         and _off_by_one(found.missing_numbers, found.response_numbers)
@@ -85,6 +94,25 @@ def _against(question: LmeQuestion, gold_text: str, final: str) -> dict[str, Any
         return _verdict(False, f"declines an answerable question ({declined!r})")
     if found.key_missing:
         return _verdict(False, f"a number or date of the gold is missing ({found.describe()})")
-    if found.coverage < PART:
+    if found.coverage < MOST:
         return _verdict(False, f"holds only part of the gold ({found.describe()})")
-    return _verdict(None, f"holds most of the gold; a paraphrase or a part ({found.describe()})")
+    return _verdict(True, f"holds most of the gold, every number and date of it ({found.describe()})")
+
+
+def _preference(question: LmeQuestion, final: str) -> dict[str, Any]:
+    """A preference rubric: its first sentences say what the user would prefer, naming the personal
+    details a personalised answer uses; the answer meets it when it holds at least :data:`USES` of
+    those details' words (the rubric's own wording and the question's words aside)."""
+    declined = refusal(final)
+    if declined:
+        return _verdict(False, f"declines ({declined!r}): uses no personal information")
+    wanted = re.split(r"(?<=[.!?])\s+(?=[^.!?]*\b(?:might|may|would|will) not\b)", str(question.answer))[0]
+    asked = elements(question.question)
+    rubric = set(rule_lists().rubric_words)
+    details = [w for w in key_elements(elements(wanted), asked).words if w not in rubric]
+    if not details:
+        return _verdict(None, "a preference rubric naming no personal detail")
+    held = [w for w in details if w in set(elements(final).words)]
+    share = len(held) / len(details)
+    verdict = share >= USES
+    return _verdict(verdict, f"uses {len(held)} of {len(details)} personal details of the rubric")

@@ -51,19 +51,26 @@ def test_a_refusal_on_an_answerable_question_is_wrong():
     assert verdict(q("Lisbon"), "There is no information about that in our chats.") is False
 
 
-def test_preference_is_undecided_unless_it_declines():
-    wanted = "The user would prefer suggestions using their sourdough starter."
+def test_preference_is_met_by_using_the_users_details():
+    wanted = (
+        "The user would prefer suggestions using their sourdough starter and rye flour. "
+        "They might not prefer generic recipes."
+    )
     rubric = q(wanted, "single-session-preference")
-    undecided = judge_rule(rubric, "Try a rye loaf with your starter.")
-    assert undecided["correct"] is None and "rubric" in undecided["undecided"]
+    assert verdict(rubric, "Try a rye loaf fed from your sourdough starter.")
+    assert verdict(rubric, "Try a banana bread or some muffins.") is False
     assert verdict(rubric, "I don't have any information about your baking.") is False
 
 
-def test_paraphrase_of_most_of_the_gold_is_undecided_and_a_fragment_is_wrong():
+def test_most_of_the_gold_is_a_paraphrase_and_a_fragment_is_wrong():
     gold = q("a ceramic vase from the flea market")
-    undecided = judge_rule(gold, "a ceramic vase from a market stall")
-    assert undecided["correct"] is None and undecided["undecided"]
+    assert verdict(gold, "a ceramic vase from a market stall")
     assert verdict(gold, "a vase") is False
+
+
+def test_off_by_one_is_forgiven_for_days_only():
+    assert verdict(q("7 days", "temporal-reasoning"), "It took 8 days.")
+    assert verdict(q("15", "temporal-reasoning"), "The final answer is 14.") is False
 
 
 def test_the_final_stated_answer_is_judged_not_the_reasoning():
@@ -83,7 +90,8 @@ def test_gold_alternatives_are_accepted():
 
 
 def test_agreement_with_the_published_verdicts(shared_data):
-    """Each published set: at least 0.85 agreement on the answers the rules decide, most of them decided.
+    """Each published set: at least 0.8 agreement counting every undecided answer as a disagreement,
+    at least 0.85 on all the sets pooled, and at most 1 % undecided.
 
     The rules restate the official rubric; see the issue note for how they were kept from fitting these
     verdicts. This checks they still hold on the real answers.
@@ -93,6 +101,7 @@ def test_agreement_with_the_published_verdicts(shared_data):
     questions = {i: oracle.question(i) for i in oracle.ids}
     files = sorted(folder.glob("*.jsonl"))
     assert len(files) == 7
+    pooled = total = 0
     for path in files:
         agree = decided = undecided = 0
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -103,8 +112,10 @@ def test_agreement_with_the_published_verdicts(shared_data):
                 continue
             decided += 1
             agree += mine == record["autoeval_label"]["label"]
-        assert agree / decided >= 0.85, (path.name, agree / decided)
-        assert undecided / (decided + undecided) <= 0.15, (path.name, undecided)
+        assert agree / (decided + undecided) >= 0.8, (path.name, agree / decided)
+        assert undecided / (decided + undecided) <= 0.01, (path.name, undecided)
+        pooled, total = pooled + agree, total + decided + undecided
+    assert pooled / total >= 0.85
 
 
 @pytest.mark.parametrize("response", ["", "   "])
