@@ -8,6 +8,10 @@ STAMP := $(VENV)/.memsuite-installed
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
+# The development copies of the real data that the test suite and `make results` read (the shipped quick
+# configs' defaults there). The package never looks for them by itself: without the variable a benchmark
+# reads the catalogue files `memsuite data fetch` caches. Set it to use another copy.
+export MEMSUITE_SHARED_DATA ?= $(abspath ../shared/data)
 
 .PHONY: install demo test lint bench results clean
 
@@ -41,7 +45,7 @@ bench: install
 
 # The committed outputs of the offline quick configs: MEME quick (bm25 + dense, retrieval-only, 2
 # generated episodes with 32k filler, so k is a real choice), the WMB-100K sample (reads
-# ../shared/data/wmb100k), DynamicMem quick (2 generated users, C1..C5, retrieval-only), LoCoMo quick
+# $(MEMSUITE_SHARED_DATA)/wmb100k), DynamicMem quick (2 generated users, C1..C5, retrieval-only), LoCoMo quick
 # and LongMemEval quick (the shared dev files) and the MEME top-k ablation.
 # Raw runs go to runs/results/ (not committed); tables and plots to results/ (small, committed).
 # Every run comes before any report is written: reports change tracked files, and a run started on a

@@ -320,15 +320,15 @@ def remove(entry: Dataset) -> int:
 # -- names in configs -------------------------------------------------------------------------------
 
 
-def catalogue_path(value: str, *, where: str) -> Path | None:
+def catalogue_path(value: str, *, where: str, paths_first: bool = True) -> Path | None:
     """The cached path a catalogue name (``NAME`` or ``NAME/file``) stands for; None when ``value`` is
-    not a catalogue name or is an existing path.
+    not a catalogue name, or (with ``paths_first``) is an existing path.
 
     Raises:
         ConfigError: The entry is not (wholly) fetched: the message gives the ``memsuite data fetch``
             command, naming ``where`` (e.g. ``benchmark_options.data``).
     """
-    if Path(value).exists():
+    if paths_first and Path(value).exists():
         return None
     found = split_name(value)
     if found is None:

@@ -103,7 +103,7 @@ def shared_data_file(
         from memsuite.eval.data_cache import catalogue_path
 
         try:
-            found = catalogue_path(name, where=where)
+            found = catalogue_path(name, where=where, paths_first=False)
         except ConfigError as exc:
             raise ConfigError(f"{exc}; or name {release}") from None
         assert found is not None

@@ -90,3 +90,19 @@ def replay_llm():
         llm.close()
     errors = [error for llm in made for error in llm.server.errors]
     assert not errors, f"scripted replies raised: {errors}"
+
+
+@pytest.fixture
+def fetched_catalogue(tmp_path, monkeypatch):
+    """A data cache holding every catalogue file (empty): configs that name catalogue entries validate
+    as they will once `memsuite data fetch` has run (validation checks that the files are there, the
+    loaders read them)."""
+    from memsuite.eval import data_cache
+    from memsuite.eval.datasets import CATALOGUE
+
+    monkeypatch.setenv("MEMSUITE_DATA", str(tmp_path / "data-cache"))
+    for entry in CATALOGUE.values():
+        for data_file in entry.files:
+            path = data_cache.file_path(entry, data_file)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch()

@@ -204,7 +204,7 @@ CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
 @pytest.mark.parametrize("path", sorted(CONFIGS.rglob("*.yaml")), ids=lambda p: str(p.relative_to(CONFIGS)))
-def test_every_shipped_config_validates(path):
+def test_every_shipped_config_validates(path, fetched_catalogue):
     """Each file in configs/ is a valid run config or a valid ablation whose variants all validate."""
     from memsuite.eval.config import load_config
     from memsuite.memory_systems.registry import system_names

@@ -251,7 +251,7 @@ def test_known_judges_of_each_benchmark():
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in REPO_CONFIGS.glob("*.yaml")))
-def test_every_shipped_config_is_valid(name):
+def test_every_shipped_config_is_valid(name, fetched_catalogue):
     path = REPO_CONFIGS / f"{name}.yaml"
     if "sweep" in yaml.safe_load(path.read_text()):
         variant_configs(load_ablation(path))
@@ -260,7 +260,7 @@ def test_every_shipped_config_is_valid(name):
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in (REPO_CONFIGS / "ablations").glob("*.yaml")))
-def test_every_shipped_ablation_is_valid(name):
+def test_every_shipped_ablation_is_valid(name, fetched_catalogue):
     assert variant_configs(load_ablation(REPO_CONFIGS / "ablations" / f"{name}.yaml"))
 
 
