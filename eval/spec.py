@@ -71,6 +71,9 @@ class BenchmarkSpec:
     systems: tuple[str, ...] = ()
     """Modules whose import registers memory systems that exist for this benchmark alone (an official
     baseline), imported before a config naming the benchmark is checked."""
+    oracle_gold: Ref | None = None
+    """Reference to ``(benchmark, unit_id) -> UnitGold``: the unit's gold facts and answers, which the
+    oracle LLM endpoint answers from (``answer_llm: oracle``); None: the oracle refuses the benchmark."""
     demo: Ref | None = None
     """Reference to ``(argparse.Namespace) -> int``: what ``memsuite demo`` runs (one benchmark has it)."""
     configs: tuple[str, ...] = ()

@@ -1,13 +1,12 @@
 """What the oracle endpoint knows about one unit: its sessions' gold facts and its questions' gold answers.
 
-A benchmark serves the oracle by a module ``eval/benchmarks/<name>/oracle_gold.py`` with a function
-``unit_gold(benchmark, unit_id) -> UnitGold`` (found by name, as a benchmark's ``report.py`` is); a
+A benchmark serves the oracle by naming a function ``unit_gold(benchmark, unit_id) -> UnitGold`` in its
+spec (``BenchmarkSpec.oracle_gold``, by convention in ``eval/benchmarks/<name>/oracle_gold.py``); a
 benchmark without one has no gold per session and is refused before any unit (:func:`gold_source`).
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +45,9 @@ class QuestionGold:
     """The gold answer, as the oracle replies it (a str, or a JSON value for a JSON answer prompt)."""
     date: str | None = None
     """The question date the answer prompt states, where one question is asked at several dates."""
+    entities: tuple[str, ...] = ()
+    """Ids of the entities the question is about (``OracleFact.entity``): what a query-time call that
+    picks memories to read should pick."""
 
 
 @dataclass(frozen=True)
@@ -94,28 +96,25 @@ GoldReader = Callable[[Any, str], UnitGold]
 
 
 def gold_source(benchmark: str) -> GoldReader:
-    """The ``unit_gold`` function of ``eval/benchmarks/<benchmark>/oracle_gold.py``.
+    """The gold reader the benchmark's spec names (``BenchmarkSpec.oracle_gold``).
 
     Raises:
         ConfigError: The benchmark carries no gold per session, so the oracle cannot serve it.
     """
-    module_name = f"memsuite.eval.benchmarks.{benchmark}.oracle_gold"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
+    from memsuite.eval.registry import benchmark_spec
+    from memsuite.eval.spec import resolve_callable
+
+    reader = benchmark_spec(benchmark).oracle_gold
+    if reader is None:
         raise ConfigError(
             f"the oracle LLM needs gold facts per session, which benchmark {benchmark!r} does not carry"
             f" (served: {', '.join(served_benchmarks())}); use another answer_llm / internal_llm"
-        ) from None
-    return module.unit_gold
+        )
+    return resolve_callable(reader)
 
 
 def served_benchmarks() -> list[str]:
-    """The benchmarks whose package has an ``oracle_gold`` module."""
-    from importlib.util import find_spec
+    """The benchmarks whose spec names a gold reader for the oracle."""
+    from memsuite.eval.registry import benchmark_specs
 
-    from memsuite.eval.registry import benchmark_names
-
-    return [name for name in benchmark_names() if find_spec(f"memsuite.eval.benchmarks.{name}.oracle_gold")]
+    return [name for name, spec in benchmark_specs().items() if spec.oracle_gold is not None]

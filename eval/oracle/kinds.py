@@ -9,6 +9,7 @@ library's source (a changed prompt fails loudly at start-up, not as a silent wro
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import json
 from collections.abc import Callable, Sequence
@@ -69,6 +70,9 @@ class PromptKind:
     sources: tuple[str, ...] = ()
     """Files of the library's distribution (``mem0/configs/prompts.py``) whose text holds every marker
     (checked at start-up, read without importing the library)."""
+    prompts: tuple[str, ...] = ()
+    """memsuite's own prompt constants (``memsuite.baselines.md_flat:MD_FLAT_PROMPT``) whose text holds
+    every marker (checked at start-up: a reworded prompt is refused, not served a stale reply)."""
     gold_answer: bool = False
     """The reply is a question's gold answer (the answer ceiling), not extracted memory."""
     roles: tuple[str, ...] = field(default=("system", "user"))
@@ -115,7 +119,10 @@ def check_kinds(kinds: Sequence[PromptKind], libraries: Sequence[str] | None = N
         ConfigError: Naming the library, the installed and the pinned version, or the missing marker.
     """
     for kind in kinds:
-        if kind.library is None or (libraries is not None and kind.library not in libraries):
+        if kind.library is None:
+            check_own_prompts(kind)
+            continue
+        if libraries is not None and kind.library not in libraries:
             continue
         installed = installed_version(kind.library)
         if installed is None:
@@ -137,6 +144,27 @@ def check_kinds(kinds: Sequence[PromptKind], libraries: Sequence[str] | None = N
                     f" {installed}'s source ({', '.join(kind.sources)}): the prompt changed, so the oracle"
                     " cannot recognise it"
                 )
+
+
+def check_own_prompts(kind: PromptKind) -> None:
+    """Refuse a kind of memsuite's own whose markers are no longer in the prompt constants it names.
+
+    Raises:
+        ConfigError: Naming the kind, the marker and the constants.
+    """
+    if not kind.prompts:
+        return
+    texts = []
+    for ref in kind.prompts:
+        module, _, attribute = ref.partition(":")
+        texts.append(str(getattr(importlib.import_module(module), attribute)))
+    source = "\n".join(texts)
+    for marker in kind.markers:
+        if marker not in source:
+            raise ConfigError(
+                f"oracle LLM: marker {marker[:60]!r} of {kind.name} is not in {', '.join(kind.prompts)}:"
+                " the prompt changed, so the oracle cannot recognise it"
+            )
 
 
 def first_line(messages: Sequence[dict[str, Any]]) -> str:

@@ -60,6 +60,15 @@ def all_kinds() -> tuple[PromptKind, ...]:
     )
 
 
+def forced_tool(body: dict[str, Any]) -> str | None:
+    """The function a request forces (``tool_choice: {"type": "function", "function": {"name": ...}}``)."""
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict) and isinstance(choice.get("function"), dict):
+        name = choice["function"].get("name")
+        return name if isinstance(name, str) and name else None
+    return None
+
+
 class OracleServer:
     """The oracle endpoint on 127.0.0.1 (a free port unless ``port`` is given).
 
@@ -171,20 +180,34 @@ class OracleServer:
             )
             return self._refuse(account, None, prompt_tokens, message)
         try:
-            text = render(kind.reply(request))
+            reply = kind.reply(request)
         except Unservable as exc:
             return self._refuse(account, kind, prompt_tokens, f"oracle: {kind.name} from {account}: {exc}")
+        text = render(reply)
         completion_tokens = max(1, count_tokens(text))
         self._log(ServedCall(account, kind.name, 200, prompt_tokens, completion_tokens, kind.gold_answer))
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        finish = "stop"
+        tool = forced_tool(body)
+        if tool is not None and not isinstance(reply, str):
+            # A forced function call (tool_choice naming it) is answered as that call, as an endpoint
+            # that constrains the call to its schema would.
+            call = {"name": tool, "arguments": text}
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": f"call_oracle_{time.monotonic_ns()}", "type": "function", "function": call}
+                ],
+            }
+            finish = "tool_calls"
         return 200, {
             "id": f"chatcmpl-oracle-{time.monotonic_ns()}",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": body.get("model") or ORACLE_MODEL,
             "system_fingerprint": f"oracle:{kind.name}",
-            "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-            ],
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
             "usage": {
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": completion_tokens,

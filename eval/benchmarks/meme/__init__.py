@@ -33,6 +33,7 @@ SPEC = BenchmarkSpec(
             run="memsuite.eval.benchmarks.meme.commands:generate",
         )
     },
+    oracle_gold="memsuite.eval.benchmarks.meme.oracle_gold:unit_gold",
     demo="memsuite.eval.benchmarks.meme.demo:demo",
     configs=("meme_quick", "meme_main", "demo"),
 )

@@ -35,12 +35,16 @@ def unit_gold(benchmark: Any, unit_id: str) -> UnitGold:
                 SessionGold(
                     session_id=source.session_id,
                     timestamp=source.timestamp,
-                    turns=tuple(normalise(turn.content) for turn in source.conversation if turn.content.strip()),
+                    turns=tuple(
+                        normalise(turn.content) for turn in source.conversation if turn.content.strip()
+                    ),
                     facts=tuple(oracle_facts(session)),
                 )
             )
         question_set = episode.question_set(phase)
         date = normalise(question_set.timestamp) if question_set.timestamp else None
         for question in question_set.questions:
-            questions.append(QuestionGold(normalise(question.question), question.gold, date))
+            questions.append(
+                QuestionGold(normalise(question.question), question.gold, date, tuple(question.entities))
+            )
     return UnitGold(unit_id, tuple(sessions), tuple(questions))
