@@ -17,6 +17,7 @@ _MEME_QUESTION = re.compile(
     r"^Current date: (?P<date>.*?)\nQuestion: (?P<question>.*?)\n\nAnswer using only", re.M | re.S
 )
 _DM_QUESTION = re.compile(r"\[Question\]\n(?P<question>.*?)\n\[/Question\]", re.S)
+_DM_TASK = re.compile(r"\[Assistant Task\]\n(?P<task>.*?)\n\[/Assistant Task\]", re.S)
 
 
 def _gold(request: OracleRequest, question: str, date: str | None) -> Any:
@@ -43,6 +44,14 @@ def dynamicmem_completion(request: OracleRequest) -> dict[str, Any]:
     return gold if isinstance(gold, dict) else json.loads(gold)
 
 
+def dynamicmem_service(request: OracleRequest) -> dict[str, Any]:
+    match = _DM_TASK.search(request.text("user"))
+    if match is None:
+        raise Unservable("DynamicMem service prompt without its [Assistant Task] block")
+    gold = _gold(request, match["task"], None)
+    return gold if isinstance(gold, dict) else json.loads(gold)
+
+
 def preflight(request: OracleRequest) -> str:
     return "OK"
 
@@ -58,6 +67,15 @@ KINDS = (
         name="dynamicmem.completion",
         markers=("[Question]", "Answer the question about the user's current state from the memory above"),
         reply=dynamicmem_completion,
+        gold_answer=True,
+    ),
+    PromptKind(
+        name="dynamicmem.service",
+        markers=(
+            "[Assistant Task]",
+            "Complete the assistant task for this user using what the memory above says",
+        ),
+        reply=dynamicmem_service,
         gold_answer=True,
     ),
     # memsuite's one-token preflight request (LLMClient.ping), sent before any unit.

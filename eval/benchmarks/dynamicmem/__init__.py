@@ -36,6 +36,7 @@ SPEC = BenchmarkSpec(
             run="memsuite.eval.benchmarks.dynamicmem.commands:generate",
         )
     },
+    oracle_gold="memsuite.eval.benchmarks.dynamicmem.oracle_gold:unit_gold",
     configs=("dynamicmem_quick", "dynamicmem_tce"),
 )
 
