@@ -114,6 +114,8 @@ def llm_label(identity: Mapping[str, Any] | None) -> str:
     if not identity:
         return "none"
     model = str(identity.get("model") or "?")
+    if identity.get("oracle"):
+        return f"{model} (oracle: replies from gold; rows are ceilings)"
     return f"{model} (wiring only)" if identity.get("wiring_only") else model
 
 

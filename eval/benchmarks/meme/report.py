@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -67,6 +68,26 @@ MEME_TABLE_NOTES = (
 #: MEME asks before-questions for these tasks only (MEME paper, arXiv 2605.12477).
 MEME_BEFORE_TASKS = ("ER", "Del", "Cas", "Abs")
 MEME_FILTER_LABELS = ("real", "trivial", "knew_but_failed", "never_knew", "unfiltered")
+
+
+#: Says what a row of a run served by the oracle LLM endpoint is (eval/oracle/).
+ORACLE_CEILING = "oracle ceiling"
+ORACLE_NOTE = (
+    "oracle ceiling: a run whose LLM calls (the roles named) were answered from the benchmark's gold by "
+    "the oracle endpoint (eval/oracle/), not by a model: its rows are ceilings -- what the system's own "
+    "storage, update and retrieval keep when its LLM is perfect -- never model results. No published row "
+    "is printed beside them, and a run whose answers were gold is left out of the answer judges' tables "
+    "(its answers pass by construction): read its evidence table and failure stages."
+)
+
+
+def oracle_roles(run: RunInfo) -> list[str]:
+    """The LLM roles the oracle endpoint served in ``run`` (empty for a run with model LLMs only)."""
+    return list((run.header.get("oracle_llm") or {}).get("roles") or [])
+
+
+def _oracle_from(run: RunInfo) -> str:
+    return f"{ORACLE_CEILING} ({', '.join(oracle_roles(run))})"
 
 
 def _meme_judges(runs: Sequence[RunInfo]) -> list[str]:
@@ -170,15 +191,20 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
         marks: dict[tuple[int, str], str] = {}
         intervals: dict[tuple[int, str], Interval] = {}
         differences: list[str] = []
-        flagged = recorded = 0
+        flagged = recorded = ceilings = 0
         for system in systems:
             paper_name, ours = None, []
             for run in runs:
                 scores = _meme_scores(run, system, judge)
                 if scores is None:
                     continue
-                paper_name = paper_name or _paper_row_name(run, system)
-                ours.append(run)
+                oracle = oracle_roles(run)
+                if oracle and judge != "evidence" and "answer" in oracle:
+                    ceilings += 1  # gold answers: not where a model's answers are read
+                    continue
+                if not oracle:  # a published row stands beside model rows only
+                    paper_name = paper_name or _paper_row_name(run, system)
+                    ours.append(run)
                 n_failed = scores.get("n_failed") or {}
                 whole = meme_whole_memory(run, system)
                 flagged += sum(f for f, _ in whole.values())
@@ -201,7 +227,7 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
                     {
                         **run_cell(run, prefix),
                         "system": system,
-                        "from": "memsuite",
+                        "from": _oracle_from(run) if oracle else "memsuite",
                         **cells,
                         "questions": sum((scores.get("n") or {}).values()) or None,
                         "left out": sum(n_failed.values()),
@@ -229,7 +255,14 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
             *left_out_note(any(r.get("left out") for r in records)),
             *((whole_memory_note(flagged, recorded),) if flagged else ()),
             *cut_notes,
+            *(
+                (ORACLE_NOTE,)
+                if ceilings or any(str(r.get("from")).startswith(ORACLE_CEILING) for r in records)
+                else ()
+            ),
         )
+        if not records:
+            continue  # every run of the report had gold answers: nothing to read under this judge
         title = f"MEME main table -- judge: {judge}"
         section.tables.append(
             Table.from_records(
@@ -239,7 +272,11 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
     cut = _meme_cut_table(runs, systems, prefix)
     if cut is not None:
         section.tables.append(cut)
-    section.tables += [_meme_filter_table(runs, systems, judge, prefix) for judge in judges]
+    section.tables += [
+        _meme_filter_table(runs, systems, judge, prefix)
+        for judge in judges
+        if judge == "evidence" or any("answer" not in oracle_roles(run) for run in runs)
+    ]
     agreement = _meme_agreement_table(runs, systems, prefix)
     if agreement is not None:
         section.tables.append(agreement)
@@ -349,7 +386,10 @@ MEME_STAGE_NOTES = (
 
 def _meme_stage_cells(run: RunInfo, systems: Sequence[str]) -> list[StageCell]:
     rows = [row for system in systems for row in run.rows(system)]
-    return stage_table(attribute_rows(rows, run.path))
+    cells = stage_table(attribute_rows(rows, run.path))
+    if oracle_roles(run):  # each row says it is a ceiling, wherever the table is read
+        cells = [replace(cell, system=f"{cell.system} ({_oracle_from(run)})") for cell in cells]
+    return cells
 
 
 def _meme_stage_table(runs, systems, prefix) -> Table | None:
@@ -372,12 +412,13 @@ def _meme_filter_table(runs, systems, judge, prefix) -> Table:
     for system in systems:
         for run in runs:
             scores = _meme_scores(run, system, judge)
-            if scores is None:
+            oracle = oracle_roles(run)
+            if scores is None or (oracle and judge != "evidence" and "answer" in oracle):
                 continue
             before, counts = scores.get("before") or {}, scores.get("filter") or {}
             record = {
                 **run_cell(run, prefix),
-                "system": system,
+                "system": f"{system} ({_oracle_from(run)})" if oracle else system,
                 **{f"before_{t}": before.get(t) for t in MEME_BEFORE_TASKS},
                 **{label: counts.get(label, 0) for label in MEME_FILTER_LABELS},
                 "judge_failures": scores.get("judge_failures"),
@@ -435,12 +476,15 @@ def _meme_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]
     if options.sweep is None:
         figures = []
         for run in runs:
-            # Each run's bars use its own most paper-like judge (runs of one report may differ).
-            judge = (_meme_judges([run]) or judges)[0]
+            # Each run's bars use its own most paper-like judge (runs of one report may differ); gold
+            # answers pass by construction, so an oracle-answered run shows its evidence.
+            ceiling = "answer" in oracle_roles(run)
+            present = _meme_judges([run]) or judges
+            judge = "evidence" if ceiling and "evidence" in present else present[0]
             scores = {s: meme_task_cells(run, s, judge) for s in run.systems}
             # Published bars only beside answer judges: evidence is not what the paper measured.
             reference = {}
-            if judge != "evidence":
+            if judge != "evidence" and not oracle_roles(run):
                 for system in run.systems:
                     name = _paper_row_name(run, system)
                     if name in PAPER_MAIN_TABLE:
@@ -448,6 +492,8 @@ def _meme_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]
             stem = "meme_tasks" if len(runs) == 1 else f"meme_tasks_{slug(run.label)}"
             answers = llm_label(run.header.get("answer_llm"))
             title = f"MEME per task -- {run.label}, judge {judge}, answers {answers}"
+            if oracle_roles(run):
+                title += f" -- {_oracle_from(run)}"
             draw = partial(plotting.plot_task_bars, scores, axis, title=title, reference=reference)
             figures.append(Figure(stem, title, draw))
         return figures
