@@ -47,6 +47,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memsuite.eval.benchmarks.beam.schema import BeamQuestion
+from memsuite.memory_systems.llm.protocol import ChatClient
 
 ANSWER_MAX_TOKENS = 600
 JUDGE_MAX_TOKENS = 300
@@ -112,7 +113,7 @@ def _item_score(data: Any) -> float | None:
     return score if score in SCORES else None
 
 
-def score_items(client: Any, question: BeamQuestion, response: str) -> dict[str, Any]:
+def score_items(client: ChatClient, question: BeamQuestion, response: str) -> dict[str, Any]:
     """Every rubric item judged by one call each; ``score`` their mean (module docstring)."""
     verdict: dict[str, Any] = {"judge": "llm", "ability": question.ability}
     items = []
@@ -184,7 +185,7 @@ def ordering_score(reference: Sequence[str], system: Sequence[str]) -> dict[str,
     return {"precision": precision, "recall": recall, "f1": f1, "tau_norm": tau_norm, "score": tau_norm * f1}
 
 
-def judge_event_ordering(client: Any, question: BeamQuestion, response: str) -> dict[str, Any]:
+def judge_event_ordering(client: ChatClient, question: BeamQuestion, response: str) -> dict[str, Any]:
     """Event ordering's score (module docstring), with the rubric judge's mean beside it."""
     verdict: dict[str, Any] = {"judge": "llm", "ability": question.ability}
     reference = list(question.rubric)
@@ -226,7 +227,7 @@ def judge_event_ordering(client: Any, question: BeamQuestion, response: str) -> 
     }
 
 
-def judge_llm(client: Any, question: BeamQuestion, response: str) -> dict[str, Any]:
+def judge_llm(client: ChatClient, question: BeamQuestion, response: str) -> dict[str, Any]:
     """The verdict of BEAM's judge on one response (module docstring)."""
     if question.ability == "event_ordering":
         return judge_event_ordering(client, question, response)

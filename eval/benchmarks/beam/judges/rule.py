@@ -62,7 +62,7 @@ _ITEM = re.compile(
     r"^\s*llm response should\s+(?:\w+\s+){0,2}?(state|mention|contain|include)\s*:\s*(.*)$", re.I | re.S
 )
 _VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){1,3})(?![\w.]*\d)", re.I)
-_FENCE = re.compile(r"^\s*```\s*([\w+#.-]*)", re.M)
+_FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)", re.M)
 _LIST_LINE = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+(.*\S)", re.M)
 _PINNED = re.compile(r"^\s*[A-Za-z][\w.-]*\s*(?:==|>=|<=|~=|@)\s*\S+", re.M)
 _TOKEN = re.compile(r"[A-Za-z0-9][\w.:+#/-]*[A-Za-z0-9+#]|[A-Za-z0-9]")
@@ -95,6 +95,8 @@ def names(text: str) -> set[str]:
                 or (any(c.isdigit() for c in token) and any(c.isalpha() for c in token))
                 or any(c in token for c in ".:_-+#/")
             )
+            if token[0].isdigit():  # a quantity with its unit (250ms) is a number, matched as one
+                continue
             if identifier or (position > 0 and token[0].isupper() and len(token) > 1):
                 out.add(token.lower())
     return out
