@@ -176,7 +176,8 @@ def read_rows(run: Path) -> list[dict]:
     path = run / "rows.jsonl"
     if path.exists():
         return [json.loads(line) for line in path.open(encoding="utf-8")]
-    return [json.loads(line) for f in sorted((run / "units").glob("*/*.jsonl")) for line in f.open()]
+    found = [json.loads(line) for f in sorted((run / "units").glob("*/*.jsonl")) for line in f.open()]
+    return [row for row in found if "question_id" in row]  # a unit file ends with its unit record
 
 
 def conversation_folder(data: Path, conversation: str) -> Path:
@@ -219,6 +220,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path, help="a memsuite BEAM run folder (message granularity)")
     parser.add_argument("--data", type=Path, help="the data folder (default: the run's)")
+    parser.add_argument("--systems", nargs="+", default=["bm25", "dense"], help="which systems to check")
     args = parser.parse_args()
     header = json.loads((args.run / "run.json").read_text())
     config = header["config"]
@@ -236,7 +238,7 @@ def main() -> int:
     cache: dict[str, tuple[list[str], list[str], dict]] = {}
     for row in read_rows(args.run):
         spec = labels.get(row["system"])
-        if spec is None or spec["name"] not in ("bm25", "dense"):
+        if spec is None or spec["name"] not in ("bm25", "dense") or spec["name"] not in args.systems:
             continue
         conversation = row["unit_id"]
         if conversation not in cache:

@@ -1,0 +1,76 @@
+"""The BEAM protocol: each granularity's documents and relevant ids, and bm25's figures on a real
+conversation against perf/beam_reference.py (bm25s called directly on the release files)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from beam_data import chat, question, write_conversation
+
+from memsuite.eval.benchmarks.beam.protocol import BeamBenchmark
+from memsuite.eval.protocol import RunContext
+from memsuite.memory_systems.registry import get_system
+
+REFERENCE = Path(__file__).resolve().parents[4] / "perf" / "beam_reference.py"
+
+
+def _reference():
+    spec = importlib.util.spec_from_file_location("beam_reference", REFERENCE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _small(tmp_path):
+    pairs = [(f"the port is {6640 + i}", f"noted port {6640 + i}") for i in range(6)]
+    questions = {
+        "information_extraction": [question("which port did the assistant note last?", [11])],
+        "knowledge_update": [question("port?", {"original_info": [2], "updated_info": [[8]]})],
+        "abstention": [question("my cat?", None, ideal_response="no information")],
+    }
+    return write_conversation(tmp_path / "100K" / "1", chat(pairs, per_batch=2), questions)
+
+
+def _rows(tmp_path, granularity):
+    benchmark = BeamBenchmark(_small(tmp_path), granularity=granularity)
+    rows = list(benchmark.run_unit(get_system("bm25"), "100K/1", RunContext(k=2, judges=())))
+    return {r.question_id: r for r in rows}
+
+
+def test_message_granularity(tmp_path):
+    rows = _rows(tmp_path, "message")
+    assert rows["information_extraction:0"].metadata["relevant"] == ["11"]
+    assert rows["knowledge_update:0"].metadata["relevant"] == ["2", "8"]
+    assert sorted(rows["knowledge_update:0"].metadata["ranking"], key=int) == [str(i) for i in range(12)]
+    assert rows["abstention:0"].verdicts["retrieval"]["undefined"] == "no evidence ids (abstention)"
+
+
+def test_turn_granularity_maps_an_assistant_message_to_its_user_message(tmp_path):
+    rows = _rows(tmp_path, "turn")
+    assert rows["information_extraction:0"].metadata["relevant"] == ["10"]
+    assert rows["knowledge_update:0"].metadata["relevant"] == ["2", "8"]
+    assert sorted(rows["knowledge_update:0"].metadata["ranking"], key=int) == [
+        str(i) for i in range(0, 12, 2)
+    ]
+
+
+def test_batch_granularity(tmp_path):
+    rows = _rows(tmp_path, "batch")
+    assert rows["information_extraction:0"].metadata["relevant"] == ["batch-3"]
+    assert rows["knowledge_update:0"].metadata["relevant"] == ["batch-1", "batch-3"]
+    assert rows["knowledge_update:0"].verdicts["retrieval"]["metrics"]["evidence_recall@1"] == 0.5
+
+
+def test_bm25_equals_the_reference_on_a_real_conversation(shared_data):
+    reference = _reference()
+    benchmark = BeamBenchmark(shared_data / "beam", chats=["100K/3"])
+    rows = list(benchmark.run_unit(get_system("bm25"), "100K/3", RunContext(k=10, judges=())))
+    folder = shared_data / "beam" / "100K" / "3"
+    ids, texts = reference.messages(folder)
+    questions = reference.read_json(folder / "probing_questions" / "probing_questions.json")
+    rankers = reference.Rankers()
+    for row in rows:
+        scores = rankers.bm25("100K/3", texts, row.question)
+        mismatches, same, _ = reference.check_row(row.to_dict(), ids, scores, questions, 10)
+        assert mismatches == [] and same, row.question_id
