@@ -1,11 +1,11 @@
 """Read LongMemEval files as released (oracle, S, M; ``.json`` or ``.json.gz``) in bounded memory.
 
 The files are one JSON array of question records; M is about 2.7 GB. :class:`LmeFile` streams the
-array once, record by record (never the whole file in memory), checks every record, and keeps only an
-index: for each selected question its type and where its record lies. A question is parsed again when
-its unit runs (:meth:`LmeFile.question`), so memory holds one haystack at a time. A plain file is read
-in place; the records of a gzip file are first copied, uncompressed and selected ones only, to a
-temporary file that lives as long as the index.
+array once, record by record (never the whole file in memory; :mod:`memsuite.eval.json_stream`), checks
+every record, and keeps only an index: for each selected question its type and where its record lies.
+A question is parsed again when its unit runs (:meth:`LmeFile.question`), so memory holds one haystack
+at a time. A plain file is read in place; the records of a gzip file are first copied, uncompressed and
+selected ones only, to a temporary file that lives as long as the index.
 
 Every record is checked before any work starts, and a malformed file is refused naming the file, the
 record's index and the field: truncated JSON, a missing field, ``haystack_dates`` /
@@ -15,22 +15,20 @@ of ``{role, content}`` turns, an unknown question type.
 
 from __future__ import annotations
 
-import codecs
-import gzip
 import json
 import shutil
 import tempfile
 import weakref
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from memsuite.eval.benchmarks.longmemeval.schema import QUESTION_TYPES, HaystackSession, LmeQuestion, Turn
+from memsuite.eval.json_stream import iter_raw_records
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 
-_CHUNK_BYTES = 1 << 20
 _REQUIRED = (
     "question_id",
     "question_type",
@@ -48,75 +46,6 @@ class _Entry:
     question_type: str
     offset: int
     length: int
-
-
-def _open(path: Path) -> IO[bytes]:
-    return gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb")
-
-
-def iter_raw_records(path: Path) -> Iterator[tuple[int, int, bytes, Any]]:
-    """``(index, byte offset, record bytes, parsed record)`` for each element of the file's top-level
-    array; the offset is in the (uncompressed) stream.
-
-    Raises:
-        DatasetError: The file is not a JSON array, or it ends inside a record (truncated).
-    """
-    decoder = json.JSONDecoder()
-    utf8 = codecs.getincrementaldecoder("utf-8")()
-    buffer, position, index, started, ended, eof = "", 0, 0, False, False, False
-    dropped = 0  # bytes of the stream before ``buffer``
-    with _open(path) as handle:
-
-        def more() -> bool:
-            nonlocal buffer, eof
-            try:
-                chunk = handle.read(_CHUNK_BYTES)
-            except (OSError, EOFError) as exc:  # a cut gzip stream
-                raise DatasetError(f"{path}: record {index}: the file ends early ({exc})") from exc
-            if not chunk:
-                eof = True
-                buffer += utf8.decode(b"", final=True)
-                return False
-            buffer += utf8.decode(chunk)
-            return True
-
-        while True:
-            rest = buffer[position:]
-            position += len(rest) - len(rest.lstrip())
-            if position >= len(buffer):
-                dropped += len(buffer.encode("utf-8"))
-                buffer, position = "", 0
-                if eof or not more():
-                    break
-                continue
-            char = buffer[position]
-            if not started:
-                if char != "[":
-                    raise DatasetError(f"{path}: not a JSON array of question records")
-                started, position = True, position + 1
-                continue
-            if char == "]":
-                ended = True
-                break
-            if char == ",":
-                position += 1
-                continue
-            try:
-                record, end = decoder.raw_decode(buffer, position)
-            except json.JSONDecodeError as exc:
-                if eof or not more():
-                    raise DatasetError(
-                        f"{path}: record {index}: truncated or invalid JSON ({exc.msg})"
-                    ) from exc
-                continue
-            head = len(buffer[:position].encode("utf-8"))
-            raw = buffer[position:end].encode("utf-8")
-            yield index, dropped + head, raw, record
-            index += 1
-            dropped += head + len(raw)
-            buffer, position = buffer[end:], 0
-    if not started or not ended:
-        raise DatasetError(f"{path}: record {index}: truncated JSON (the array is not closed)")
 
 
 def check_record(record: Any, index: int, path: Path) -> str:
