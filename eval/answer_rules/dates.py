@@ -4,7 +4,8 @@ Read forms (on folded text): ``2023-05-07`` / ``2023/05/07``; ``5/7/2023``, ``5/
 (month first, as US writers and the LongMemEval answers write them); ``7 May 2023``, ``7th of May,
 2023``, ``May 7, 2023``, ``May 7th``, ``7 May``; ``May 2023``, ``May, 2023``; a month alone (``in
 July``; not "may", "march" or an abbreviation, which are ordinary words when alone). A year alone is a
-number, not a date (:mod:`.text`).
+number, not a date (:mod:`.text`). A range of days (:func:`find_ranges`: "June 19-25, 2023", "5-6
+November", "between 6 and 13 August", "7 August to 13 August") is one period.
 
 Two dates name the same day or period (:func:`same_date`) when every part the gold gives is the same in
 the answer; an answer that leaves out only the year still names it (a conversation's year is rarely
@@ -39,6 +40,18 @@ _PATTERNS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}"), ("m", "y")),
     (re.compile(rf"\b{_MONTH}\b"), ("m",)),
 )
+
+
+_TO = r"\s*(?:-|to|and|until|through|till)\s*"
+_RANGES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    # "7 August to 13 August 2023"
+    (re.compile(rf"\b{_DAY}(?:\s+of)?\s+{_MONTH}{_TO}{_DAY}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR})?"),
+     ("d", "m", "d2", "m2", "y")),
+    # "5-6 November 2022", "between 6 and 13 August 2023"
+    (re.compile(rf"\b{_DAY}{_TO}{_DAY}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR})?"), ("d", "d2", "m", "y")),
+    # "June 19-25, 2023", "October 30 to 31, 2022"
+    (re.compile(rf"\b{_MONTH}\s+{_DAY}{_TO}{_DAY}(?:,?\s+{_YEAR})?"), ("m", "d", "d2", "y")),
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,31 @@ def find_dates(text: str) -> list[tuple[int, int, DateValue]]:
                 continue
             found.append((start, end, value))
             taken.append((start, end))
+    return sorted(found, key=lambda item: item[0])
+
+
+def find_ranges(text: str) -> list[tuple[int, int, DateValue, DateValue]]:
+    """``(start, end, first, last)`` of every range of days in folded ``text`` ("June 19-25, 2023",
+    "5-6 November", "between 6 and 13 August 2023", "7 August to 13 August"), in text order; the last
+    day's month is the first's unless it names its own, the year is shared (None when unstated)."""
+    found: list[tuple[int, int, DateValue, DateValue]] = []
+    for pattern, kinds in _RANGES:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < b and a < end for a, b, *_ in found):
+                continue
+            if re.search(r"\band\b", match.group()) and not text[:start].endswith("between "):
+                continue  # "6 May and 7 June" names two days; "between 6 and 13 May" a range
+            parts = dict(zip(kinds, match.groups(), strict=True))
+            year, month = _value("y", parts["y"]), _value("m", parts["m"])
+            last_month = _value("m", parts.get("m2")) or month
+            first = DateValue(year, month, int(parts["d"]))
+            last = DateValue(year, last_month, int(parts["d2"]))
+            if not (1 <= first.day <= 31 and 1 <= last.day <= 31):  # type: ignore[operator]
+                continue
+            if (last_month, last.day) <= (month, first.day):  # type: ignore[operator]
+                continue  # not a range forward in time ("3 to 2 May")
+            found.append((start, end, first, last))
     return sorted(found, key=lambda item: item[0])
 
 

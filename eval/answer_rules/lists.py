@@ -22,6 +22,9 @@ _PHRASE_LISTS = (
     "polarity_hedges",
     "word_family_suffixes",
     "rubric_words",
+    "no_openings",
+    "one_pronoun_before",
+    "one_pronoun_after",
 )
 _NUMBER_TABLES = ("number_words", "number_multipliers", "relative_spans")
 _FOLD = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "`": "'"})
@@ -47,6 +50,9 @@ class RuleLists:
     polarity_hedges: tuple[str, ...]
     word_family_suffixes: tuple[str, ...]
     rubric_words: tuple[str, ...]
+    no_openings: tuple[str, ...]
+    one_pronoun_before: tuple[str, ...]
+    one_pronoun_after: tuple[str, ...]
     number_words: dict[str, int]
     number_multipliers: dict[str, int]
     relative_spans: dict[str, int]

@@ -13,7 +13,8 @@ A refusal (:func:`refusal`): one of the ``refusals`` phrases ("not mentioned", "
 only when the caller says the answer states nothing of the gold.
 
 Polarity (:func:`polarity`): a text that opens with yes or no, after any ``polarity_hedges`` ("Likely
-no", "Probably yes, since ..."), or with a hedge and "not" ("likely not"), or "unlikely".
+no", "Probably yes, since ..."), or with a hedge and "not" ("likely not"), "unlikely", or one of the
+``no_openings`` ("Not really", "Not particularly").
 
 Gold alternatives (:func:`gold_alternatives`): a gold sentence that says another answer is also
 acceptable (``gold_alternative_markers``) gives that answer as an alternative.
@@ -73,10 +74,14 @@ def polarity(text: str) -> bool | None:
         rest = rest[len(hedge) :].lstrip(" ,:")
         if re.match(r"not\b", rest):
             return False
-    if re.match(r"unlikely\b", rest):
+    if re.match(r"unlikely\b", rest) or _phrase_opens(rest, rule_lists().no_openings):
         return False
     found = re.match(r"(yes|no)\b(?![ -]one\b)", rest)
     return None if found is None else found.group(1) == "yes"
+
+
+def _phrase_opens(text: str, phrases: tuple[str, ...]) -> bool:
+    return any(re.match(rf"{re.escape(p)}(?![a-z])", text) for p in phrases)
 
 
 def gold_alternatives(gold: str) -> list[str]:

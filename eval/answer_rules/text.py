@@ -29,12 +29,14 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from memsuite.eval.answer_rules.dates import DateValue, find_dates, same_date
+from memsuite.eval.answer_rules.dates import DateValue, find_dates, find_ranges, same_date
 from memsuite.eval.answer_rules.lists import fold, rule_lists
 
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![\w.])\d+(?:\.\d+)?(?!\d)")
 _WORD = re.compile(r"[a-z0-9]+")
 _RELATIVE = re.compile(r"\b(?:([a-z0-9]+)\s+)?([a-z]+?)s?\s+(before|after|prior to|of)\s*$")
+#: The relation of a range of days ("June 19-25, 2023").
+RANGE = "range"
 _GLUED = re.compile(r"(?<=\d)(?=[a-z]{3,})|(?<=[a-z]{3})(?=\d)")
 
 
@@ -123,7 +125,9 @@ def _spelled_numbers(words: list[str]) -> tuple[list[str], list[float]]:
     kept: list[str] = []
     numbers: list[float] = []
     current: int | None = None
-    for word in [*words, ""]:
+    for at, word in enumerate([*words, ""]):
+        if word == "one" and _pronoun_one(words, at):
+            word = ""  # the pronoun: neither a number nor a content word
         if word in lists.number_words:
             value = lists.number_words[word]
             # "twenty one" adds; "one two" (two separate numbers) does not.
@@ -144,6 +148,17 @@ def _spelled_numbers(words: list[str]) -> tuple[list[str], list[float]]:
     return kept, [float(n) for n in numbers]
 
 
+def _pronoun_one(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` ("one") is the pronoun (``one_pronoun_before`` / ``one_pronoun_after``, or
+    the last of several words), not the number 1."""
+    lists = rule_lists()
+    before = words[at - 1] if at > 0 else ""
+    after = words[at + 1] if at + 1 < len(words) else ""
+    if before in lists.number_words:
+        return False  # "twenty-one"
+    return before in lists.one_pronoun_before or after in lists.one_pronoun_after or (not after and at > 0)
+
+
 def _count(word: str | None) -> int | None:
     """The count a relative phrase opens with ("two weeks before": 2), or None (one unit)."""
     if word is None:
@@ -161,11 +176,18 @@ def elements(text: str, *, relative: bool = True) -> Elements:
     numbers: list[float] = []
     pieces: list[str] = []
     cursor = 0
-    for start, end, value in find_dates(folded):
+    ranges = find_ranges(folded)
+    found_dates = [(a, b, value, None) for a, b, value in find_dates(folded)
+                   if not any(a < end and start < b for start, end, *_ in ranges)]  # fmt: skip
+    for start, end, value, last in sorted([*found_dates, *ranges], key=lambda item: item[0]):
         pieces.append(folded[cursor:start])
         period, relation = None, ""
-        found = _RELATIVE.search(pieces[-1]) if relative else None
-        if found:
+        found = _RELATIVE.search(pieces[-1]) if relative and last is None else None
+        if last is not None:  # a range of days is its own period
+            first_day, last_day = value.as_date(), last.as_date()
+            period = (first_day, last_day) if first_day and last_day else None
+            relation = RANGE
+        elif found:
             count = _count(found.group(1))
             unit, kind = found.group(2), found.group(3).replace("prior to", "before")
             # An anchor without a year (an answer's "the week before June 9") is still a period: its
@@ -212,17 +234,43 @@ def _in_period(period: tuple[date, date], anchor: DateValue, candidate: DateValu
     return first <= period[1] and period[0] <= last
 
 
+def _middle(period: tuple[date, date]) -> date:
+    return period[0] + (period[1] - period[0]) / 2
+
+
 def _date_found(gold: GoldDate, response: Elements) -> bool:
     for candidate in response.dates:
+        middle = None if candidate.period is None else _middle(candidate.period)
         if not gold.relation:
             if not candidate.relation and same_date(gold.value, candidate.value):
+                return True
+            # A response period centred in the gold's day or month ("the week of 14 June" for "June").
+            if middle is not None and same_date(gold.value, DateValue(middle.year, middle.month, middle.day)):
                 return True
         elif not candidate.relation:
             if gold.period is not None and _in_period(gold.period, gold.value, candidate.value):
                 return True
         elif candidate.relation == gold.relation and same_date(gold.value, candidate.value):
             return True
+        elif gold.period is not None and middle is not None and gold.period[0] <= middle <= gold.period[1]:
+            return True  # another phrase for a period centred inside the gold's ("the week of 9 October")
     return False
+
+
+def _period_elements(response: Elements) -> tuple[set[float], set[str]]:
+    """The numbers and words a response's relative periods state: each period's count and the year of
+    its middle ("three years before 23 January 2022": 3 and 2019), and its unit ("year")."""
+    from memsuite.eval.benchmarks.locomo.judges.official import stemmer
+
+    numbers: set[float] = set()
+    words: set[str] = set()
+    for candidate in response.dates:
+        if candidate.period is None or candidate.relation in ("", RANGE):
+            continue
+        count, unit, _ = candidate.relation.split(" ", 2)
+        numbers |= {float(count), float(_middle(candidate.period).year)}
+        words.add(stemmer().stem(unit))
+    return numbers, words
 
 
 def same_family(gold_word: str, word: str) -> bool:
@@ -242,9 +290,11 @@ def match(gold: Elements, response: Elements) -> Match:
     """
     years = {float(d.value.year) for d in gold.dates if d.value.year is not None}
     gold_numbers = [n for n in gold.numbers if n not in years]
-    words = set(response.words)
+    period_numbers, period_words = _period_elements(response)
+    words = set(response.words) | period_words
+    stated = set(response.numbers) | period_numbers
     missing_words = tuple(w for w in gold.words if not any(same_family(w, r) for r in words))
-    missing_numbers = tuple(n for n in gold_numbers if n not in response.numbers)
+    missing_numbers = tuple(n for n in gold_numbers if n not in stated)
     missing_dates = tuple(d.value for d in gold.dates if not _date_found(d, response))
     total = len(gold.words) + len(gold_numbers) + len(gold.dates)
     found = total - len(missing_words) - len(missing_numbers) - len(missing_dates)

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from memsuite.eval.answer_rules.dates import DateValue, find_dates, same_date
+from memsuite.eval.answer_rules.dates import DateValue, find_dates, find_ranges, same_date
 from memsuite.eval.answer_rules.lists import RULES_PATH, rule_lists
-from memsuite.eval.answer_rules.responses import final_answer, gold_alternatives, refusal
+from memsuite.eval.answer_rules.responses import final_answer, gold_alternatives, polarity, refusal
 from memsuite.eval.answer_rules.text import elements, match
 
 
@@ -44,6 +44,50 @@ def test_a_relative_gold_period_holds_dates_inside_it_only():
     assert holds("the weekend before 9 June 2023", "It was on June 4, 2023.")
     assert not holds("the weekend before 9 June 2023", "It was on June 10, 2023.")
     assert holds("the weekend before 9 June 2023", "the weekend before June 9")
+
+
+def test_a_range_of_days_is_one_period():
+    assert find_ranges("the weekend of 5-6 november 2022")[0][2:] == (
+        DateValue(2022, 11, 5),
+        DateValue(2022, 11, 6),
+    )
+    assert find_ranges("on 6 may and 7 june") == []  # two days, not a range ("between" makes one)
+    assert find_ranges("between 6 and 13 august 2023")
+    assert holds("November 5-6, 2022", "On 5 November 2022.")
+    assert not holds("November 5-6, 2022", "On 8 November 2022.")
+    assert holds("The week before 27 June 2023", "during the week of June 19-25, 2023")
+    assert not holds("The week before 27 June 2023", "between 2 and 8 July 2023")
+
+
+def test_a_response_period_centred_in_the_gold_period_names_it():
+    assert holds("June 2023", "during the week of 14 June 2023")
+    assert not holds("June 2023", "the week of 3 July 2023")
+    assert holds("July 2023", "the week before 9 July 2023")
+    assert holds("The week before 13 October 2023", "the week of 9 October 2023")
+    assert not holds("The week before 13 October 2023", "the week of 16 October 2023")
+
+
+def test_a_relative_period_states_its_count_unit_and_year():
+    assert holds("2019", "Three years before 23 January 2022")
+    assert not holds("2016", "Three years before 23 January 2022")
+    assert holds("10 years ago", "about ten years before 27 June 2023")
+    assert not holds("10 years ago", "about two years before 27 June 2023")
+
+
+def test_one_is_the_number_or_the_pronoun():
+    assert elements("one").numbers == (1.0,)
+    assert elements("Just one pet").numbers == (1.0,)
+    for pronoun in ("creating a family for kids who need one", "he saw another one", "one of her movies"):
+        assert elements(pronoun).numbers == (), pronoun
+    assert elements("one-on-one mentoring").numbers == ()
+
+
+def test_hedges_of_a_gold_are_not_its_content_and_no_openings_are_no():
+    assert elements("Most likely John's partner").words == ("john", "partner")
+    assert elements("Since 2016").words == ()
+    assert polarity("Not really, it was a rough stretch") is False
+    assert polarity("Presumably not") is False
+    assert polarity("Not mentioned in the conversation") is None
 
 
 def test_case_punctuation_articles_and_number_words():

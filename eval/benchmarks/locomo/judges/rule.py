@@ -18,7 +18,11 @@ format differs"):
   missing (another date is another period), when it declines, or when it holds none of the key words;
 - a list gold (items apart by commas or semicolons: "pottery, camping, painting") is held item by item
   (an item is held when half its key words are, and all its numbers and dates): yes when every item
-  is held, no when one is missing;
+  is held, no when more than half are missing; holding the rest, a list answer (items of at most
+  :data:`EXTRA_WORDS` content words) is yes unless it names an item the gold does not hold (a wrong
+  item), and an answer in prose (over :data:`PROSE_WORDS` content words, an item longer than a list
+  item) is yes: its other phrases explain, they are not items;
+- a reason the gold gives after its answer ("..., since they don't have fur") is not a part of it;
 - any other gold: yes when more than :data:`TOPIC` of its key words are held, else no.
 
 The J prompt also says "grade generously ... as long as it touches on the same topic as the gold answer
@@ -54,9 +58,14 @@ ITEM = 0.5
 #: The leniencies of the rule judge (module docstring).
 LENIENCIES = ("strict", "official")
 
-#: An answer item of at most this many content words is an item of a list; a longer one explains.
+#: An answer item of at most this many content words (question words aside) is an item of a list; a
+#: longer one explains.
 EXTRA_WORDS = 3
+#: An answer of more than this many content words (question words aside) with an item that explains
+#: is prose; a shorter one is a phrase that names its items.
+PROSE_WORDS = 8
 
+_REASON = re.compile(r"[,;]?\s*\b(?:since|because|as)\s+(?:she|he|they|it|there|her|his|their|of)\b", re.I)
 _PART_SPLIT = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 
 
@@ -89,7 +98,8 @@ def judge_rule(
             said = "yes" if stated else "no"
             return _verdict(stated == wanted, f"answers {said} to a {'yes' if wanted else 'no'} question")
     asked = elements(question) if question else None
-    gold_elements = key_elements(elements(str(gold)), asked)
+    gold = _without_reason(str(gold))
+    gold_elements = key_elements(elements(gold), asked)
     if gold_elements.size == 0:
         return _verdict(None, "the gold answer has no content element")
     response = elements(final)
@@ -105,7 +115,7 @@ def judge_rule(
         return _verdict(False, f"declines an answerable question ({declined!r})")
     if held == 0:
         return _verdict(False, f"holds none of the gold's key words ({found.describe()})")
-    parts = gold_parts(str(gold))
+    parts = gold_parts(gold)
     if len(parts) > 1:
         return _parts_verdict(parts, asked, response, final, leniency)
     if held / words > TOPIC:
@@ -128,11 +138,25 @@ def _parts_verdict(
         return _verdict(False, f"holds {what}; missing {', '.join(missing)}")
     if leniency == "official":
         return _verdict(True, f"holds {what}; missing {', '.join(missing)}")
+    items = gold_parts(final, always=True)
+    if _size(response, asked) > PROSE_WORDS and any(
+        _size(elements(item), asked) > EXTRA_WORDS for item in items
+    ):
+        # Prose: its other phrases explain around the items it names; they are not items of its own.
+        return _verdict(True, f"holds {what} in prose; missing {', '.join(missing)}")
     gold_words = {w for part in parts for w in elements(part).words}
-    extra = [item for item in gold_parts(final, always=True) if _outside(elements(item), gold_words, asked)]
+    extra = [item for item in items if _outside(elements(item), gold_words, asked)]
     if extra:
         return _verdict(False, f"holds {what}, and also {', '.join(extra)}, which the gold does not hold")
     return _verdict(True, f"holds {what} and nothing outside the gold; missing {', '.join(missing)}")
+
+
+def _without_reason(gold: str) -> str:
+    """The gold less a reason it gives after its answer ("Hairless cats or pigs, since they don't have
+    fur": the reason explains the answer, it is not a part of it); the whole gold when the reason is
+    all it says ("Because of their inclusivity")."""
+    answer = _REASON.split(gold, maxsplit=1)[0]
+    return answer if elements(answer).size else gold
 
 
 def gold_parts(text: str, *, always: bool = False) -> list[str]:
@@ -145,14 +169,16 @@ def gold_parts(text: str, *, always: bool = False) -> list[str]:
     return [part for part in parts if elements(part).size] or [text]
 
 
+def _size(item: Elements, asked: Elements | None) -> int:
+    """The content words of an answer item that are not question words."""
+    return len([w for w in item.words if asked is None or w not in set(asked.words)])
+
+
 def _outside(item: Elements, gold_words: set[str], asked: Elements | None) -> bool:
-    """Whether an answer item is a short item (a name, not an explanation: at most
-    :data:`EXTRA_WORDS` content words) none of whose words is a gold word or a question word: an item
-    the gold does not hold."""
+    """Whether a list answer's item has a content word and none of its words is a gold word or a
+    question word: an item the gold does not hold."""
     words = [w for w in item.words if asked is None or w not in set(asked.words)]
-    if not words or len(words) > EXTRA_WORDS:
-        return False
-    return not any(same_family(w, g) for w in words for g in gold_words)
+    return bool(words) and not any(same_family(w, g) for w in words for g in gold_words)
 
 
 def _part_held(part: Elements, response: Elements) -> bool:

@@ -78,6 +78,34 @@ def test_a_multi_part_gold_wants_every_part_or_half_and_nothing_else():
     assert judge_rule(1, gold, "Pottery, painting, and running.", leniency="official")["correct"] is True
 
 
+def test_a_list_answer_is_held_item_by_item_and_prose_by_its_items():
+    gold = "pottery, camping, painting, swimming"
+    prose = (
+        "Melanie has taken her kids to a pottery workshop and went camping with them in the mountains, "
+        "which she describes as a way to unplug and reconnect with her family."
+    )
+    assert verdict(1, gold, prose, question="What activities has Melanie done with her family?")
+    # A phrase naming an item outside the gold is a wrong item however it is written.
+    assert verdict(1, gold, "Pottery and a cooking class.") is False
+    assert verdict(1, gold, "Running, hiking, and a cooking class with her sister's kids.") is False
+
+
+def test_a_reason_after_the_answer_is_not_a_part_of_it():
+    gold = "Hairless cats or pigs, since they don't have fur, which is one of the main causes"
+    question = "What pets wouldn't cause any discomfort to Joanna?"
+    assert verdict(3, gold, "Hairless cats or pigs.", question=question)
+    wrong = "Fish or birds, since they don't produce the dander that triggers her allergies."
+    assert verdict(3, gold, wrong, question=question) is False
+    assert verdict(4, "Because of their inclusivity", "Because of their inclusivity and support.")
+
+
+def test_a_hedged_gold_names_what_it_hedges():
+    gold, asked = "Most likely John's partner.", "Who is Jill?"
+    assert verdict(3, gold, "Jill is John's partner.", question=asked)
+    assert verdict(3, gold, "Most likely John's sister.", question=asked) is False
+    assert verdict(3, "Presumably not", "No, he did not.")
+
+
 def _published(path):
     data = json.loads(path.read_text())
     for items in data["detailed_results"].values():
@@ -101,7 +129,7 @@ def test_agreement_with_the_published_majority_and_leniency_on_wrong_answers(sha
     """Every undecided answer counts as a disagreement; the adversarial answers are all wrong."""
     audit = shared_data / "published" / "locomo" / "audit"
     memos = list(_published(audit / "fc_gpt-4o-mini-memos.json"))
-    assert _agreement(memos, "strict") >= 0.82
+    assert _agreement(memos, "strict") >= 0.845
     assert _agreement(memos, "official") >= 0.86
     for name in ("adversarial_v1_specific.json", "adversarial_v2_vague.json"):
         wrong = list(_published(audit / name))
@@ -112,7 +140,7 @@ def test_agreement_with_the_published_majority_and_leniency_on_wrong_answers(sha
             is True
             for i in wrong
         )
-        assert accepted / len(wrong) <= 0.045, (name, accepted / len(wrong))
+        assert accepted / len(wrong) <= 0.04, (name, accepted / len(wrong))
 
 
 def test_agreement_with_zeps_published_grades(shared_data):
