@@ -31,6 +31,7 @@ import numpy as np
 from memsuite.memory_systems.chunking import chunk_session
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import parse_json
+from memsuite.memory_systems.llm.protocol import ChatClient
 from memsuite.memory_systems.records import Session, Usage
 from memsuite.memory_systems.tokens import fits_in_tokens, split_by_tokens
 
@@ -68,7 +69,7 @@ class LLMAccount:
             account (:meth:`~memsuite.memory_systems.llm.LLMClient.for_system`).
     """
 
-    def __init__(self, llm: Any, system_name: str) -> None:
+    def __init__(self, llm: ChatClient | None, system_name: str) -> None:
         # A view the runner made for one (system, unit) already names its account: calls must land
         # there, or the unit's usage (and every cost table) misses the system's own LLM calls.
         self.system_name = getattr(llm, "system_name", "") or system_name

@@ -17,9 +17,9 @@ import bm25s
 import numpy as np
 
 from memsuite.memory_systems.base import MemorySystem
-from memsuite.memory_systems.records import Hit, MemoryRecord, RetrievalResult
+from memsuite.memory_systems.records import Hit, MemoryRecord
 from memsuite.memory_systems.registry import register
-from memsuite.memory_systems.store import RecordStore, check_k, check_namespace, check_text
+from memsuite.memory_systems.store import RecordStore, check_namespace
 
 # bm25s sets its own logger to DEBUG at import and logs every index build; keep it to warnings.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -105,8 +105,7 @@ class BM25Memory(MemorySystem):
     name = "bm25"
 
     def __init__(self, *, top_k: int = 5) -> None:
-        super().__init__()
-        self.top_k = check_k(top_k)
+        super().__init__(top_k=top_k)
         self._records = RecordStore()
         self._indexes: dict[str, _Index] = {}
 
@@ -124,19 +123,14 @@ class BM25Memory(MemorySystem):
         self._indexes.pop(namespace, None)
         return [r.id for r in added]
 
-    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
-        check_text(query, what="query")
-        k = check_k(self.top_k if k is None else k)
-        index = self._indexes.get(check_namespace(namespace))
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
+        index = self._indexes.get(namespace)
         if index is None:
             records = self._records.list(namespace)
             if not records:
                 return []
             index = self._indexes[namespace] = _Index(records)
         return index.search(query, k)
-
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
-        return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         self._records.replace(memory_id, text, namespace)

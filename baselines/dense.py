@@ -29,9 +29,9 @@ import numpy as np
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError
-from memsuite.memory_systems.records import Hit, MemoryRecord, RetrievalResult, Usage
+from memsuite.memory_systems.records import Hit, MemoryRecord, Usage
 from memsuite.memory_systems.registry import register
-from memsuite.memory_systems.store import RecordStore, check_k, check_namespace, check_text
+from memsuite.memory_systems.store import RecordStore, check_namespace, check_text
 from memsuite.memory_systems.tokens import fits_in_tokens, split_by_tokens
 from memsuite.memory_systems.vector_index import INDEX_KINDS, VectorIndex, load_indexes, save_indexes
 
@@ -61,7 +61,7 @@ class DenseMemory(MemorySystem):
         window_tokens: int = 200,
         window_overlap: int = 40,
     ) -> None:
-        super().__init__()
+        super().__init__(top_k=top_k)
         if index not in INDEX_KINDS:
             raise InvalidInputError(f"dense index must be one of {INDEX_KINDS}, got {index!r}")
         if not 0 <= window_overlap < window_tokens:
@@ -69,7 +69,6 @@ class DenseMemory(MemorySystem):
                 f"need 0 <= window_overlap < window_tokens, got {window_overlap}, {window_tokens}"
             )
         self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
-        self.top_k = check_k(top_k)
         self.index_kind, self.hnsw_m = index, hnsw_m
         self.window_tokens, self.window_overlap = window_tokens, window_overlap
         self._records = RecordStore()
@@ -131,10 +130,7 @@ class DenseMemory(MemorySystem):
     def finalize(self, *, namespace: str = "default") -> None:
         self._flush(namespace)
 
-    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
-        check_text(query, what="query")
-        k = check_k(self.top_k if k is None else k)
-        check_namespace(namespace)
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
         self._flush(namespace)
         index = self._indexes.get(namespace)
         if index is None or index.index.ntotal == 0:
@@ -145,9 +141,6 @@ class DenseMemory(MemorySystem):
             record = self._records.get(str(memory_id), namespace)
             hits.append(Hit(record.id, record.text, score, record.metadata))
         return hits
-
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
-        return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         self._records.get(memory_id, namespace)

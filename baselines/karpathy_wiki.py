@@ -20,7 +20,6 @@ gold facts instead of the dialogue, so what is measured is its own upkeep of the
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
@@ -28,33 +27,31 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from memsuite.baselines._llm_paradigm import LLMParadigm
 from memsuite.baselines._llm_support import (
     ActionTool,
     LexicalIndex,
-    LLMAccount,
     ask_structured,
-    check_protocol,
     clip_tokens,
     function_tool,
     op_text,
     run_action_loop,
     session_chunks,
     session_day,
-    system_usage,
     transport_note,
 )
-from memsuite.baselines._oracle import MODES, fact_chunks, oracle_facts, oracle_mode, oracle_param
+from memsuite.baselines._oracle import fact_chunks, oracle_facts
 from memsuite.baselines._wiki_tools import norm, relevant_first, today, within_budget
-from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
+from memsuite.memory_systems.llm.protocol import ChatClient
 from memsuite.memory_systems.persist import read_jsonl, write_jsonl
-from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session
 from memsuite.memory_systems.registry import register
 from memsuite.memory_systems.store import (
     check_k,
     check_memory_id,
     check_namespace,
-    check_session,
     check_text,
     check_texts,
 )
@@ -156,7 +153,7 @@ def _clean_title(title: str) -> str:
 
 
 @register("karpathy_wiki")
-class KarpathyWikiMemory(MemorySystem):
+class KarpathyWikiMemory(LLMParadigm):
     """An LLM-maintained wiki of entity and concept pages, with index.md, log.md and raw sources.
 
     The four verbs work without the LLM: ``store`` creates one page per item (titled by its first
@@ -185,7 +182,7 @@ class KarpathyWikiMemory(MemorySystem):
     def __init__(
         self,
         *,
-        llm: Any = None,
+        llm: ChatClient | None = None,
         top_k: int = 5,
         protocol: str = "json",
         max_rounds: int = 5,
@@ -195,17 +192,17 @@ class KarpathyWikiMemory(MemorySystem):
         reply_tokens: int = 400,
         oracle: bool | str = False,
     ) -> None:
-        super().__init__()
-        self.oracle_mode = oracle_mode(oracle, self.name, supported=MODES)
-        self.oracle = oracle_param(self.oracle_mode)
-        self.top_k = check_k(top_k)
-        self.protocol = check_protocol(protocol)
+        super().__init__(
+            llm=llm,
+            top_k=top_k,
+            protocol=protocol,
+            input_tokens=input_tokens,
+            reply_tokens=reply_tokens,
+            oracle=oracle,
+        )
         self.max_rounds = check_k(max_rounds)
-        self.input_tokens = check_k(input_tokens)
         self.index_tokens = check_k(index_tokens)
         self.pages_tokens = check_k(pages_tokens)
-        self.reply_tokens = check_k(reply_tokens)
-        self._llm = LLMAccount(llm, self.name)
         self._pages: dict[str, dict[str, Page]] = {}
         self._raw: dict[str, list[dict[str, str]]] = {}
         self._log: dict[str, list[str]] = {}
@@ -223,9 +220,6 @@ class KarpathyWikiMemory(MemorySystem):
             "reply_tokens": self.reply_tokens,
             "oracle": self.oracle,
         }
-
-    def usage(self) -> Usage:
-        return system_usage(self._llm.usage(), None, self._usage.wall_s)
 
     # -- the wiki's files --------------------------------------------------------------------------
 
@@ -319,9 +313,7 @@ class KarpathyWikiMemory(MemorySystem):
             self._log_entry(namespace, None, "store", f"page {page.id}")
         return [p.id for p in pages]
 
-    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
-        check_text(query, what="query")
-        k = check_k(self.top_k if k is None else k)
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
         pages = self.pages(namespace=namespace)
         index = self._lexical.get(namespace)
         if index is None:
@@ -365,35 +357,32 @@ class KarpathyWikiMemory(MemorySystem):
 
     # -- retrieval ---------------------------------------------------------------------------------
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
+    def _retrieve(self, question: str, *, k: int, namespace: str) -> RetrievalResult:
         """Read index.md, open the pages the LLM names, follow their links; return the pages read.
 
         At most ``k`` pages; when the model names fewer (or fails, or there is no LLM) the best search
         hits fill the rest. One LLM call (phase "retrieve").
         """
-        check_text(question, what="question")
-        k = check_k(self.top_k if k is None else k)
-        with self.timed("retrieve"):
-            if not self._bucket(namespace):
-                return RetrievalResult(NO_MEMORY)
-            read: dict[str, Page] = {}
-            if self._llm.client is not None:
-                for title in self._ask_pages(question, k, namespace):
-                    page = self._find(namespace, title)
-                    if page is not None:
-                        read.setdefault(page.id, page)
-                for page in list(read.values()):  # one hop along [[links]] from the chosen pages
-                    for title in page.links():
-                        linked = self._find(namespace, title)
-                        if linked is not None:
-                            read.setdefault(linked.id, linked)
-            pages = list(read.values())[:k]
-            for hit in self.search(question, k=k, namespace=namespace) if len(pages) < k else []:
-                if hit.id not in read and len(pages) < k:
-                    pages.append(self._bucket(namespace)[hit.id])
-            hits = tuple(Hit(p.id, p.text, 1.0 / (rank + 1)) for rank, p in enumerate(pages))
-            context = CONTEXT_SEPARATOR.join(p.text for p in pages) if pages else NO_MEMORY
-            return RetrievalResult(context, hits)
+        if not self._bucket(namespace):
+            return RetrievalResult(NO_MEMORY)
+        read: dict[str, Page] = {}
+        if self._llm.client is not None:
+            for title in self._ask_pages(question, k, namespace):
+                page = self._find(namespace, title)
+                if page is not None:
+                    read.setdefault(page.id, page)
+            for page in list(read.values()):  # one hop along [[links]] from the chosen pages
+                for title in page.links():
+                    linked = self._find(namespace, title)
+                    if linked is not None:
+                        read.setdefault(linked.id, linked)
+        pages = list(read.values())[:k]
+        for hit in self._search(question, k=k, namespace=namespace) if len(pages) < k else []:
+            if hit.id not in read and len(pages) < k:
+                pages.append(self._bucket(namespace)[hit.id])
+        hits = tuple(Hit(p.id, p.text, 1.0 / (rank + 1)) for rank, p in enumerate(pages))
+        context = CONTEXT_SEPARATOR.join(p.text for p in pages) if pages else NO_MEMORY
+        return RetrievalResult(context, hits)
 
     def _index_view(self, namespace: str, query: str) -> str:
         """index.md within ``index_tokens``: whole, or the lines most related to ``query``."""
@@ -429,50 +418,32 @@ class KarpathyWikiMemory(MemorySystem):
 
     # -- ingestion --------------------------------------------------------------------------------
 
-    def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
-        """Keep the session as a raw source and let the LLM update the pages it touches.
-
-        Failed calls, malformed replies and invalid operations are counted in ``failures``.
-
-        Raises:
-            InvalidInputError: ``session`` is not a Session, a bad namespace, or (an oracle mode) a
-                session without gold facts.
-            ConfigError: The system has no LLM.
-        """
-        check_session(session)
-        check_namespace(namespace)
-        if self.oracle_mode == "memory":
-            return self._ingest_oracle(session, namespace)
-        self._llm.require("ingest_session")
-        report = IngestReport(session.session_id)
-        started = time.perf_counter()
+    def _ingest(self, session: Session, namespace: str, report: IngestReport) -> None:
+        """Keep the session as a raw source and let the LLM update the pages it touches."""
         day = session_day(session.timestamp)
         system_prompt = f"{WIKI_INGEST_PROMPT}\n{transport_note(self.protocol, WIKI_TOOL.name)}"
-        with self.timed("ingest"):
-            dialogue = session_chunks(session, self.input_tokens)
-            # oracle: facts -- the agent reads the worded gold facts; the raw source stays the session.
-            chunks = dialogue if self.oracle_mode == "off" else fact_chunks(session, self.input_tokens)
-            source = self._keep_raw(session, namespace, dialogue)
-            touched: dict[str, str] = {}  # title -> what happened, for the log
-            for chunk in chunks:
-                outcome = run_action_loop(
-                    self._llm,
-                    tool=WIKI_TOOL,
-                    system_prompt=system_prompt,
-                    user_prompt=self._task(chunk, session, day, namespace, source),
-                    execute=partial(self._execute, namespace=namespace, report=report, touched=touched),
-                    protocol=self.protocol,
-                    max_rounds=self.max_rounds,
-                    max_tokens=self.reply_tokens,
-                )
-                report.failures += outcome.failures
-            lines = [f"- source: {source}", *(f"- {what} [[{title}]]" for title, what in touched.items())]
-            action = "ingest" if self.oracle_mode == "off" else "ingest (oracle: facts)"
-            self._log_entry(namespace, day, action, f"session {session.session_id}", lines)
-        report.wall_s = time.perf_counter() - started
-        return report
+        dialogue = session_chunks(session, self.input_tokens)
+        # oracle: facts -- the agent reads the worded gold facts; the raw source stays the session.
+        chunks = dialogue if self.oracle_mode == "off" else fact_chunks(session, self.input_tokens)
+        source = self._keep_raw(session, namespace, dialogue)
+        touched: dict[str, str] = {}  # title -> what happened, for the log
+        for chunk in chunks:
+            outcome = run_action_loop(
+                self._llm,
+                tool=WIKI_TOOL,
+                system_prompt=system_prompt,
+                user_prompt=self._task(chunk, session, day, namespace, source),
+                execute=partial(self._execute, namespace=namespace, report=report, touched=touched),
+                protocol=self.protocol,
+                max_rounds=self.max_rounds,
+                max_tokens=self.reply_tokens,
+            )
+            report.failures += outcome.failures
+        lines = [f"- source: {source}", *(f"- {what} [[{title}]]" for title, what in touched.items())]
+        action = "ingest" if self.oracle_mode == "off" else "ingest (oracle: facts)"
+        self._log_entry(namespace, day, action, f"session {session.session_id}", lines)
 
-    def _ingest_oracle(self, session: Session, namespace: str) -> IngestReport:
+    def _ingest_oracle(self, session: Session, namespace: str, report: IngestReport) -> None:
         """Update entity pages as the gold facts call for (see the ``oracle`` argument).
 
         A page per entity: ``# Title``, ``Current: <value>``, then a dated history of its facts; a
@@ -480,42 +451,37 @@ class KarpathyWikiMemory(MemorySystem):
         page; a deletion request deletes the page. The raw session is kept and the log written as in
         the native ingestion.
         """
-        report = IngestReport(session.session_id)
-        started = time.perf_counter()
         day = session_day(session.timestamp)
-        with self.timed("ingest"):
-            source = self._keep_raw(session, namespace, session_chunks(session, self.input_tokens))
-            touched: dict[str, str] = {}
-            for fact in oracle_facts(session):
-                title = _page_title(fact.name)
-                page = self._find(namespace, title)
-                if fact.kind == "delete":
-                    if page is not None:
-                        self._drop(page, namespace)
-                        report.deleted += 1
-                        touched[page.title] = "deleted"
-                    continue
-                line = f"- [{(day or today()).isoformat()}] {fact.text}"
-                if fact.kind in ("rule", "dependency") and fact.source_name:
-                    line += f" See [[{_page_title(fact.source_name)}]]."
-                has_history = page is not None and _HISTORY in page.text
-                head, history = page.text.split(_HISTORY, 1) if has_history else (f"# {title}", "")
-                if fact.sets_value:  # the page's current value is replaced; its history keeps them all
-                    head = f"# {title}\nCurrent: {fact.value}"
-                text = f"{head}{_HISTORY}{history}\n{line}" if history else f"{head}{_HISTORY}{line}"
-                summary = head.split("\n", 1)[1] if "\n" in head else None  # "Current: ..." in index.md
-                if page is None:
-                    self._new_page(namespace, title, text, summary=summary)
-                    report.added += 1
-                    touched.setdefault(title, "created")
-                else:
-                    self._set_text(page, namespace, text, summary)
-                    report.updated += 1
-                    touched.setdefault(page.title, "updated")
-            lines = [f"- source: {source}", *(f"- {what} [[{title}]]" for title, what in touched.items())]
-            self._log_entry(namespace, day, "ingest (oracle)", f"session {session.session_id}", lines)
-        report.wall_s = time.perf_counter() - started
-        return report
+        source = self._keep_raw(session, namespace, session_chunks(session, self.input_tokens))
+        touched: dict[str, str] = {}
+        for fact in oracle_facts(session):
+            title = _page_title(fact.name)
+            page = self._find(namespace, title)
+            if fact.kind == "delete":
+                if page is not None:
+                    self._drop(page, namespace)
+                    report.deleted += 1
+                    touched[page.title] = "deleted"
+                continue
+            line = f"- [{(day or today()).isoformat()}] {fact.text}"
+            if fact.kind in ("rule", "dependency") and fact.source_name:
+                line += f" See [[{_page_title(fact.source_name)}]]."
+            has_history = page is not None and _HISTORY in page.text
+            head, history = page.text.split(_HISTORY, 1) if has_history else (f"# {title}", "")
+            if fact.sets_value:  # the page's current value is replaced; its history keeps them all
+                head = f"# {title}\nCurrent: {fact.value}"
+            text = f"{head}{_HISTORY}{history}\n{line}" if history else f"{head}{_HISTORY}{line}"
+            summary = head.split("\n", 1)[1] if "\n" in head else None  # "Current: ..." in index.md
+            if page is None:
+                self._new_page(namespace, title, text, summary=summary)
+                report.added += 1
+                touched.setdefault(title, "created")
+            else:
+                self._set_text(page, namespace, text, summary)
+                report.updated += 1
+                touched.setdefault(page.title, "updated")
+        lines = [f"- source: {source}", *(f"- {what} [[{title}]]" for title, what in touched.items())]
+        self._log_entry(namespace, day, "ingest (oracle)", f"session {session.session_id}", lines)
 
     def _keep_raw(self, session: Session, namespace: str, chunks: list[str]) -> str:
         raw = self._raw.setdefault(namespace, [])

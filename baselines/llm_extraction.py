@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,27 +29,24 @@ from typing import Any
 
 import numpy as np
 
+from memsuite.baselines._llm_paradigm import LLMParadigm
 from memsuite.baselines._llm_support import (
-    LLMAccount,
     ask_structured,
-    check_protocol,
     clip_tokens,
     function_tool,
     session_chunks,
     session_day,
-    system_usage,
 )
-from memsuite.baselines._oracle import MODES, oracle_facts, oracle_mode, oracle_param, worded
-from memsuite.memory_systems.base import MemorySystem
+from memsuite.baselines._oracle import oracle_facts, worded
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
-from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.llm.protocol import ChatClient
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, Session
 from memsuite.memory_systems.registry import register
 from memsuite.memory_systems.store import (
     RecordStore,
     check_k,
     check_namespace,
-    check_session,
     check_text,
     check_texts,
 )
@@ -205,7 +201,7 @@ class _History:
 
 
 @register("llm_extraction")
-class LLMExtractionMemory(MemorySystem):
+class LLMExtractionMemory(LLMParadigm):
     """mem0 v1: LLM fact extraction, an ADD/UPDATE/DELETE/NONE decision per fact, vector retrieval.
 
     The four verbs work without the LLM (``store`` adds memories as given); ``ingest_session`` needs it.
@@ -235,7 +231,7 @@ class LLMExtractionMemory(MemorySystem):
     def __init__(
         self,
         *,
-        llm: Any = None,
+        llm: ChatClient | None = None,
         embedder: Embedder | None = None,
         top_k: int = 5,
         similar_k: int = 5,
@@ -244,16 +240,16 @@ class LLMExtractionMemory(MemorySystem):
         protocol: str = "json",
         oracle: bool | str = False,
     ) -> None:
-        super().__init__()
-        self.protocol = check_protocol(protocol)
-        self.oracle_mode = oracle_mode(oracle, self.name, supported=MODES)
-        self.oracle = oracle_param(self.oracle_mode)
+        super().__init__(
+            llm=llm,
+            top_k=top_k,
+            protocol=protocol,
+            input_tokens=input_tokens,
+            reply_tokens=reply_tokens,
+            oracle=oracle,
+        )
         self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
-        self.top_k = check_k(top_k)
         self.similar_k = check_k(similar_k)
-        self.input_tokens = check_k(input_tokens)
-        self.reply_tokens = check_k(reply_tokens)
-        self._llm = LLMAccount(llm, self.name)
         self._records = RecordStore()
         self._indexes: dict[str, VectorIndex] = {}
         self._history = _History()
@@ -268,9 +264,6 @@ class LLMExtractionMemory(MemorySystem):
             "oracle": self.oracle,
             "embedder": self.embedder.model_name,
         }
-
-    def usage(self) -> Usage:
-        return system_usage(self._llm.usage(), self.embedder.usage, self._usage.wall_s)
 
     def history(self, memory_id: str, *, namespace: str = "default") -> list[HistoryEntry]:
         """Every recorded change of a memory, oldest first (also for deleted memories)."""
@@ -290,10 +283,8 @@ class LLMExtractionMemory(MemorySystem):
         vectors = self.embedder.encode(texts)
         return [r.id for r in self._add(texts, vectors, namespace, metadata, None)]
 
-    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
-        check_text(query, what="query")
-        k = check_k(self.top_k if k is None else k)
-        index = self._indexes.get(check_namespace(namespace))
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
+        index = self._indexes.get(namespace)
         if index is None or len(index) == 0:
             return []
         hits = []
@@ -301,9 +292,6 @@ class LLMExtractionMemory(MemorySystem):
             record = self._records.get(str(memory_id), namespace)
             hits.append(Hit(record.id, record.text, score, record.metadata))
         return hits
-
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
-        return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         self._records.get(memory_id, namespace)
@@ -360,31 +348,13 @@ class LLMExtractionMemory(MemorySystem):
 
     # -- ingestion --------------------------------------------------------------------------------
 
-    def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
-        """Extract facts from the session and apply the LLM's ADD/UPDATE/DELETE/NONE decisions.
-
-        Failed calls and malformed replies are counted in ``failures`` and skipped; never raised.
-
-        Raises:
-            InvalidInputError: ``session`` is not a Session, or a bad namespace.
-            ConfigError: The system has no LLM.
-        """
-        check_session(session)
-        check_namespace(namespace)
-        if self.oracle_mode != "memory":
-            self._llm.require("ingest_session")
-        report = IngestReport(session.session_id)
-        started = time.perf_counter()
-        with self.timed("ingest"):
-            if self.oracle_mode == "memory":
-                self._ingest_oracle(session, namespace, report)
-            elif self.oracle_mode == "facts":
-                self._decide_facts([worded(f) for f in oracle_facts(session)], session, namespace, report)
-            else:
-                for chunk in session_chunks(session, self.input_tokens):
-                    self._ingest_chunk(chunk, session, namespace, report)
-        report.wall_s = time.perf_counter() - started
-        return report
+    def _ingest(self, session: Session, namespace: str, report: IngestReport) -> None:
+        """Extract facts from the session and apply the LLM's ADD/UPDATE/DELETE/NONE decisions."""
+        if self.oracle_mode == "facts":
+            self._decide_facts([worded(f) for f in oracle_facts(session)], session, namespace, report)
+        else:
+            for chunk in session_chunks(session, self.input_tokens):
+                self._ingest_chunk(chunk, session, namespace, report)
 
     def _ingest_oracle(self, session: Session, namespace: str, report: IngestReport) -> None:
         """Apply the decisions the gold facts call for (see the ``oracle`` argument)."""

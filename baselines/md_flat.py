@@ -18,38 +18,34 @@ of the dialogue, so what is measured is its own upkeep of the file (replacing, d
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Sequence
 from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from memsuite.baselines._llm_paradigm import LLMParadigm
 from memsuite.baselines._llm_support import (
     ActionTool,
     LexicalIndex,
-    LLMAccount,
-    check_protocol,
     op_int,
     op_text,
     run_action_loop,
     session_day,
-    system_usage,
     transport_note,
 )
-from memsuite.baselines._oracle import MODES, ingest_chunks, oracle_facts, oracle_mode, oracle_param
+from memsuite.baselines._oracle import ingest_chunks, oracle_facts
 from memsuite.baselines._wiki_tools import norm, relevant_first, within_budget
-from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
+from memsuite.memory_systems.base import NO_MEMORY
 from memsuite.memory_systems.errors import UnknownMemoryError
+from memsuite.memory_systems.llm.protocol import ChatClient
 from memsuite.memory_systems.persist import write_jsonl
-from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session
 from memsuite.memory_systems.registry import register
 from memsuite.memory_systems.store import (
     RecordStore,
     check_k,
     check_namespace,
-    check_session,
-    check_text,
 )
 from memsuite.memory_systems.tokens import count_tokens, fits_in_tokens
 
@@ -96,7 +92,7 @@ def _numbered(records: Sequence[MemoryRecord], positions: Sequence[int]) -> str:
 
 
 @register("md_flat")
-class MdFlatMemory(MemorySystem):
+class MdFlatMemory(LLMParadigm):
     """One ``memory.md`` of dated one-line entries, edited by an LLM in a tool loop.
 
     The four verbs work without the LLM: ``store`` appends entries as given, ``search`` ranks entries
@@ -128,7 +124,7 @@ class MdFlatMemory(MemorySystem):
     def __init__(
         self,
         *,
-        llm: Any = None,
+        llm: ChatClient | None = None,
         top_k: int = 5,
         whole_file: bool = False,
         context_tokens: int = 3000,
@@ -139,18 +135,18 @@ class MdFlatMemory(MemorySystem):
         reply_tokens: int = 400,
         oracle: bool | str = False,
     ) -> None:
-        super().__init__()
-        self.oracle_mode = oracle_mode(oracle, self.name, supported=MODES)
-        self.oracle = oracle_param(self.oracle_mode)
-        self.top_k = check_k(top_k)
+        super().__init__(
+            llm=llm,
+            top_k=top_k,
+            protocol=protocol,
+            input_tokens=input_tokens,
+            reply_tokens=reply_tokens,
+            oracle=oracle,
+        )
         self.whole_file = bool(whole_file)
         self.context_tokens = check_k(context_tokens)
-        self.protocol = check_protocol(protocol)
         self.max_rounds = check_k(max_rounds)
-        self.input_tokens = check_k(input_tokens)
         self.view_tokens = check_k(view_tokens)
-        self.reply_tokens = check_k(reply_tokens)
-        self._llm = LLMAccount(llm, self.name)
         self._entries = RecordStore()
         self._lexical: dict[str, LexicalIndex] = {}
 
@@ -166,9 +162,6 @@ class MdFlatMemory(MemorySystem):
             "reply_tokens": self.reply_tokens,
             "oracle": self.oracle,
         }
-
-    def usage(self) -> Usage:
-        return system_usage(self._llm.usage(), None, self._usage.wall_s)
 
     def memory_md(self, *, namespace: str = "default") -> str:
         """The namespace's ``memory.md``."""
@@ -187,30 +180,26 @@ class MdFlatMemory(MemorySystem):
         self._lexical.pop(namespace, None)
         return [r.id for r in added]
 
-    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
-        check_text(query, what="query")
-        k = check_k(self.top_k if k is None else k)
-        records = self._entries.list(check_namespace(namespace))
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
+        records = self._entries.list(namespace)
         return [
             Hit(records[i].id, records[i].text, score, records[i].metadata)
             for i, score in self._index(namespace, records).top(query, k)
         ]
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
+    def _retrieve(self, question: str, *, k: int, namespace: str) -> RetrievalResult:
         if not self.whole_file:
-            return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
-        check_text(question, what="question")
-        with self.timed("retrieve"):
-            records = self._entries.list(check_namespace(namespace))
-            if not records:
-                return RetrievalResult(NO_MEMORY)
-            text = self.memory_md(namespace=namespace)
-            if fits_in_tokens(text, self.context_tokens):
-                return RetrievalResult(text)
-            # Too long: the most relevant lines that fit, shown in file order.
-            order = relevant_first(self._index(namespace, records), question)
-            chosen = within_budget(order, [count_tokens(r.text) for r in records], self.context_tokens)
-            return RetrievalResult("\n".join(_file_line(records[i].text) for i in sorted(chosen)))
+            return super()._retrieve(question, k=k, namespace=namespace)
+        records = self._entries.list(namespace)
+        if not records:
+            return RetrievalResult(NO_MEMORY)
+        text = self.memory_md(namespace=namespace)
+        if fits_in_tokens(text, self.context_tokens):
+            return RetrievalResult(text)
+        # Too long: the most relevant lines that fit, shown in file order.
+        order = relevant_first(self._index(namespace, records), question)
+        chosen = within_budget(order, [count_tokens(r.text) for r in records], self.context_tokens)
+        return RetrievalResult("\n".join(_file_line(records[i].text) for i in sorted(chosen)))
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         self._entries.replace(memory_id, text, namespace)
@@ -241,70 +230,47 @@ class MdFlatMemory(MemorySystem):
 
     # -- ingestion --------------------------------------------------------------------------------
 
-    def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
-        """Let the LLM edit ``memory.md`` from the session, at most ``max_rounds`` calls per chunk.
-
-        Failed calls, malformed replies and invalid operations are counted in ``failures``.
-
-        Raises:
-            InvalidInputError: ``session`` is not a Session, a bad namespace, or (an oracle mode) a
-                session without gold facts.
-            ConfigError: The system has no LLM.
-        """
-        check_session(session)
-        check_namespace(namespace)
-        if self.oracle_mode == "memory":
-            return self._ingest_oracle(session, namespace)
-        self._llm.require("ingest_session")
-        report = IngestReport(session.session_id)
-        started = time.perf_counter()
+    def _ingest(self, session: Session, namespace: str, report: IngestReport) -> None:
+        """Let the LLM edit ``memory.md`` from the session, at most ``max_rounds`` calls per chunk."""
         day = session_day(session.timestamp)
         system_prompt = f"{MD_FLAT_PROMPT}\n{transport_note(self.protocol, MD_FLAT_TOOL.name)}"
-        with self.timed("ingest"):
-            for chunk in ingest_chunks(session, self.input_tokens, self.oracle_mode):
-                outcome = run_action_loop(
-                    self._llm,
-                    tool=MD_FLAT_TOOL,
-                    system_prompt=system_prompt,
-                    user_prompt=self._task(chunk, session, day, namespace),
-                    execute=partial(self._execute, namespace=namespace, day=day, report=report),
-                    protocol=self.protocol,
-                    max_rounds=self.max_rounds,
-                    max_tokens=self.reply_tokens,
-                )
-                report.failures += outcome.failures
-        report.wall_s = time.perf_counter() - started
-        return report
+        for chunk in ingest_chunks(session, self.input_tokens, self.oracle_mode):
+            outcome = run_action_loop(
+                self._llm,
+                tool=MD_FLAT_TOOL,
+                system_prompt=system_prompt,
+                user_prompt=self._task(chunk, session, day, namespace),
+                execute=partial(self._execute, namespace=namespace, day=day, report=report),
+                protocol=self.protocol,
+                max_rounds=self.max_rounds,
+                max_tokens=self.reply_tokens,
+            )
+            report.failures += outcome.failures
 
-    def _ingest_oracle(self, session: Session, namespace: str) -> IngestReport:
+    def _ingest_oracle(self, session: Session, namespace: str, report: IngestReport) -> None:
         """Edit ``memory.md`` as the gold facts call for (see the ``oracle`` argument)."""
-        report = IngestReport(session.session_id)
-        started = time.perf_counter()
         day = session_day(session.timestamp)
-        with self.timed("ingest"):
-            for fact in oracle_facts(session):
-                mine = [
-                    r
-                    for r in self._entries.list(namespace)
-                    if (r.metadata or {}).get("entity") == fact.entity
-                ]
-                if fact.kind == "delete":
-                    for record in mine:
-                        self._entries.remove(record.id, namespace)
-                        report.deleted += 1
-                    continue
-                entry = self._dated(fact.text, day)
-                current = [r for r in mine if r.metadata.get("kind") == "value"] if fact.sets_value else []
-                if current:
-                    self._entries.replace(current[-1].id, entry, namespace)
-                    report.updated += 1
-                else:
-                    kind = "value" if fact.sets_value else fact.kind
-                    self._entries.add([entry], namespace, [{"entity": fact.entity, "kind": kind}])
-                    report.added += 1
-            self._lexical.pop(namespace, None)
-        report.wall_s = time.perf_counter() - started
-        return report
+        for fact in oracle_facts(session):
+            mine = [
+                r
+                for r in self._entries.list(namespace)
+                if (r.metadata or {}).get("entity") == fact.entity
+            ]
+            if fact.kind == "delete":
+                for record in mine:
+                    self._entries.remove(record.id, namespace)
+                    report.deleted += 1
+                continue
+            entry = self._dated(fact.text, day)
+            current = [r for r in mine if r.metadata.get("kind") == "value"] if fact.sets_value else []
+            if current:
+                self._entries.replace(current[-1].id, entry, namespace)
+                report.updated += 1
+            else:
+                kind = "value" if fact.sets_value else fact.kind
+                self._entries.add([entry], namespace, [{"entity": fact.entity, "kind": kind}])
+                report.added += 1
+        self._lexical.pop(namespace, None)
 
     def _view(self, namespace: str, query: str | None) -> str:
         """The numbered file within ``view_tokens``: all of it, or the lines most related to ``query``."""

@@ -30,7 +30,6 @@ name things consistently enough for the invalidation above to keep the graph cur
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -39,16 +38,14 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from memsuite.baselines._llm_paradigm import LLMParadigm
 from memsuite.baselines._llm_support import (
     LexicalIndex,
-    LLMAccount,
     ask_structured,
-    check_protocol,
     session_day,
     session_iso,
-    system_usage,
 )
-from memsuite.baselines._oracle import MODES, ingest_chunks, oracle_facts, oracle_mode, oracle_param
+from memsuite.baselines._oracle import ingest_chunks, oracle_facts
 from memsuite.baselines._temporal_extract import (
     EXTRACT_PROMPT,
     EXTRACT_TOOL,
@@ -67,17 +64,16 @@ from memsuite.baselines._temporal_graph import (
     same_entity,
     tier,
 )
-from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
+from memsuite.memory_systems.llm.protocol import ChatClient
 from memsuite.memory_systems.persist import read_jsonl, write_jsonl
-from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session
 from memsuite.memory_systems.registry import register
 from memsuite.memory_systems.store import (
-    check_k,
     check_memory_id,
     check_namespace,
-    check_session,
     check_text,
     check_texts,
 )
@@ -94,7 +90,7 @@ SEED_HITS = 3
 
 
 @register("temporal_kg")
-class TemporalKGMemory(MemorySystem):
+class TemporalKGMemory(LLMParadigm):
     """Bi-temporal knowledge graph with scoped invalidation and dependency rules.
 
     The four verbs work without the LLM: ``store`` adds each text as a fact edge (structured when its
@@ -125,7 +121,7 @@ class TemporalKGMemory(MemorySystem):
     def __init__(
         self,
         *,
-        llm: Any = None,
+        llm: ChatClient | None = None,
         embedder: Embedder | None = None,
         top_k: int = 5,
         include_invalidated: bool = False,
@@ -134,16 +130,16 @@ class TemporalKGMemory(MemorySystem):
         protocol: str = "json",
         oracle: bool | str = False,
     ) -> None:
-        super().__init__()
-        self.protocol = check_protocol(protocol)
-        self.oracle_mode = oracle_mode(oracle, self.name, supported=MODES)
-        self.oracle = oracle_param(self.oracle_mode)
+        super().__init__(
+            llm=llm,
+            top_k=top_k,
+            protocol=protocol,
+            input_tokens=input_tokens,
+            reply_tokens=reply_tokens,
+            oracle=oracle,
+        )
         self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
-        self.top_k = check_k(top_k)
         self.include_invalidated = bool(include_invalidated)
-        self.input_tokens = check_k(input_tokens)
-        self.reply_tokens = check_k(reply_tokens)
-        self._llm = LLMAccount(llm, self.name)
         self._graphs: dict[str, Graph] = {}
         self._vectors: dict[str, VectorIndex] = {}
         self._lexical: dict[str, tuple[LexicalIndex, list[Edge]]] = {}
@@ -159,9 +155,6 @@ class TemporalKGMemory(MemorySystem):
             "oracle": self.oracle,
             "embedder": self.embedder.model_name,
         }
-
-    def usage(self) -> Usage:
-        return system_usage(self._llm.usage(), self.embedder.usage, self._usage.wall_s)
 
     def graph(self, *, namespace: str = "default") -> nx.MultiDiGraph:
         """The namespace's networkx graph (nodes: entity keys with ``name``; edge keys: memory ids)."""
@@ -251,10 +244,8 @@ class TemporalKGMemory(MemorySystem):
                 edges.append((Edge("", "", "note", "", text, kind="note", metadata=meta), "", ""))
         return [e.id for e in self._add_edges(namespace, edges)]
 
-    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
-        check_text(query, what="query")
-        k = check_k(self.top_k if k is None else k)
-        graph = self._graph(check_namespace(namespace))
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
+        graph = self._graph(namespace)
         return [
             Hit(edge.id, edge.fact, score, self._hit_metadata(graph, edge))
             for edge, score in self._rank(query, k, namespace)
@@ -344,16 +335,13 @@ class TemporalKGMemory(MemorySystem):
         ranked = sorted(scores, key=lambda i: (tier(graph.edges[i]), -scores[i], position[i]))
         return [(graph.edges[i], scores[i]) for i in ranked[:k]]
 
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
+    def _retrieve(self, question: str, *, k: int, namespace: str) -> RetrievalResult:
         """One hybrid search; each fact rendered with its date, earlier values and any uncertainty."""
-        check_text(question, what="question")
-        k = check_k(self.top_k if k is None else k)
-        with self.timed("retrieve"):
-            ranked = self._rank(question, k, check_namespace(namespace))
-            graph = self._graph(namespace)
-            hits = tuple(Hit(edge.id, self._render(graph, edge), score) for edge, score in ranked)
-            context = CONTEXT_SEPARATOR.join(hit.text for hit in hits) if hits else NO_MEMORY
-            return RetrievalResult(context, hits)
+        ranked = self._rank(question, k, namespace)
+        graph = self._graph(namespace)
+        hits = tuple(Hit(edge.id, self._render(graph, edge), score) for edge, score in ranked)
+        context = CONTEXT_SEPARATOR.join(hit.text for hit in hits) if hits else NO_MEMORY
+        return RetrievalResult(context, hits)
 
     def _render(self, graph: Graph, edge: Edge) -> str:
         text = edge.fact
@@ -412,55 +400,32 @@ class TemporalKGMemory(MemorySystem):
 
     # -- ingestion --------------------------------------------------------------------------------
 
-    def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
-        """Extract facts, dependencies and forget requests; invalidate, add, and apply dependency rules.
-
-        Failed calls, malformed replies and unusable items are counted in ``failures``.
-
-        Raises:
-            InvalidInputError: ``session`` is not a Session, a bad namespace, or (an oracle mode) a
-                session without gold facts.
-            ConfigError: The system has no LLM.
-        """
-        check_session(session)
-        check_namespace(namespace)
-        if self.oracle_mode == "memory":
-            return self._ingest_oracle(session, namespace)
-        self._llm.require("ingest_session")
-        report = IngestReport(session.session_id)
-        started = time.perf_counter()
+    def _ingest(self, session: Session, namespace: str, report: IngestReport) -> None:
+        """Extract facts, dependencies and forget requests; invalidate, add, and apply dependency rules."""
         day = session_day(session.timestamp)
-        with self.timed("ingest"):
-            for chunk in ingest_chunks(session, self.input_tokens, self.oracle_mode):
-                data, error = ask_structured(
-                    self._llm,
-                    EXTRACT_TOOL,
-                    EXTRACT_PROMPT,
-                    f"Session date: {day.isoformat() if day else session.timestamp}\n\n{chunk}",
-                    protocol=self.protocol,
-                    phase="ingest",
-                    max_tokens=self.reply_tokens,
-                )
-                extraction = parse_extraction(data)
-                if extraction is None:
-                    logger.info("%s: extraction failed (%s)", self.name, error or f"bad reply {data!r:.200}")
-                    report.failures += 1
-                    continue
-                report.failures += extraction.invalid
-                self._apply_extraction(extraction, session, namespace, report)
-        report.wall_s = time.perf_counter() - started
-        return report
+        for chunk in ingest_chunks(session, self.input_tokens, self.oracle_mode):
+            data, error = ask_structured(
+                self._llm,
+                EXTRACT_TOOL,
+                EXTRACT_PROMPT,
+                f"Session date: {day.isoformat() if day else session.timestamp}\n\n{chunk}",
+                protocol=self.protocol,
+                phase="ingest",
+                max_tokens=self.reply_tokens,
+            )
+            extraction = parse_extraction(data)
+            if extraction is None:
+                logger.info("%s: extraction failed (%s)", self.name, error or f"bad reply {data!r:.200}")
+                report.failures += 1
+                continue
+            report.failures += extraction.invalid
+            self._apply_extraction(extraction, session, namespace, report)
 
-    def _ingest_oracle(self, session: Session, namespace: str) -> IngestReport:
+    def _ingest_oracle(self, session: Session, namespace: str, report: IngestReport) -> None:
         """Apply the extraction the gold facts describe (what a perfect extractor would return)."""
-        report = IngestReport(session.session_id)
-        started = time.perf_counter()
-        with self.timed("ingest"):
-            extraction = oracle_extraction(oracle_facts(session))
-            if extraction.facts or extraction.dependencies or extraction.forget:
-                self._apply_extraction(extraction, session, namespace, report)
-        report.wall_s = time.perf_counter() - started
-        return report
+        extraction = oracle_extraction(oracle_facts(session))
+        if extraction.facts or extraction.dependencies or extraction.forget:
+            self._apply_extraction(extraction, session, namespace, report)
 
     def _apply_extraction(
         self, extraction: Extraction, session: Session, namespace: str, report: IngestReport

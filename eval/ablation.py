@@ -29,7 +29,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memsuite.eval.compare import base_variant, sweep_comparisons
-from memsuite.eval.config import RunConfig, config_from_dict, parse_override, read_yaml, schema_error
+from memsuite.eval.config import RunConfig, config_from_dict, parse_override, read_yaml
+from memsuite.eval.config_errors import schema_error
 from memsuite.eval.report.document import build_report, write_report
 from memsuite.eval.report.model import Sweep
 from memsuite.eval.report.runs import load_runs

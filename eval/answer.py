@@ -31,6 +31,7 @@ from typing import Any
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import get_judge
 from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.llm.protocol import ChatClient
 from memsuite.memory_systems.tokens import count_tokens, encoding
 
 logger = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ class JudgeInput:
     """The answer, or None when the run makes no answer call (retrieval-only)."""
     context: str
     """What the memory returned for the question (in full)."""
-    llm: Any = None
+    llm: ChatClient | None = None
     """The judge LLM (an ``LLMClient`` view), or None."""
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.llm.protocol import ChatClient
 
 #: Version of the row layout in rows.jsonl.
 ROW_SCHEMA_VERSION = 1
@@ -61,11 +62,11 @@ class RunContext:
 
     k: int = 5
     """Retrieval depth handed to ``retrieve``/``search``."""
-    answer_llm: Any = None
+    answer_llm: ChatClient | None = None
     """An ``LLMClient`` for answers, or None (retrieval-only scoring)."""
     judges: tuple[str, ...] = ("rule",)
     """Judge names to apply to every row (registered by the benchmark: memsuite.eval.registry.judge_names)."""
-    judge_llm: Any = None
+    judge_llm: ChatClient | None = None
     """An ``LLMClient`` for LLM judges (the run's judge_llm, else its answer_llm), or None."""
     seed: int = 0
     workdir: Path | None = None

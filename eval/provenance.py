@@ -134,9 +134,9 @@ def data_provenance(benchmark: str, options: dict[str, Any]) -> dict[str, Any] |
     """
     from memsuite.eval import data_cache
     from memsuite.eval.datasets import get_dataset, split_name
-    from memsuite.eval.shared_data import BENCHMARK_DATA, SHARED_DATA_ENV, shared_dev_path
+    from memsuite.eval.shared_data import SHARED_DATA_ENV, data_option, shared_dev_path
 
-    spec = BENCHMARK_DATA.get(benchmark)
+    spec = data_option(benchmark)
     if spec is None:
         return None
     value = options.get(spec.option)

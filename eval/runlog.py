@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
-from memsuite import DISTRIBUTION
+from memsuite.distribution import DISTRIBUTION
 from memsuite.eval.protocol import Row
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.persist import atomic_write_text

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import failed_calls
-from memsuite.eval.config import RunConfig, SystemSpec
 from memsuite.eval.oracle.run import NOTE as ORACLE_NOTE
 from memsuite.eval.oracle.run import bind_gold, is_oracle, mark_oracle, open_oracle, oracle_roles, served
 from memsuite.eval.preflight import check_endpoints
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.provenance import check_code, code_identity
 from memsuite.eval.registry import check_judges, get_benchmark, seeded_options
+from memsuite.eval.run_config import RunConfig, SystemSpec
 from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
 from memsuite.eval.stopping import RunInterrupted, stop_on_signals
 from memsuite.memory_systems.embedder import Embedder

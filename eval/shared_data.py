@@ -12,37 +12,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.spec import DataOption
 from memsuite.memory_systems.errors import ConfigError
 
 SHARED_DATA_ENV = "MEMSUITE_SHARED_DATA"
 
 
-@dataclass(frozen=True)
-class DataOption:
-    """How one benchmark names its data."""
-
-    option: str
-    """The benchmark option that names it (``data``, ``data_dir``)."""
-    default: str | None
-    """The catalogue entry read when the option is absent (None: the benchmark generates its data)."""
-    dev: str | None = None
-    """The development copy under ``$MEMSUITE_SHARED_DATA`` read instead of ``default`` when set."""
-    folder: bool = False
-    """The data is a folder, not a file."""
-
-
-#: Benchmarks whose data can be real, by name.
-BENCHMARK_DATA: dict[str, DataOption] = {
-    "locomo": DataOption("data", "locomo", "locomo/locomo.dev.json"),
-    "longmemeval": DataOption("data", "longmemeval_s", "longmemeval/longmemeval_s_cleaned.dev.json.gz"),
-    "wmb": DataOption("data_dir", "wmb100k", "wmb100k", folder=True),
-    "beam": DataOption("data", None, "beam", folder=True),
-    "meme": DataOption("data", None),
-}
 #: Other development copies a benchmark reads by default, and the catalogue entry a user fetches instead.
 _OTHER_DEV_COPIES = {"published/locomo/audit/errors.json": "locomo_audit_errors"}
 
@@ -111,8 +89,17 @@ def shared_data_file(
     raise ConfigError(f"{where}: name {release}; `memsuite data list` shows what can be fetched")
 
 
+def data_option(benchmark: str) -> DataOption | None:
+    """How ``benchmark`` names its data (its spec's ``data``); None for one that declares none."""
+    from memsuite.eval.registry import benchmark_spec
+
+    return benchmark_spec(benchmark).data
+
+
 def _default_entry(relative: str) -> str | None:
-    for spec in BENCHMARK_DATA.values():
+    from memsuite.eval.registry import benchmark_specs
+
+    for spec in (s.data for s in benchmark_specs().values() if s.data is not None):
         if spec.dev is not None and str(Path(spec.dev)) == relative:
             return spec.default
     return _OTHER_DEV_COPIES.get(relative)
@@ -126,7 +113,7 @@ def check_data(benchmark: str, options: Mapping[str, Any]) -> None:
     Raises:
         ConfigError: The message gives the ``memsuite data fetch`` command.
     """
-    spec = BENCHMARK_DATA.get(benchmark)
+    spec = data_option(benchmark)
     if spec is None:
         return
     value = options.get(spec.option)

@@ -28,6 +28,28 @@ Ref = Any
 
 
 @dataclass(frozen=True)
+class DataOption:
+    """How a benchmark names its data: the option, its catalogue default, its development copy."""
+
+    option: str
+    """The benchmark option that names it (``data``, ``data_dir``)."""
+    default: str | None
+    """The catalogue entry read when the option is absent (None: the benchmark generates its data)."""
+    dev: str | None = None
+    """The development copy under ``$MEMSUITE_SHARED_DATA`` read instead of ``default`` when set."""
+    folder: bool = False
+    """The data is a folder, not a file."""
+
+
+#: Benchmarks whose data can be real, by name.
+BENCHMARK_DATA: dict[str, DataOption] = {
+    "locomo": DataOption("data", "locomo", "locomo/locomo.dev.json"),
+    "longmemeval": DataOption("data", "longmemeval_s", "longmemeval/longmemeval_s_cleaned.dev.json.gz"),
+    "wmb": DataOption("data_dir", "wmb100k", "wmb100k", folder=True),
+    "beam": DataOption("data", None, "beam", folder=True),
+    "meme": DataOption("data", None),
+}
+@dataclass(frozen=True)
 class Command:
     """A benchmark's own subcommand (``memsuite generate NAME``, ``memsuite calibrate NAME``).
 
@@ -68,6 +90,9 @@ class BenchmarkSpec:
     """Reference to the rejudge question reader ``(data: Path | None) -> list[RejudgeQuestion]``."""
     commands: Mapping[str, Command] = field(default_factory=dict)
     """Verb (``generate``, ``calibrate``) -> the benchmark's command under it."""
+    data: DataOption | None = None
+    """How it names its real data (validation refuses a catalogue entry not fetched; the run header
+    records the data by name); None: it has no data option."""
     systems: tuple[str, ...] = ()
     """Modules whose import registers memory systems that exist for this benchmark alone (an official
     baseline), imported before a config naming the benchmark is checked."""

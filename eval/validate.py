@@ -18,7 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
-from memsuite.eval.config import RunConfig, key_path, schema_error, unknown_key_message
+from memsuite.eval.config_errors import is_model, key_path, schema_error, unknown_key_message
+from memsuite.eval.run_config import RunConfig
 from memsuite.memory_systems.base import SHARED_RESOURCES
 from memsuite.memory_systems.errors import ConfigError
 
@@ -59,14 +60,10 @@ def _annotations(target: Callable[..., Any]) -> dict[str, Any]:
 def _checkable(annotation: Any) -> Any:
     """``annotation`` if pydantic can check values against it, else Any."""
     try:
-        TypeAdapter(annotation, config=None if _is_model(annotation) else _ARBITRARY)
+        TypeAdapter(annotation, config=None if is_model(annotation) else _ARBITRARY)
     except Exception:
         return Any
     return annotation
-
-
-def _is_model(annotation: Any) -> bool:
-    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
 @functools.cache

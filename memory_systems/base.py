@@ -1,7 +1,8 @@
 """The memory-system contract (README: The contract).
 
-Only the four verbs are abstract. Everything around them has a sound default, so a method added to
-the contract later breaks no existing system.
+Only the four verbs are abstract (searching is :meth:`MemorySystem._search`: the contract's
+:meth:`~MemorySystem.search` checks its inputs once and calls it). Everything around them has a sound
+default, so a method added to the contract later breaks no existing system.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import functools
 import inspect
 import json
 import time
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -27,7 +29,8 @@ from memsuite.memory_systems.records import (
     Session,
     Usage,
 )
-from memsuite.memory_systems.store import check_session
+from memsuite.memory_systems.registry import get_factory
+from memsuite.memory_systems.store import check_k, check_namespace, check_query, check_session
 
 #: How retrieved memories are joined into one context string (the MEME reference's separator).
 CONTEXT_SEPARATOR = "\n\n---\n\n"
@@ -50,10 +53,14 @@ class MemorySystem(ABC):
 
     name: ClassVar[str] = "memory_system"
     """Registry name of the system."""
+    top_k: int = 5
+    """Hits of :meth:`search` and :meth:`retrieve` when the caller passes no ``k``."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Record, for every instance, the arguments its class's constructor was called with."""
+        """Record, for every instance, the arguments its class's constructor was called with; adapt a
+        system written against the older contract (``search`` overridden, no ``_search``)."""
         super().__init_subclass__(**kwargs)
+        _adapt_legacy_search(cls)
         init = cls.__dict__.get("__init__")
         if init is None or getattr(init, "_records_settings", False):
             return
@@ -67,8 +74,9 @@ class MemorySystem(ABC):
         recording_init._records_settings = True  # type: ignore[attr-defined]
         cls.__init__ = recording_init  # type: ignore[method-assign]
 
-    def __init__(self) -> None:
+    def __init__(self, *, top_k: int = 5) -> None:
         self._usage = Usage()
+        self.top_k = check_k(top_k)
 
     # -- the four verbs --------------------------------------------------------------------------
     @abstractmethod
@@ -93,9 +101,18 @@ class MemorySystem(ABC):
             InvalidInputError: An item is not a non-empty string; nothing is stored.
         """
 
+    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
+        """Up to ``k`` memories of ``namespace``, best first (``k`` default :attr:`top_k`).
+
+        Raises:
+            InvalidInputError: ``k`` not a positive int, an empty or over-long query, a bad namespace.
+        """
+        k = self._checked(query, k, namespace, what="query")
+        return self._search(query, k=k, namespace=namespace)
+
     @abstractmethod
-    def search(self, query: str, *, k: int = 5, namespace: str = "default") -> list[Hit]:
-        """Return up to ``k`` memories of ``namespace``, best first."""
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
+        """Up to ``k`` memories of ``namespace``, best first; the inputs are already checked."""
 
     @abstractmethod
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
@@ -142,14 +159,30 @@ class MemorySystem(ABC):
     def finalize(self, *, namespace: str = "default") -> None:  # noqa: B027 - optional hook
         """Called once after a batch of sessions, before questions (MEME protocol). Default: nothing."""
 
-    def retrieve(self, question: str, *, k: int = 5, namespace: str = "default") -> RetrievalResult:
-        """The context for the answer LLM and the hits behind it. Default: one search, the hits joined
-        by :data:`CONTEXT_SEPARATOR`, or :data:`NO_MEMORY` when nothing was found."""
+    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
+        """The context for the answer LLM and the hits behind it (``k`` default :attr:`top_k`), timed
+        as the phase "retrieve".
+
+        Raises:
+            InvalidInputError: ``k`` not a positive int, an empty or over-long question, a bad namespace.
+        """
+        k = self._checked(question, k, namespace, what="question")
         with self.timed("retrieve"):
-            hits = self.search(question, k=k, namespace=namespace)
+            return self._retrieve(question, k=k, namespace=namespace)
+
+    def _retrieve(self, question: str, *, k: int, namespace: str) -> RetrievalResult:
+        """:meth:`retrieve` after its checks. Default: one search, the hits joined by
+        :data:`CONTEXT_SEPARATOR`, or :data:`NO_MEMORY` when nothing was found."""
+        hits = self._search(question, k=k, namespace=namespace)
         return RetrievalResult(
             CONTEXT_SEPARATOR.join(hit.text for hit in hits) if hits else NO_MEMORY, tuple(hits)
         )
+
+    def _checked(self, text: object, k: int | None, namespace: object, *, what: str) -> int:
+        """The checked ``k`` (:attr:`top_k` when None), after checking ``text`` and ``namespace``."""
+        check_query(text, what=what)
+        check_namespace(namespace)
+        return check_k(self.top_k if k is None else k)
 
     def snapshot(self, *, namespace: str = "default") -> str:
         """The whole memory of a namespace as text, one memory per block."""
@@ -214,8 +247,6 @@ class MemorySystem(ABC):
         stored = header.get("system")
         target = cls
         if cls is MemorySystem:
-            from memsuite.memory_systems.registry import get_factory  # the registry imports this module
-
             target = get_factory(str(stored))
             if not (isinstance(target, type) and issubclass(target, MemorySystem)):
                 raise InvalidInputError(f"{folder}: {stored!r} is registered as a function, not a class")
@@ -229,6 +260,27 @@ class MemorySystem(ABC):
     @classmethod
     def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> MemorySystem:
         raise NotImplementedError(f"{cls.__name__} does not implement load()")
+
+
+def _adapt_legacy_search(cls: type) -> None:
+    """A subclass that overrides ``search`` and defines no ``_search`` (the older contract) keeps
+    working, with a warning: its ``search`` serves as ``_search`` for :meth:`MemorySystem.retrieve`."""
+    own = [c for c in cls.__mro__ if issubclass(c, MemorySystem) and c is not MemorySystem]
+    if "search" not in cls.__dict__ or any("_search" in c.__dict__ for c in own):
+        return
+    warnings.warn(
+        f"{cls.__qualname__} overrides search(): implement _search(self, query, *, k, namespace) instead "
+        "(MemorySystem.search now checks k, the query and the namespace once, then calls _search; "
+        "retrieve likewise calls _retrieve). Overriding search stops working in the next release.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    legacy_search = cls.__dict__["search"]
+
+    def _search(self: MemorySystem, query: str, *, k: int, namespace: str) -> list[Hit]:
+        return legacy_search(self, query, k=k, namespace=namespace)
+
+    cls._search = _search  # type: ignore[attr-defined]
 
 
 def _settings_of(init: Any, system: MemorySystem, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:

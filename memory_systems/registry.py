@@ -18,10 +18,12 @@ import threading
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
 from types import ModuleType
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
+
+if TYPE_CHECKING:  # the contract imports the registry (MemorySystem.load finds a class by name)
+    from memsuite.memory_systems.base import MemorySystem
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +113,7 @@ class Registry(Generic[T]):
 #: The memory systems: name -> factory (a MemorySystem class or a function returning one).
 SYSTEMS: Registry[Callable[..., MemorySystem]] = Registry("memory system", group=ENTRY_POINT_GROUP)
 
-Factory = Callable[..., MemorySystem]
+Factory = Callable[..., "MemorySystem"]
 
 
 def register(name: str) -> Callable[[F], F]:

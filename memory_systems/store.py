@@ -34,6 +34,20 @@ def check_text(text: object, *, what: str = "text") -> str:
     return text
 
 
+#: Characters a query may hold: a question, not a document (a longer one is a context passed by mistake).
+MAX_QUERY_CHARS = 32_000
+
+
+def check_query(query: object, *, what: str = "query") -> str:
+    """Return ``query`` if it is non-blank text of at most :data:`MAX_QUERY_CHARS` characters."""
+    check_text(query, what=what)
+    if len(query) > MAX_QUERY_CHARS:  # type: ignore[arg-type]
+        raise InvalidInputError(
+            f"{what} is {len(query):,} characters, over the {MAX_QUERY_CHARS:,} a query may hold"  # type: ignore[arg-type]
+        )
+    return query  # type: ignore[return-value]
+
+
 def check_texts(items: object) -> list[str]:
     """Validate a batch for ``store``: a list/tuple of non-empty strings (a bare str is refused)."""
     if isinstance(items, str) or not isinstance(items, Sequence):

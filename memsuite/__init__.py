@@ -21,9 +21,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-#: The distribution name on the package index (``pip install memsuite-bench``); the import name and
-#: the command are ``memsuite``.
-DISTRIBUTION = "memsuite-bench"
+from memsuite.distribution import DISTRIBUTION
 
 #: Public name -> module that defines it.
 _PUBLIC = {

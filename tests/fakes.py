@@ -240,6 +240,9 @@ class RecordingLLM:
     def for_system(self, system_name: str) -> RecordingLLM:
         return RecordingLLM(self.client.for_system(system_name), self.replies)
 
+    def identity(self) -> dict[str, Any]:
+        return self.client.identity()
+
     def chat(self, messages: Sequence[Mapping[str, Any]], **options: Any) -> LLMResult:
         result = self.client.chat(messages, **options)
         self.replies.append((prompt_kind(messages), result))
@@ -250,8 +253,8 @@ class RecordingLLM:
         self.replies.append((prompt_kind(messages), result))
         return result
 
-    def usage(self, *args: Any, **kwargs: Any) -> Usage:
-        return self.client.usage(*args, **kwargs)
+    def usage(self, system_name: str | None = None, phase: str | None = None) -> Usage:
+        return self.client.usage(system_name, phase)
 
     def failed(self) -> int:
         """Calls that ended in a failure (the client counts each once in ``usage().llm_failures``)."""
@@ -327,6 +330,10 @@ class FakeLLM:
         self._system_name = ""
 
     # -- the client's interface --------------------------------------------------------------------
+
+    @property
+    def system_name(self) -> str:
+        return self._system_name
 
     def for_system(self, system_name: str) -> FakeLLM:
         view = copy.copy(self)

@@ -55,3 +55,30 @@ def test_models_endpoint_answers(replay_llm):
     llm = replay_llm()
     with urllib.request.urlopen(f"{llm.config.base_url}/models", timeout=5) as response:
         assert b'"object": "list"' in response.read()
+
+
+@pytest.mark.parametrize("fake", ["FakeLLM", "RecordingLLM"])
+def test_the_fakes_implement_the_chat_client_protocol_with_its_signatures(fake):
+    """Every LLM parameter is typed ChatClient: the fakes the logic tests hand in must be one, down to
+    each method's parameters, so a change of the protocol shows here rather than as a silent mismatch."""
+    import inspect
+
+    import fakes
+
+    from memsuite.memory_systems.llm import ChatClient, LLMClient
+
+    cls = getattr(fakes, fake)
+    for name in ("for_system", "identity", "chat", "chat_json", "usage"):
+        wanted = inspect.signature(getattr(ChatClient, name)).parameters
+        for impl in (cls, LLMClient):
+            got = inspect.signature(getattr(impl, name)).parameters
+            if any(p.kind is p.VAR_KEYWORD for p in got.values()):  # **options takes every keyword
+                assert list(got)[: len(_positional(wanted))] == _positional(wanted), (impl, name)
+            else:
+                assert list(got) == list(wanted), (impl, name)
+    instance = fakes.FakeLLM() if cls is fakes.FakeLLM else cls(fakes.FakeLLM())
+    assert isinstance(instance, ChatClient) and isinstance(instance.for_system("x"), ChatClient)
+
+
+def _positional(parameters) -> list[str]:
+    return [n for n, p in parameters.items() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]

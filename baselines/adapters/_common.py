@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.memory_systems.errors import ConfigError, require
+from memsuite.memory_systems.llm.protocol import EndpointClient
 from memsuite.memory_systems.records import Usage
 
 #: The memsuite extra that installs every adapter's library.
@@ -57,13 +58,6 @@ def scope_id(namespace: str) -> str:
     return "ns-" + namespace.encode("utf-8").hex()
 
 
-def namespace_of(scope: str) -> str:
-    """Inverse of :func:`scope_id`."""
-    if scope.startswith("ns-"):
-        return bytes.fromhex(scope[3:]).decode("utf-8")
-    return scope
-
-
 class LibraryLLMError(Exception):
     """A call a library made through :class:`ClientAccount` produced nothing usable.
 
@@ -85,7 +79,7 @@ class ClientAccount:
         default_name: Name to account calls to when ``llm`` is not a per-system view.
     """
 
-    def __init__(self, llm: Any, default_name: str) -> None:
+    def __init__(self, llm: EndpointClient | None, default_name: str) -> None:
         self.system_name = getattr(llm, "system_name", "") or default_name
         # A private view: its own account holds exactly this adapter's calls (never a difference of
         # a counter that concurrent units move too).

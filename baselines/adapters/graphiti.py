@@ -54,7 +54,8 @@ from memsuite.baselines.adapters._common import (
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
-from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.llm.protocol import EndpointClient
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
 from memsuite.memory_systems.registry import accepted_resources, register
 from memsuite.memory_systems.store import (
     check_k,
@@ -120,7 +121,7 @@ class GraphitiMemory(MemorySystem):
         self,
         *,
         embedder: Embedder | None = None,
-        llm: Any = None,
+        llm: EndpointClient | None = None,
         workdir: str | Path | None = None,
         top_k: int = 5,
         exclude_invalidated: bool = True,
@@ -129,12 +130,11 @@ class GraphitiMemory(MemorySystem):
         buffer_pool_mb: int = 256,
         max_db_mb: int = 64 * 1024,
     ) -> None:
-        super().__init__()
+        super().__init__(top_k=top_k)
         if not isinstance(exclude_invalidated, bool):
             raise InvalidInputError(f"exclude_invalidated must be a bool, got {exclude_invalidated!r}")
         if isinstance(sim_min_score, bool) or not isinstance(sim_min_score, int | float):
             raise InvalidInputError(f"sim_min_score must be a number, got {sim_min_score!r}")
-        self.top_k = check_k(top_k)
         self.exclude_invalidated = exclude_invalidated
         self.sim_min_score = float(sim_min_score)
         self.max_tokens = check_k(max_tokens)
@@ -297,12 +297,10 @@ class GraphitiMemory(MemorySystem):
         with self.timed("ingest"):
             return self._run(write())
 
-    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
         from graphiti_core.search.search_config_recipes import EDGE_HYBRID_SEARCH_RRF
 
-        check_text(query, what="query")
-        k = check_k(self.top_k if k is None else k)
-        scope = scope_id(check_namespace(namespace))
+        scope = scope_id(namespace)
         # A copy: graphiti's own search() sets .limit on this shared module-level recipe.
         config = EDGE_HYBRID_SEARCH_RRF.model_copy(deep=True)
         config.limit = k
@@ -317,9 +315,6 @@ class GraphitiMemory(MemorySystem):
             Hit(edge.uuid, edge.fact, float(score), _hit_metadata(edge))
             for edge, score in zip(results.edges[:k], scores, strict=False)
         ]
-
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
-        return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         edge = self._edge(memory_id, namespace)

@@ -27,10 +27,9 @@ from memsuite.baselines.adapters._common import adapter_usage, installed_version
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
-from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
 from memsuite.memory_systems.registry import accepted_resources, register
 from memsuite.memory_systems.store import (
-    check_k,
     check_memory_id,
     check_namespace,
     check_session,
@@ -63,12 +62,11 @@ class LangChainFaissMemory(MemorySystem):
     name = "langchain_faiss"
 
     def __init__(self, *, embedder: Embedder | None = None, top_k: int = 5) -> None:
-        super().__init__()
+        super().__init__(top_k=top_k)
         require_library("langchain_community.vectorstores", purpose="the langchain_faiss adapter")
         from memsuite.baselines.adapters import _langchain_parts
 
         self._parts = _langchain_parts
-        self.top_k = check_k(top_k)
         self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self._embeddings = _langchain_parts.SharedEmbeddings(self.embedder)
         self._stores: dict[str, Any] = {}
@@ -144,17 +142,12 @@ class LangChainFaissMemory(MemorySystem):
         self._next_id += len(texts)
         return ids
 
-    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
-        check_text(query, what="query")
-        k = check_k(self.top_k if k is None else k)
-        store = self._stores.get(check_namespace(namespace))
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
+        store = self._stores.get(namespace)
         if store is None or store.index.ntotal == 0:
             return []
         found = store.similarity_search_with_score(query, k=min(k, store.index.ntotal))
         return [Hit(doc.id, doc.page_content, float(score), dict(doc.metadata)) for doc, score in found]
-
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
-        return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         old = self._document(memory_id, namespace)

@@ -49,7 +49,8 @@ from memsuite.baselines.adapters._common import (
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import ConfigError, InvalidInputError, UnknownMemoryError
-from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
+from memsuite.memory_systems.llm.protocol import EndpointClient
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
 from memsuite.memory_systems.registry import accepted_resources, register
 from memsuite.memory_systems.store import (
     check_k,
@@ -138,16 +139,15 @@ class Mem0Memory(MemorySystem):
         self,
         *,
         embedder: Embedder | None = None,
-        llm: Any = None,
+        llm: EndpointClient | None = None,
         workdir: str | Path | None = None,
         top_k: int = 5,
         threshold: float = 0.1,
         max_tokens: int = 2000,
     ) -> None:
-        super().__init__()
+        super().__init__(top_k=top_k)
         if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 <= threshold <= 1:
             raise InvalidInputError(f"mem0ai threshold must be a number in [0, 1], got {threshold!r}")
-        self.top_k = check_k(top_k)
         self.threshold = float(threshold)
         self.max_tokens = check_k(max_tokens)
         self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
@@ -262,10 +262,8 @@ class Mem0Memory(MemorySystem):
                     ids.append(result["results"][0]["id"])
         return ids
 
-    def search(self, query: str, *, k: int | None = None, namespace: str = "default") -> list[Hit]:
-        check_text(query, what="query")
-        k = check_k(self.top_k if k is None else k)
-        scope = scope_id(check_namespace(namespace))
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
+        scope = scope_id(namespace)
         if self._store.count(scope) == 0:
             return []
         found = self._memory.search(query, top_k=k, filters={"user_id": scope}, threshold=self.threshold)
@@ -273,9 +271,6 @@ class Mem0Memory(MemorySystem):
             Hit(row["id"], row["memory"], float(row["score"]), dict(row.get("metadata") or {}))
             for row in found["results"]
         ]
-
-    def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
-        return super().retrieve(question, k=self.top_k if k is None else k, namespace=namespace)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         self._owned(memory_id, namespace)

@@ -31,6 +31,7 @@ from datetime import date, timedelta
 
 from memsuite.eval.answer_rules.dates import DateValue, find_dates, find_ranges, same_date
 from memsuite.eval.answer_rules.lists import fold, rule_lists
+from memsuite.eval.answer_rules.overlap import stemmer
 
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![\w.])\d+(?:\.\d+)?(?!\d)")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -209,9 +210,6 @@ def elements(text: str, *, relative: bool = True) -> Elements:
         numbers.append(float(found_number.group().replace(",", "")))
     rest = _NUMBER.sub(" ", rest)
     words, spelled = _spelled_numbers(_WORD.findall(rest.replace("'s ", " ")))
-    # Imported on use: the LoCoMo judges package imports this module (through its rule judge).
-    from memsuite.eval.benchmarks.locomo.judges.official import stemmer
-
     stem = stemmer().stem
     content = [stem(w) for w in words if w not in lists.articles and w not in lists.stopwords]
     return Elements(tuple(dict.fromkeys(content)), tuple(dict.fromkeys([*numbers, *spelled])), tuple(dates))
@@ -260,8 +258,6 @@ def _date_found(gold: GoldDate, response: Elements) -> bool:
 def _period_elements(response: Elements) -> tuple[set[float], set[str]]:
     """The numbers and words a response's relative periods state: each period's count and the year of
     its middle ("three years before 23 January 2022": 3 and 2019), and its unit ("year")."""
-    from memsuite.eval.benchmarks.locomo.judges.official import stemmer
-
     numbers: set[float] = set()
     words: set[str] = set()
     for candidate in response.dates:

@@ -132,13 +132,31 @@ def internal_llm_label(run: RunInfo) -> str:
 _DATA_OPTIONS = ("data", "data_dir", "questions_file", "turn_files", "root", "path")
 
 
+def data_name(record: Mapping[str, Any]) -> str | None:
+    """A run header's ``data`` record by name, never a machine's path where a name exists: the catalogue
+    entry with its revision and sha256, a development copy by its path under ``$MEMSUITE_SHARED_DATA``,
+    else the user's path."""
+    digest = f" (sha256 {str(record['sha256'])[:12]})" if record.get("sha256") else ""
+    if record.get("catalogue"):
+        part = f"/{record['file']}" if record.get("file") else ""
+        return f"{record['catalogue']}{part}@{str(record.get('revision', ''))[:12]}{digest}"
+    if record.get("shared_dev"):
+        return f"dev copy ${record.get('variable', 'MEMSUITE_SHARED_DATA')}/{record['shared_dev']}{digest}"
+    if record.get("path"):
+        return f"{record['path']}{digest}"
+    return None
+
+
 def data_source(run: RunInfo) -> str:
     """Where a run's data came from: "generated: ..." or "official: ...", with the benchmark options.
 
-    A benchmark that records its source in its scores (MEME, LoCoMo: ``scores["source"]["kind"]``)
-    decides the kind, and the ``path`` it records is named when no option gave one; otherwise
-    data-path options mean official data and their absence generated data.
+    The run header's ``data`` record names real data (catalogue entry, development copy, or a user's
+    file with its hash). Otherwise a benchmark that records its source in its scores (MEME, LoCoMo:
+    ``scores["source"]["kind"]``) decides the kind, and the ``path`` it records is named when no option
+    gave one; otherwise data-path options mean official data and their absence generated data.
     """
+    record = run.header.get("data")
+    named = data_name(record) if isinstance(record, Mapping) else None
     kind, path = None, None
     for system in run.systems:
         source = run.scores(system).get("source")
@@ -147,9 +165,12 @@ def data_source(run: RunInfo) -> str:
             break
     options = run.config.get("benchmark_options") or {}
     if kind is None:
-        kind = "official" if any(key in options for key in _DATA_OPTIONS) else "generated"
+        kind = "official" if named or any(key in options for key in _DATA_OPTIONS) else "generated"
     details = "; ".join(f"{key}={_compact(value)}" for key, value in options.items())
-    if path and not any(key in options for key in _DATA_OPTIONS):
+    if named is not None:
+        kept = "; ".join(f"{k}={_compact(v)}" for k, v in options.items() if k not in _DATA_OPTIONS)
+        details = f"data={named}" + (f"; {kept}" if kept else "")
+    elif path and not any(key in options for key in _DATA_OPTIONS):
         # The benchmark chose its data file itself (LoCoMo's shared dev file): name the file it read.
         details = f"data={path}" + (f"; {details}" if details else "")
     return f"{kind}: {details}" if details else f"{kind} (benchmark defaults)"

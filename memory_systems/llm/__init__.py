@@ -1,7 +1,8 @@
 """The LLM layer: one client for any OpenAI-compatible endpoint, accounted, cached, never crashing a run.
 
 Modules: config (LLMConfig), client (calls, retries), cache (ResponseCache), pricing (PriceTable),
-jsonparse (parse_json), accounting (the ledgers), replies (responses and errors), results, spec (open_llm).
+jsonparse (parse_json), accounting (the ledgers), replies (responses and errors), results, spec (open_llm),
+protocol (ChatClient, EndpointClient: what systems, judges and adapters ask of a client).
 
 Every LLM use in memsuite (a system's internal LLM, the answer LLM, LLM judges, adapters over mem0ai
 and graphiti-core) goes through :class:`LLMClient` (README: LLM endpoints):
@@ -25,6 +26,7 @@ from memsuite.memory_systems.llm.client import JSON_RETRY_PROMPT, LLMClient
 from memsuite.memory_systems.llm.config import NO_KEY, OPENAI_BASE_URL, LLMConfig
 from memsuite.memory_systems.llm.jsonparse import parse_json
 from memsuite.memory_systems.llm.pricing import DEFAULT_PRICES, PriceTable
+from memsuite.memory_systems.llm.protocol import ChatClient, EndpointClient
 from memsuite.memory_systems.llm.results import FAILURE_KINDS, LLMFailure, LLMResult, ToolCall
 from memsuite.memory_systems.llm.spec import local_config, open_llm
 
@@ -35,6 +37,8 @@ __all__ = [
     "JSON_RETRY_PROMPT",
     "NO_KEY",
     "OPENAI_BASE_URL",
+    "ChatClient",
+    "EndpointClient",
     "LLMClient",
     "LLMConfig",
     "LLMFailure",

@@ -13,9 +13,15 @@ from memsuite.baselines.llm_extraction import FACTS_HEADER, LLMExtractionMemory
 from memsuite.baselines.md_flat import MdFlatMemory
 from memsuite.baselines.temporal_kg import TemporalKGMemory
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
-from memsuite.eval.benchmarks.meme.judges.rule import contains, uncertainty_marker
+from memsuite.eval.benchmarks.meme.judges.rule import _any, markers
+from memsuite.eval.benchmarks.meme.matching import contains
 from memsuite.memory_systems.errors import ConfigError, InvalidInputError
 from memsuite.memory_systems.records import Session, Turn
+
+
+def uncertainty_marker(text: str) -> str | None:
+    """The first phrase of the Abs rule's uncertainty list found in ``text`` (normalised), or None."""
+    return _any(text, markers()["doubt"])
 
 
 @pytest.fixture(scope="module")

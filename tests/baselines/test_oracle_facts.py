@@ -16,7 +16,7 @@ from memsuite.baselines.llm_extraction import LLMExtractionMemory
 from memsuite.baselines.md_flat import MdFlatMemory
 from memsuite.baselines.temporal_kg import TemporalKGMemory
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
-from memsuite.eval.benchmarks.meme.judges.rule import contains
+from memsuite.eval.benchmarks.meme.matching import contains
 from memsuite.memory_systems.errors import InvalidInputError
 from memsuite.memory_systems.records import Session, Turn
 

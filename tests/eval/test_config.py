@@ -14,17 +14,21 @@ from memsuite.eval import cli
 from memsuite.eval.ablation import load_ablation, variant_configs
 from memsuite.eval.config import (
     RunConfig,
-    SystemSpec,
     config_from_dict,
     configs_dir,
     find_config,
     load_config,
     parse_override,
-    shipped_configs,
     with_systems,
 )
+from memsuite.eval.run_config import SystemSpec
 from memsuite.eval.validate import known_judges
 from memsuite.memory_systems.errors import ConfigError
+
+
+def shipped_configs(folder: str = "") -> list[str]:
+    """Names of the shipped configs (in ``folder``), sorted."""
+    return sorted(p.stem for p in (configs_dir() / folder).glob("*.yaml"))
 
 REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 BASE = {"benchmark": "meme", "systems": ["bm25"], "benchmark_options": {"episodes": 1}}

@@ -6,6 +6,7 @@ import pytest
 
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.chunking import chunk_documents
+from memsuite.memory_systems.errors import InvalidInputError
 from memsuite.memory_systems.records import Document, Hit, MemoryRecord, RetrievalResult, Session, Turn
 from memsuite.memory_systems.store import RecordStore
 
@@ -22,7 +23,7 @@ class Minimal(MemorySystem):
     def store(self, items, *, namespace="default", metadata=None):
         return [r.id for r in self._records.add(items, namespace, metadata)]
 
-    def search(self, query, *, k=5, namespace="default"):
+    def _search(self, query, *, k, namespace):
         words = set(query.lower().split())
         ranked = sorted(
             self._records.list(namespace), key=lambda r: -len(words & set(r.text.lower().split()))
@@ -103,3 +104,59 @@ def test_default_ingest_stores_the_benchmarks_layout():
     assert [(r.text, r.metadata) for r in per_turn.records()] == [
         ("(7 May) A said: router", {"dia_id": "D1:1"})
     ]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda m: m.search("", k=2), "query is empty"),
+        (lambda m: m.retrieve("   "), "question is empty"),
+        (lambda m: m.search("router " * 5000), "over the 32,000 a query may hold"),
+        (lambda m: m.search("router", k=0), "k must be a positive int"),
+        (lambda m: m.retrieve("router", k=True), "k must be a positive int"),
+        (lambda m: m.search("router", namespace=""), "namespace must be a non-empty string"),
+    ],
+)
+def test_the_contract_checks_search_and_retrieve_inputs_once_for_every_system(call, message):
+    memory = Minimal()
+    memory.store(["the router is Brindlewatch"])
+    with pytest.raises(InvalidInputError, match=message):
+        call(memory)
+
+
+def test_top_k_is_the_bases_default_k():
+    memory = Minimal()
+    memory.top_k = 1
+    memory.store(["router one", "router two", "router three"])
+    assert len(memory.search("router")) == 1 and len(memory.retrieve("router").hits) == 1
+    assert len(memory.search("router", k=3)) == 3
+    with pytest.raises(InvalidInputError, match="k must be a positive int"):
+        MemorySystem.__init__(Minimal(), top_k=0)
+
+
+def test_a_system_written_against_the_older_contract_still_works_and_is_told_what_to_change():
+    with pytest.warns(DeprecationWarning, match=r"overrides search\(\): implement _search"):
+
+        class Legacy(MemorySystem):
+            name = "legacy"
+
+            def __init__(self) -> None:
+                super().__init__()
+                self._records = RecordStore()
+
+            def store(self, items, *, namespace="default", metadata=None):
+                return [r.id for r in self._records.add(items, namespace, metadata)]
+
+            def search(self, query, *, k=5, namespace="default"):
+                return [Hit(r.id, r.text, 1.0) for r in self._records.list(namespace) if query in r.text][:k]
+
+            def update(self, memory_id, text, *, namespace="default"):
+                self._records.replace(memory_id, text, namespace)
+
+            def delete(self, memory_id, *, namespace="default"):
+                self._records.remove(memory_id, namespace)
+
+    memory = Legacy()
+    memory.store(["router one", "cat"])
+    assert [h.text for h in memory.search("router")] == ["router one"]
+    assert memory.retrieve("router").context == "router one"

@@ -1,7 +1,7 @@
 """BEAM (ICLR 2026, "Beyond a Million Tokens"): conversations of 128K to 10M tokens, probing questions
 over ten memory abilities, and evidence retrieval scored from ``source_chat_ids`` with no LLM."""
 
-from memsuite.eval.spec import BenchmarkSpec
+from memsuite.eval.spec import BenchmarkSpec, DataOption
 
 SPEC = BenchmarkSpec(
     name="beam",
@@ -12,5 +12,6 @@ SPEC = BenchmarkSpec(
     report="memsuite.eval.benchmarks.beam.report:render",
     outcomes="memsuite.eval.benchmarks.beam.report:OUTCOMES",
     rejudge="memsuite.eval.benchmarks.beam.rejudge",
+    data=DataOption("data", None, "beam", folder=True),
     configs=("beam_quick", "beam_128k", "beam_500k", "beam_1m"),
 )

@@ -95,21 +95,6 @@ def category_of(key: str) -> str:
         raise ValueError(f"state group {group!r} is not one of {', '.join(STATE_GROUPS)}") from None
 
 
-def flatten_state(nested: Mapping[str, Any]) -> dict[str, Any]:
-    """``{group: {name: value}}`` -> ``{"group:name": value}``; an already flat mapping is returned as is.
-
-    The release stores snapshots nested by group; predictions and packs use flat keys.
-    """
-    if any(isinstance(k, str) and ":" in k for k in nested):
-        return dict(nested)
-    flat: dict[str, Any] = {}
-    for group, content in nested.items():
-        if isinstance(content, Mapping):
-            for name, value in content.items():
-                flat[state_key(str(group), str(name))] = value
-    return flat
-
-
 def nest_state(flat: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """``{"group:name": value}`` -> ``{group: {name: value}}`` (the release's snapshot layout)."""
     nested: dict[str, dict[str, Any]] = {}

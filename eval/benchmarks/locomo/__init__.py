@@ -1,6 +1,6 @@
 """LoCoMo (Maharana et al., ACL 2024; snap-research/LoCoMo): loader, protocol, judges, scoring, report."""
 
-from memsuite.eval.spec import BenchmarkSpec
+from memsuite.eval.spec import BenchmarkSpec, DataOption
 
 SPEC = BenchmarkSpec(
     name="locomo",
@@ -17,5 +17,6 @@ SPEC = BenchmarkSpec(
     report="memsuite.eval.benchmarks.locomo.report:render_locomo",
     outcomes="memsuite.eval.benchmarks.locomo.report:OUTCOMES",
     rejudge="memsuite.eval.benchmarks.locomo.rejudge:locomo_questions",
+    data=DataOption("data", "locomo", "locomo/locomo.dev.json"),
     configs=("locomo_quick", "locomo_main"),
 )

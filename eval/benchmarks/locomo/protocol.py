@@ -62,6 +62,7 @@ from memsuite.eval.answer import (
     cut_oldest,
     cut_to_tokens,
 )
+from memsuite.eval.answer_rules.overlap import has_answer, stemmer
 from memsuite.eval.benchmarks.locomo.audit import (
     Finding,
     audit_findings,
@@ -71,7 +72,6 @@ from memsuite.eval.benchmarks.locomo.audit import (
 from memsuite.eval.benchmarks.locomo.judges import LocomoCase, gold_for_scoring
 from memsuite.eval.benchmarks.locomo.judges.adversarial import NOT_MENTIONED, choice_options
 from memsuite.eval.benchmarks.locomo.judges.llm import ANSWER_MAX_TOKENS, answer_prompt, resolve_choice
-from memsuite.eval.benchmarks.locomo.judges.official import has_answer, stemmer
 from memsuite.eval.benchmarks.locomo.loader import load_conversations
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, Conversation, Question
 from memsuite.eval.benchmarks.locomo.schema import Session as LocomoSession
@@ -404,3 +404,5 @@ class LocomoBenchmark:
             ),
         }
 
+
+# The class itself is the factory: its signature is the schema of LoCoMo's benchmark_options.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memsuite.eval.benchmarks.locomo import answer_files  # noqa: F401 -- registers LoCoMo's answer file formats
 from memsuite.eval.benchmarks.locomo.audit import audit_findings, default_audit_path
 from memsuite.eval.benchmarks.locomo.judges import LocomoCase
 from memsuite.eval.benchmarks.locomo.judges.llm import NOT_MENTIONED

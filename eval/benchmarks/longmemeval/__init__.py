@@ -1,6 +1,6 @@
 """LongMemEval (ICLR 2025): long-term chat memory, one haystack of sessions per question."""
 
-from memsuite.eval.spec import BenchmarkSpec
+from memsuite.eval.spec import BenchmarkSpec, DataOption
 
 SPEC = BenchmarkSpec(
     name="longmemeval",
@@ -17,5 +17,6 @@ SPEC = BenchmarkSpec(
     outcomes="memsuite.eval.benchmarks.longmemeval.report:OUTCOMES",
     rejudge="memsuite.eval.benchmarks.longmemeval.rejudge:longmemeval_questions",
     systems=("memsuite.eval.benchmarks.longmemeval.reference",),
+    data=DataOption("data", "longmemeval_s", "longmemeval/longmemeval_s_cleaned.dev.json.gz"),
     configs=("longmemeval_quick", "longmemeval_s"),
 )

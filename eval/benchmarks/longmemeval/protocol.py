@@ -40,7 +40,7 @@ from memsuite.eval.answer import (
     cut_oldest,
     cut_to_tokens,
 )
-from memsuite.eval.benchmarks.locomo.judges.official import has_answer
+from memsuite.eval.answer_rules.overlap import has_answer
 from memsuite.eval.benchmarks.longmemeval.judges import LmeCase
 from memsuite.eval.benchmarks.longmemeval.judges.llm import ANSWER_MAX_TOKENS, answer_prompt
 from memsuite.eval.benchmarks.longmemeval.judges.retrieval import question_metrics, retrieval_metrics

@@ -27,7 +27,7 @@ from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import require
 from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, Session
 from memsuite.memory_systems.registry import register
-from memsuite.memory_systems.store import RecordStore, check_k, check_namespace, check_session, check_text
+from memsuite.memory_systems.store import RecordStore, check_namespace, check_session
 
 #: Marks a blank document inside the record store, which holds only texts with content.
 _BLANK = "\x00"
@@ -73,10 +73,8 @@ class FlatBM25Memory(MemorySystem):
             )
         return IngestReport(session.session_id, added=len(ids), wall_s=time.perf_counter() - started)
 
-    def search(self, query: str, *, k: int = 5, namespace: str = "default") -> list[Hit]:
-        check_text(query, what="query")
-        k = check_k(k)
-        model, records = self._model(check_namespace(namespace))
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
+        model, records = self._model(namespace)
         if model is None:
             return []
         scores = model.get_scores(query.split(" "))

@@ -16,7 +16,7 @@ from memsuite.eval.benchmarks.meme.schema import (
     Task,
     parse_task_type,
 )
-from memsuite.eval.spec import BenchmarkSpec, Command
+from memsuite.eval.spec import BenchmarkSpec, Command, DataOption
 
 SPEC = BenchmarkSpec(
     name="meme",
@@ -35,6 +35,7 @@ SPEC = BenchmarkSpec(
     },
     oracle_gold="memsuite.eval.benchmarks.meme.oracle_gold:unit_gold",
     demo="memsuite.eval.benchmarks.meme.demo:demo",
+    data=DataOption("data", None),
     configs=("meme_quick", "meme_main", "demo"),
 )
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from memsuite.eval.benchmarks.meme.judges.rule import judge_rule, normalize
+from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
+from memsuite.eval.benchmarks.meme.matching import normalize
 from memsuite.eval.benchmarks.meme.protocol import meme_case
 from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 

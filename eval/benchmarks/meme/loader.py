@@ -1,7 +1,8 @@
 """Read and write MEME episode files: a JSON array of episodes, or a folder of one episode per file.
 
-Every episode is validated on load (:meth:`Episode.from_dict`); a malformed file raises
-:class:`~memsuite.memory_systems.errors.DatasetError` naming the file, the episode id and the field.
+Every episode is validated on load (:func:`~memsuite.eval.benchmarks.meme.parsing.parse_episode`); a
+malformed file raises :class:`~memsuite.memory_systems.errors.DatasetError` naming the file, the episode
+id and the field.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import logging
 from collections.abc import Iterable
 from pathlib import Path
 
+from memsuite.eval.benchmarks.meme.parsing import parse_episode
 from memsuite.eval.benchmarks.meme.schema import Episode
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 from memsuite.memory_systems.persist import atomic_write_text
@@ -66,10 +68,10 @@ def _read_file(file: Path) -> list[tuple[str, Episode]]:
     except json.JSONDecodeError as exc:
         raise DatasetError(f"{file}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
     if isinstance(data, dict):
-        return [(str(file), Episode.from_dict(data, source=str(file)))]
+        return [(str(file), parse_episode(data, str(file)))]
     if isinstance(data, list):
         return [
-            (f"{file}[{i}]", Episode.from_dict(item, source=f"{file}[{i}]")) for i, item in enumerate(data)
+            (f"{file}[{i}]", parse_episode(item, f"{file}[{i}]")) for i, item in enumerate(data)
         ]
     raise DatasetError(
         f"{file}: expected a JSON array of episodes or one episode object, got {type(data).__name__}"

@@ -32,10 +32,25 @@ found only inside a longer token ("6642" in "66421").
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from memsuite.eval.benchmarks.meme.judges.rule import normalize
+#: Typographic quotes and dashes folded to their ASCII forms.
+_FOLD = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "`": "'"})
+
+
+def normalize(text: str) -> str:
+    """NFKC, lower case, quotes and dashes folded, whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text).translate(_FOLD).lower()
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def contains(answer: str, value: str) -> bool:
+    """Whether normalised ``value`` occurs in normalised ``answer`` (a blank value never does)."""
+    needle = normalize(value)
+    return bool(needle) and needle in normalize(answer)
+
 
 #: Function words left out of the token rule (they carry no value and paraphrases add or drop them).
 _FUNCTION_WORDS = "a an the of and or with for to in on at by via per from is are was were be been it its"
@@ -225,12 +240,6 @@ def value_present(text: str, value: str) -> bool:
     if verbatim_present(text, value):
         return True
     return any(_line_holds(tokens(line), value) for line in lines(text))
-
-
-def lines_holding(text: str, keys: Iterable[str]) -> list[str]:
-    """The lines of ``text`` that hold any of ``keys`` (values or entity names), in order."""
-    keys = [k for k in keys if k and normalize(k)]
-    return [line for line in lines(text) if any(line_holds(line, k) for k in keys)]
 
 
 def missing_values(text: str, values: Iterable[str]) -> list[str]:

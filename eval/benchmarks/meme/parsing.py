@@ -1,8 +1,7 @@
 """Parsing MEME episodes from the released JSON into :mod:`memsuite.eval.benchmarks.meme.schema` records.
 
 Every check names the source, the episode id and the field path, so a bad file fails before any work
-starts with a message that points at the field. :meth:`Episode.from_dict
-<memsuite.eval.benchmarks.meme.schema.Episode.from_dict>` is the public entry; :func:`parse_episode` is it.
+starts with a message that points at the field. :func:`parse_episode` is the public entry.
 """
 
 from __future__ import annotations
@@ -106,7 +105,17 @@ def _task_code(w: _Where, label: Any, path: str) -> tuple[str, str | None]:
     return code, (None if label == code else label)
 
 
-def parse_episode(data: Any, source: str) -> Episode:
+def parse_episode(data: Any, source: str = "<dict>") -> Episode:
+    """Build and validate an episode from its released JSON object.
+
+    Args:
+        data: The decoded JSON object of one episode.
+        source: What to name in error messages (a file path, ``file.json[3]``, ...).
+
+    Raises:
+        DatasetError: A required field is missing or any present field has the wrong shape; the
+            message names ``source``, the episode id and the field path.
+    """
     if not isinstance(data, Mapping):
         raise DatasetError(f"{source}: an episode must be a JSON object, got {_kind(data)}")
     raw_id = data.get("episode_id")

@@ -63,8 +63,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-from memsuite.eval.benchmarks.meme.judges.rule import normalize
-from memsuite.eval.benchmarks.meme.matching import line_holds
+from memsuite.eval.benchmarks.meme.matching import line_holds, normalize
 
 #: The phrase lists' file.
 PHRASES_PATH = Path(__file__).with_name("data") / "phrases.json"

@@ -42,8 +42,8 @@ from typing import Any
 
 from memsuite.eval.answer import answer_and_judge, context_budget, memory_flags
 from memsuite.eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
-from memsuite.eval.benchmarks.meme.judges.rule import contains, normalize
 from memsuite.eval.benchmarks.meme.loader import load_episodes
+from memsuite.eval.benchmarks.meme.matching import contains, normalize
 from memsuite.eval.benchmarks.meme.release import UpstreamChange, old_value_of, root_entity, upstream_change
 from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
@@ -76,12 +76,6 @@ def answer_messages(context: str, question: str, date: str | None) -> list[dict[
     """The unified answer prompt (identical for every system)."""
     user = ANSWER_TEMPLATE.format(context=context, date=date or "unknown", question=question)
     return [{"role": "system", "content": ANSWER_SYSTEM_PROMPT}, {"role": "user", "content": user}]
-
-
-def truncate_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:
-    """``text`` cut to its first ``max_tokens`` cl100k tokens (retrieved context is best-first)."""
-    cut, truncated, _ = cut_context(text, max_tokens)
-    return cut, truncated
 
 
 def cut_context(text: str, max_tokens: int | None) -> tuple[str, bool, int]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from memsuite.eval.benchmarks.meme.judges.rule import normalize
+from memsuite.eval.benchmarks.meme.matching import normalize
 from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, GoldFact, Question
 
 

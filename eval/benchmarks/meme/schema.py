@@ -4,8 +4,8 @@ An episode is one JSON object; a release is a JSON array of them (or one per fil
 :mod:`memsuite.eval.benchmarks.meme.loader`). Only ``episode_id``, ``domain``, ``sessions``,
 ``before_questions`` and ``after_questions`` are required. Everything else is metadata: kept when
 present, never required, and checked for shape only when present. Keys a record does not model are
-kept verbatim in its ``extra`` mapping, so ``Episode.from_dict(d).to_dict() == d`` for files in the
-released layout (exceptions: a question's ``entity`` given as one string comes back as a list, an
+kept verbatim in its ``extra`` mapping, so ``parse_episode(d).to_dict() == d`` (:mod:`.parsing`) for
+files in the released layout (exceptions: a question's ``entity`` given as one string comes back as a list, an
 empty ``entity`` / ``target_entities`` list is dropped, a gold answer given as a list comes back
 comma-joined, and an after-question set without ``position_after_session`` gets the last session).
 
@@ -464,25 +464,6 @@ class Episode:
         out["before_questions"] = self.before_questions.to_dict()
         out["after_questions"] = self.after_questions.to_dict()
         return out
-
-    @classmethod
-    def from_dict(cls, data: Any, *, source: str = "<dict>") -> Episode:
-        """Build and validate an episode from its released JSON object.
-
-        Args:
-            data: The decoded JSON object of one episode.
-            source: What to name in error messages (a file path, ``file.json[3]``, ...).
-
-        Returns:
-            The episode.
-
-        Raises:
-            DatasetError: A required field is missing or any present field has the wrong shape; the
-                message names ``source``, the episode id and the field path.
-        """
-        from memsuite.eval.benchmarks.meme.parsing import parse_episode  # parsing imports these records
-
-        return parse_episode(data, source)
 
 
 # ----------------------------------------------------------------------------------------------------

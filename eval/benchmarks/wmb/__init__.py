@@ -11,7 +11,7 @@ from memsuite.eval.benchmarks.wmb.loader import (
 from memsuite.eval.benchmarks.wmb.protocol import WMBBenchmark
 from memsuite.eval.benchmarks.wmb.schema import Conversation, Document, Question, Turn
 from memsuite.eval.benchmarks.wmb.scoring import result_json, wmb_scores
-from memsuite.eval.spec import BenchmarkSpec, Command
+from memsuite.eval.spec import BenchmarkSpec, Command, DataOption
 
 SPEC = BenchmarkSpec(
     name="wmb",
@@ -29,6 +29,7 @@ SPEC = BenchmarkSpec(
             run="memsuite.eval.benchmarks.wmb.commands:calibrate",
         )
     },
+    data=DataOption("data_dir", "wmb100k", "wmb100k", folder=True),
     configs=("wmb_sample", "wmb_quick", "wmb_full"),
 )
 

@@ -37,6 +37,7 @@ from memsuite.eval.answer import Judge, JudgeInput
 from memsuite.eval.benchmarks.wmb.schema import Question
 from memsuite.eval.registry import register_judge
 from memsuite.memory_systems.errors import ConfigError
+from memsuite.memory_systems.llm.protocol import ChatClient
 from memsuite.memory_systems.llm.replies import ENDPOINT_ERRORS
 
 #: The judge sees at most this many characters of the returned memories (scripts/score.py).
@@ -250,7 +251,7 @@ def judge_false_memory(memories: Sequence[str]) -> dict[str, Any]:
     return {"correct": True, "reason": "nothing returned"}
 
 
-def client_judge(client: Any) -> JudgeFn:
+def client_judge(client: ChatClient) -> JudgeFn:
     """A judge callable over an ``LLMClient``: prompt -> reply; a failed call raises (and is recorded)."""
 
     def judge(prompt: str) -> str:

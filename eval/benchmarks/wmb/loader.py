@@ -322,17 +322,6 @@ def find_questions_file(data_dir: str | Path) -> Path:
     return _first_existing(candidates, "questions")
 
 
-def find_document_file(data_dir: str | Path, domain: str) -> Path:
-    """``documents/{domain}.txt`` inside ``data_dir`` (a clone of the repository).
-
-    Raises:
-        DatasetError: The file is in neither ``documents/`` nor ``data_dir`` itself.
-    """
-    root = Path(data_dir)
-    candidates = [root / "documents" / f"{domain}.txt", root / f"{domain}.txt"]
-    return _first_existing(candidates, f"documents of {domain!r}")
-
-
 def gold_turns_loaded(question: Question, conversation: Conversation) -> bool:
     """True when the question has gold turn ids and every one is carried by a loaded line.
 

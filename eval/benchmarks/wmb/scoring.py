@@ -32,11 +32,10 @@ turns for which a returned memory sits on a line that carries a gold turn id.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from memsuite.eval.answer import failed
-from memsuite.eval.benchmarks.wmb.judges import judge_coverage, judge_false_memory
+from memsuite.eval.benchmarks.wmb.judges import judge_coverage
 from memsuite.eval.benchmarks.wmb.schema import FALSE_MEMORY, HEADLINE_QTYPE, PART_A_MARKER, QTYPES
 from memsuite.eval.metrics import verdict_of
 from memsuite.eval.protocol import Row
@@ -132,32 +131,6 @@ def _merges(row: Row) -> bool:
 
 def _situational_verdict(row: Row, memories: Sequence[str]) -> dict[str, Any]:
     return judge_coverage(row.metadata.get("required_memories") or [], memories)
-
-
-def rescore(row: Row, min_score: float | None) -> Row:
-    """The row as it would be with another abstention cutoff, re-judged by the coverage judge.
-
-    Memories are re-selected from the recorded hits (``metadata["hits"]``, taken before any cutoff);
-    the "rule" verdict is recomputed, and other judges' verdicts are dropped (they would need new
-    calls). Latency is unchanged: the search was the same.
-    """
-    hits = kept_hits(row.metadata.get("hits") or [], min_score, merge=_merges(row))
-    memories = [hit["text"] for hit in hits]
-    is_probe = _qtype(row) == FALSE_MEMORY
-    verdict = judge_false_memory(memories) if is_probe else _situational_verdict(row, memories)
-    metadata = {
-        **row.metadata,
-        "memories": memories,
-        "min_score": min_score,
-        "gold_turn_retrieved": _gold_flag(row, hits),
-    }
-    return replace(row, context="\n".join(memories), verdicts={"rule": verdict}, metadata=metadata)
-
-
-def _gold_flag(row: Row, hits: Sequence[Mapping[str, Any]]) -> bool | None:
-    if not row.metadata.get("gold_turn_ids"):
-        return None
-    return any(hit.get("gold") for hit in hits)
 
 
 def _ratio(correct: int, total: int) -> float | None:

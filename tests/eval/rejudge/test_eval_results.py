@@ -7,8 +7,9 @@ import json
 
 import pytest
 
+from memsuite.eval.benchmarks.locomo.answer_files import majority, read_eval_results
 from memsuite.eval.rejudge.command import rejudge
-from memsuite.eval.rejudge.formats import detect, majority, read_eval_results
+from memsuite.eval.rejudge.formats import detect
 from memsuite.eval.report.agreement import leniency, render_agreement
 from memsuite.eval.report.runs import load_runs
 from memsuite.memory_systems.errors import DatasetError

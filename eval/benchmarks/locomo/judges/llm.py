@@ -32,6 +32,7 @@ from typing import Any
 from memsuite.eval.benchmarks.locomo.judges.adversarial import NOT_MENTIONED as NOT_MENTIONED
 from memsuite.eval.benchmarks.locomo.judges.adversarial import chosen_option
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Question
+from memsuite.memory_systems.llm.protocol import ChatClient
 
 #: The released runs ask for short answers (gpt_utils.py: 32 tokens).
 ANSWER_MAX_TOKENS = 32
@@ -143,17 +144,17 @@ def judge_adversarial_prompt(question: str, trap: str | None, answer: str) -> st
     return _ADVERSARIAL_JUDGE_TEMPLATE.format(question=question, trap=trap or "(none given)", answer=answer)
 
 
-def judge_adversarial_llm(client: Any, question: str, trap: str | None, answer: str) -> dict[str, Any]:
+def judge_adversarial_llm(client: ChatClient, question: str, trap: str | None, answer: str) -> dict[str, Any]:
     """One category-5 judge call (module docstring); failures as :func:`judge_llm`'s."""
     return _judge_call(client, judge_adversarial_prompt(question, trap, answer))
 
 
-def judge_llm(client: Any, question: str, gold: str, answer: str) -> dict[str, Any]:
+def judge_llm(client: ChatClient, question: str, gold: str, answer: str) -> dict[str, Any]:
     """One judge call; a failed or unreadable call gives ``correct: None`` with its failure kind."""
     return _judge_call(client, judge_prompt(question, gold, answer))
 
 
-def _judge_call(client: Any, prompt: str) -> dict[str, Any]:
+def _judge_call(client: ChatClient, prompt: str) -> dict[str, Any]:
     result = client.chat_json(
         [{"role": "user", "content": prompt}],
         phase="judge",

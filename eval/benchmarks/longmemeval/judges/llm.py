@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from memsuite.eval.benchmarks.longmemeval.schema import LmeQuestion
+from memsuite.memory_systems.llm.protocol import ChatClient
 
 ANSWER_MAX_TOKENS = 200
 #: The official judge reads at most 10 tokens of reply.
@@ -89,7 +90,7 @@ def answer_prompt(question: LmeQuestion, context: str) -> str:
     return _ANSWER_TEMPLATE.format(context=context, date=question.question_date, question=question.question)
 
 
-def judge_llm(client: Any, question: LmeQuestion, response: str) -> dict[str, Any]:
+def judge_llm(client: ChatClient, question: LmeQuestion, response: str) -> dict[str, Any]:
     """One judge call; the verdict is whether "yes" occurs in the reply (as the official script reads it)."""
     result = client.chat(
         [{"role": "user", "content": judge_prompt(question, response)}],

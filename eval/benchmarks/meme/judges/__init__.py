@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from memsuite.eval.answer import Judge, JudgeInput
 from memsuite.eval.benchmarks.meme.judges.llm import judge_llm
-from memsuite.eval.benchmarks.meme.judges.rule import Verdict, contains, judge_rule, normalize
+from memsuite.eval.benchmarks.meme.judges.rule import Verdict, judge_rule
+from memsuite.eval.benchmarks.meme.matching import contains, normalize
 from memsuite.eval.registry import register_judge
 from memsuite.memory_systems.errors import ConfigError
 

@@ -7,9 +7,9 @@ with ``correct=None``; callers count these, never crash.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from memsuite.eval.benchmarks.meme.judges.rule import Verdict
+from memsuite.memory_systems.llm.protocol import ChatClient
 
 _RUBRIC = {
     "ER": "Correct if the answer contains the expected value verbatim (ignoring case and whitespace).",
@@ -55,7 +55,7 @@ def judge_prompt(
 
 
 def judge_llm(
-    client: Any,
+    client: ChatClient,
     task: str,
     question: str,
     answer: str,

@@ -36,20 +36,18 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+from memsuite.eval.benchmarks.meme.matching import contains, normalize, value_present
 
 TASKS = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")
 
 #: The judge's marker lists (data: ``eval/benchmarks/meme/data/answer_markers.json``).
 MARKERS_PATH = Path(__file__).parent.parent / "data" / "answer_markers.json"
 MARKER_LISTS = ("declines", "doubt", "hedge")
-
-_FOLD = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "`": "'"})
-
 
 #: Abs: words right before the old value that frame it as past ("previously 'Quellport'", "it was ...").
 _PAST = re.compile(
@@ -74,18 +72,6 @@ class Verdict:
         return {"correct": self.correct, "reason": self.reason, "judge": self.judge}
 
 
-def normalize(text: str) -> str:
-    """NFKC, lower case, quotes and dashes folded, whitespace collapsed."""
-    text = unicodedata.normalize("NFKC", text).translate(_FOLD).lower()
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def contains(answer: str, value: str) -> bool:
-    """Whether normalised ``value`` occurs in normalised ``answer`` (a blank value never does)."""
-    needle = normalize(value)
-    return bool(needle) and needle in normalize(answer)
-
-
 @cache
 def markers(path: Path = MARKERS_PATH) -> dict[str, tuple[str, ...]]:
     """The judge's marker lists of ``path`` (normalised), read once per path.
@@ -103,11 +89,6 @@ def markers(path: Path = MARKERS_PATH) -> dict[str, tuple[str, ...]]:
             raise ValueError(f"{path}: '{name}' must be a non-empty list of non-empty strings")
         out[name] = tuple(normalize(m) for m in found)
     return out
-
-
-def uncertainty_marker(text: str) -> str | None:
-    """The first phrase of the Abs rule's uncertainty list found in ``text`` (normalised), or None."""
-    return _any(text, markers()["doubt"])
 
 
 def _stated_as_current(answer: str, value: str) -> bool:
@@ -147,9 +128,6 @@ def judge_rule(
     """
     if task not in TASKS:
         raise ValueError(f"unknown MEME task {task!r}; expected one of {TASKS}")
-    # Imported here: matching imports normalize from this module (a cycle at import time).
-    from memsuite.eval.benchmarks.meme.matching import value_present
-
     if task == "ER":
         ok = contains(answer, gold)
         return Verdict(ok, "expected value present" if ok else "expected value missing")

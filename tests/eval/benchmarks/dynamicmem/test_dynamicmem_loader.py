@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,9 +16,24 @@ from memsuite.eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
     TASK_PACK_FILE,
     current_value,
-    flatten_state,
+    state_key,
 )
 from memsuite.memory_systems.errors import DatasetError
+
+
+def flatten_state(nested: Mapping[str, Any]) -> dict[str, Any]:
+    """``{group: {name: value}}`` -> ``{"group:name": value}``; an already flat mapping is returned as is.
+
+    The release stores snapshots nested by group; predictions and packs use flat keys.
+    """
+    if any(isinstance(k, str) and ":" in k for k in nested):
+        return dict(nested)
+    flat: dict[str, Any] = {}
+    for group, content in nested.items():
+        if isinstance(content, Mapping):
+            for name, value in content.items():
+                flat[state_key(str(group), str(name))] = value
+    return flat
 
 USER = "001_user_001"
 

@@ -113,8 +113,8 @@ def test_memory_holds_exactly_the_visible_events_and_queries_do_not_change_it(be
 
 def test_a_system_that_writes_on_search_fails_the_unit(bench, tmp_path):
     class Scribbler(BM25Memory):
-        def search(self, query, *, k=None, namespace="default"):
-            hits = super().search(query, k=k, namespace=namespace)
+        def _search(self, query, *, k, namespace):
+            hits = super()._search(query, k=k, namespace=namespace)
             self.store([f"asked: {query}"], namespace=namespace)
             return hits
 

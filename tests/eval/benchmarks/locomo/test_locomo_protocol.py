@@ -122,7 +122,7 @@ def test_retrieval_only_run_through_the_runner(shared_data, tmp_path):
     assert summary["by_judge"]["evidence"]["overall"]["n_failed"] == 0
 
 
-def test_the_report_names_the_data_file_the_benchmark_chose(shared_data, tmp_path, monkeypatch):
+def test_the_report_names_the_data_the_benchmark_chose_by_name_not_path(shared_data, tmp_path, monkeypatch):
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
     options = {"conversations": ["conv-41"], "max_questions": 3}
     config = config_from_dict(
@@ -130,8 +130,9 @@ def test_the_report_names_the_data_file_the_benchmark_chose(shared_data, tmp_pat
     )
     run(config, out_dir=tmp_path / "run", show_progress=False)
     (info,) = load_runs([tmp_path / "run"])
-    expected = f"official: data={shared_data / DEV}; conversations=[conv-41]; max_questions=3"
-    assert data_source(info) == expected
+    source = data_source(info)
+    assert source.startswith(f"official: data=dev copy $MEMSUITE_SHARED_DATA/{DEV} (sha256 ")
+    assert source.endswith("; conversations=[conv-41]; max_questions=3") and str(shared_data) not in source
     markdown = report_markdown(build_report([info]))
     assert "LoCoMo -- judge: evidence" in markdown and "n_failed" in markdown
 

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from memsuite.eval.benchmarks.meme import Episode, load_episodes, parse_task_type, save_episodes
+from memsuite.eval.benchmarks.meme import load_episodes, parse_task_type, save_episodes
+from memsuite.eval.benchmarks.meme.parsing import parse_episode
 from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 from memsuite.memory_systems.records import Session
@@ -205,18 +206,18 @@ def test_long_form_episode_loads_and_round_trips(tmp_path):
 
 def test_short_form_episode_keeps_metadata_and_unknown_keys(tmp_path):
     data = _short_form_episode()
-    episode = Episode.from_dict(data)
+    episode = parse_episode(data)
     assert episode.root == "gym" and episode.has_2hop is False
     assert episode.dependency_edges_used[0].pattern == "routine"
     assert episode.tasks[0].task == "Cas" and episode.tasks[0].hop == 1
     assert episode.extra == {"num_sessions": 4}
     assert episode.sessions[0].gold_facts[0].value == "Pulsehaus"
     assert episode.to_dict() == data
-    assert Episode.from_dict(episode.to_dict()) == episode
+    assert parse_episode(episode.to_dict()) == episode
 
 
 def test_question_values_and_old_value():
-    episode = Episode.from_dict(_long_form_episode())
+    episode = parse_episode(_long_form_episode())
     cas, abs_ = episode.after_questions.questions[4:]
     assert cas.values == ("A-3", "B-12") and cas.old_value == "A-3"
     # No entity_values: the old value is read from the Abs gold.
@@ -226,7 +227,7 @@ def test_question_values_and_old_value():
 
 def test_sessions_convert_and_split_by_phase():
     data = _short_form_episode()
-    episode = Episode.from_dict(data)
+    episode = parse_episode(data)
     sessions = episode.to_sessions()
     assert all(isinstance(s, Session) for s in sessions)
     first = sessions[0]
@@ -241,7 +242,7 @@ def test_sessions_convert_and_split_by_phase():
 
 
 def test_folder_of_files_and_array_file_load_alike(tmp_path):
-    episodes = [Episode.from_dict(_long_form_episode()), Episode.from_dict(_short_form_episode())]
+    episodes = [parse_episode(_long_form_episode()), parse_episode(_short_form_episode())]
     folder = tmp_path / "release"
     save_episodes(episodes, folder)
     assert sorted(p.name for p in folder.iterdir()) == ["pl_900.json", "sw_901.json"]
@@ -253,7 +254,7 @@ def test_folder_of_files_and_array_file_load_alike(tmp_path):
 def test_save_refuses_a_folder_with_other_episode_files(tmp_path):
     (tmp_path / "old_episode.json").write_text("{}")
     with pytest.raises(ConfigError, match=r"old_episode\.json"):
-        save_episodes([Episode.from_dict(_long_form_episode())], tmp_path)
+        save_episodes([parse_episode(_long_form_episode())], tmp_path)
 
 
 def _break(path_and_value):

@@ -7,11 +7,17 @@ import json
 
 import pytest
 
-from memsuite.eval.benchmarks.meme.protocol import answer_messages, evidence_verdict, truncate_tokens
+from memsuite.eval.benchmarks.meme.protocol import answer_messages, cut_context, evidence_verdict
 from memsuite.eval.benchmarks.meme.schema import Question
 from memsuite.eval.config import config_from_dict
 from memsuite.eval.runlog import load_run
 from memsuite.eval.runner import run
+
+
+def truncate_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:
+    """``text`` cut to its first ``max_tokens`` cl100k tokens (retrieved context is best-first)."""
+    cut, truncated, _ = cut_context(text, max_tokens)
+    return cut, truncated
 
 ERROR_LOG = "FATAL qv-7 quorum lost\n  at shard brindle-3 (epoch 4471)"
 

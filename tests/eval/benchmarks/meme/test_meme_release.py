@@ -9,6 +9,7 @@ Cascade after-question's ``entity_values`` is ``{entity: new value}``, an Absenc
 from __future__ import annotations
 
 from memsuite.eval.benchmarks.meme.generator import generate_episode
+from memsuite.eval.benchmarks.meme.parsing import parse_episode
 from memsuite.eval.benchmarks.meme.release import UpstreamChange, old_value_of, root_entity, upstream_change
 from memsuite.eval.benchmarks.meme.schema import Episode
 
@@ -61,7 +62,7 @@ def released(**overrides) -> Episode:
         ]},
     }
     data.update(overrides)
-    return Episode.from_dict({k: v for k, v in data.items() if v is not None})
+    return parse_episode({k: v for k, v in data.items() if v is not None})
 
 
 def _after(episode, task):
@@ -125,7 +126,7 @@ def test_generated_episodes_agree():
     for q in data["after_questions"]["questions"]:
         if q["task_type"] == "Cas":
             q["entity_values"] = {q["entity"][0]: q["gold_answer"]}
-    as_released = Episode.from_dict(data)
+    as_released = parse_episode(data)
     assert upstream_change(as_released) == change
     for question in as_released.after_questions.questions:
         if question.task == "Cas":

@@ -21,6 +21,7 @@ import pytest
 from memsuite.eval.benchmarks.meme.evidence import holds_state, needed_values
 from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
 from memsuite.eval.benchmarks.meme.loader import load_episodes
+from memsuite.eval.benchmarks.meme.parsing import parse_episode
 from memsuite.eval.benchmarks.meme.protocol import evidence_verdict, meme_case
 from memsuite.eval.benchmarks.meme.release import UpstreamChange, old_value_of, upstream_change
 from memsuite.eval.benchmarks.meme.schema import Episode
@@ -160,7 +161,7 @@ def released_data() -> dict:
 
 @pytest.fixture(scope="module")
 def episode() -> Episode:
-    return Episode.from_dict(released_data())
+    return parse_episode(released_data())
 
 
 def _after(episode: Episode, task: str):
@@ -216,11 +217,11 @@ def test_upstream_change_from_root_change_and_from_gold_facts(episode):
     assert upstream_change(episode) == expected
     data = released_data()
     del data["root_change"]
-    assert upstream_change(Episode.from_dict(data)) == expected
+    assert upstream_change(parse_episode(data)) == expected
     # Neither root nor edges: the first fact after the probe that changes an earlier value. The
     # deletion fact repeats the club's value, so it is no change.
     del data["root"], data["dependency_edges_used"]
-    assert upstream_change(Episode.from_dict(data)) == expected
+    assert upstream_change(parse_episode(data)) == expected
     assert meme_case(episode, _after(episode, "Cas"), "after").root_names == ("living area",)
 
 
@@ -233,12 +234,12 @@ def test_old_values_come_from_the_before_phase(episode):
     # Without before-questions: the entity's earlier gold fact (the rule's fact holds the new value).
     data = released_data()
     data["before_questions"]["questions"] = []
-    bare = Episode.from_dict(data)
+    bare = parse_episode(data)
     assert old_value_of(bare, _after(bare, "Cas")) == OLD_SHOP
     # Without gold facts either: the entities metadata.
     for session in data["sessions"]:
         session.pop("gold_facts", None)
-    bare = Episode.from_dict(data)
+    bare = parse_episode(data)
     assert old_value_of(bare, _after(bare, "Cas")) == OLD_SHOP
 
 
@@ -279,7 +280,7 @@ def _with_turn(session: int, index: int, text: str) -> Episode:
     data = released_data()
     turns = [t["content"] for t in data["sessions"][session]["conversation"]]
     data["sessions"][session]["conversation"] = _turns(*_swap(turns, index, text))
-    return Episode.from_dict(data)
+    return parse_episode(data)
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from memsuite.eval.benchmarks.meme.agreement import gold_context, stale_answer
 from memsuite.eval.benchmarks.meme.generator import generate_episode
 from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
 from memsuite.eval.benchmarks.meme.loader import save_episodes
+from memsuite.eval.benchmarks.meme.parsing import parse_episode
 from memsuite.eval.benchmarks.meme.protocol import MemeBenchmark, evidence_verdict, meme_case
 from memsuite.eval.benchmarks.meme.schema import Episode
 from memsuite.eval.protocol import RunContext
@@ -21,7 +22,7 @@ def as_released(episode: Episode) -> Episode:
     for q in data["after_questions"]["questions"]:
         if q["task_type"] == "Cas":
             q["entity_values"] = [q.get("gold_answer", q.get("expected_answer"))]
-    return Episode.from_dict(data)
+    return parse_episode(data)
 
 
 def _verdicts(episode: Episode) -> list[tuple]:

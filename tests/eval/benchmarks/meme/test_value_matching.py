@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from memsuite.eval.benchmarks.meme.matching import (
     head,
     is_name,
-    lines_holding,
+    line_holds,
+    lines,
     missing_values,
+    normalize,
     tokens,
     value_present,
 )
+
+
+def lines_holding(text: str, keys: Iterable[str]) -> list[str]:
+    """The lines of ``text`` that hold any of ``keys`` (values or entity names), in order."""
+    keys = [k for k in keys if k and normalize(k)]
+    return [line for line in lines(text) if any(line_holds(line, k) for k in keys)]
 
 # Phrasings below are ones memsuite's generator never writes (it always states the label verbatim).
 

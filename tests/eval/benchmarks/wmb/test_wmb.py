@@ -5,7 +5,10 @@ from __future__ import annotations
 import inspect
 import json
 import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from runfolders import write_run
@@ -25,6 +28,7 @@ from memsuite.eval.benchmarks.wmb import (
 from memsuite.eval.benchmarks.wmb.judges import (
     JudgeCallError,
     content_stems,
+    judge_false_memory,
     judge_llm,
     judge_prompt,
     parse_judge_reply,
@@ -32,13 +36,48 @@ from memsuite.eval.benchmarks.wmb.judges import (
 from memsuite.eval.benchmarks.wmb.loader import find_turn_file, gold_turns_loaded
 from memsuite.eval.benchmarks.wmb.protocol import resolve_min_score
 from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, QTYPES, QUICK_CATEGORIES
-from memsuite.eval.benchmarks.wmb.scoring import grade, latency_percentiles, rescore, speed_penalty
+from memsuite.eval.benchmarks.wmb.scoring import (
+    FALSE_MEMORY,
+    _merges,
+    _qtype,
+    _situational_verdict,
+    grade,
+    kept_hits,
+    latency_percentiles,
+    speed_penalty,
+)
 from memsuite.eval.cli import main
 from memsuite.eval.config import load_config
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import get_benchmark
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 from memsuite.memory_systems.registry import get_system
+
+
+def rescore(row: Row, min_score: float | None) -> Row:
+    """The row as it would be with another abstention cutoff, re-judged by the coverage judge.
+
+    Memories are re-selected from the recorded hits (``metadata["hits"]``, taken before any cutoff);
+    the "rule" verdict is recomputed, and other judges' verdicts are dropped (they would need new
+    calls). Latency is unchanged: the search was the same.
+    """
+    hits = kept_hits(row.metadata.get("hits") or [], min_score, merge=_merges(row))
+    memories = [hit["text"] for hit in hits]
+    is_probe = _qtype(row) == FALSE_MEMORY
+    verdict = judge_false_memory(memories) if is_probe else _situational_verdict(row, memories)
+    metadata = {
+        **row.metadata,
+        "memories": memories,
+        "min_score": min_score,
+        "gold_turn_retrieved": _gold_flag(row, hits),
+    }
+    return replace(row, context="\n".join(memories), verdicts={"rule": verdict}, metadata=metadata)
+
+
+def _gold_flag(row: Row, hits: Sequence[Mapping[str, Any]]) -> bool | None:
+    if not row.metadata.get("gold_turn_ids"):
+        return None
+    return any(hit.get("gold") for hit in hits)
 
 CONFIGS = Path(__file__).resolve().parents[4] / "configs"
 

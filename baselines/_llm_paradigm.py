@@ -1,0 +1,89 @@
+"""What the four native LLM paradigms share (llm_extraction, temporal_kg, md_flat, karpathy_wiki): the
+accounted LLM, the transport, the prompt budgets, the oracle modes, and the opening of
+``ingest_session``, so each paradigm's module holds only its paradigm.
+
+Private to ``baselines``; nothing here is promised.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import abstractmethod
+from typing import ClassVar
+
+from memsuite.baselines._llm_support import LLMAccount, check_protocol, system_usage
+from memsuite.baselines._oracle import MODES, oracle_mode, oracle_param
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.llm.protocol import ChatClient
+from memsuite.memory_systems.records import IngestReport, Session, Usage
+from memsuite.memory_systems.store import check_k, check_namespace, check_session
+
+
+class LLMParadigm(MemorySystem):
+    """A memory whose ingestion is an LLM's work on each session (or, in an oracle mode, the gold's).
+
+    Args:
+        llm: The internal LLM; None for a system used without ingestion (or in ``oracle: memory``).
+        top_k: Hits of ``search`` / ``retrieve`` when no ``k`` is given.
+        protocol: ``json`` (a JSON reply) or ``tools`` (a forced tool call).
+        input_tokens: Session text per ingestion call (a longer session takes several calls).
+        reply_tokens: The completion budget of an ingestion call.
+        oracle: ``off`` / False, ``memory`` / True (the gold facts applied with no LLM call), or
+            ``facts`` (the LLM reads the worded gold facts), among the paradigm's :attr:`oracle_modes`.
+    """
+
+    oracle_modes: ClassVar[tuple[str, ...]] = MODES
+    """The oracle modes the paradigm supports."""
+
+    def __init__(
+        self,
+        *,
+        llm: ChatClient | None,
+        top_k: int,
+        protocol: str,
+        input_tokens: int,
+        reply_tokens: int,
+        oracle: bool | str,
+    ) -> None:
+        super().__init__(top_k=top_k)
+        self.protocol = check_protocol(protocol)
+        self.oracle_mode = oracle_mode(oracle, self.name, supported=self.oracle_modes)
+        self.oracle = oracle_param(self.oracle_mode)
+        self.input_tokens = check_k(input_tokens)
+        self.reply_tokens = check_k(reply_tokens)
+        self._llm = LLMAccount(llm, self.name)
+
+    def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
+        """Ingest one session: the paradigm's LLM work on it, or (``oracle: memory``) what the gold facts
+        call for. Failed calls, malformed replies and unusable items are counted in ``failures``.
+
+        Raises:
+            InvalidInputError: ``session`` is not a Session, a bad namespace, or (an oracle mode) a
+                session without gold facts.
+            ConfigError: The system has no LLM (outside ``oracle: memory``).
+        """
+        check_session(session)
+        check_namespace(namespace)
+        if self.oracle_mode != "memory":
+            self._llm.require("ingest_session")
+        report = IngestReport(session.session_id)
+        started = time.perf_counter()
+        with self.timed("ingest"):
+            if self.oracle_mode == "memory":
+                self._ingest_oracle(session, namespace, report)
+            else:
+                self._ingest(session, namespace, report)
+        report.wall_s = time.perf_counter() - started
+        return report
+
+    @abstractmethod
+    def _ingest(self, session: Session, namespace: str, report: IngestReport) -> None:
+        """The paradigm's LLM work on one checked session, counted in ``report``."""
+
+    @abstractmethod
+    def _ingest_oracle(self, session: Session, namespace: str, report: IngestReport) -> None:
+        """What the session's gold facts call for, with no LLM call, counted in ``report``."""
+
+    def usage(self) -> Usage:
+        embedder = getattr(self, "embedder", None)
+        return system_usage(self._llm.usage(), embedder.usage if embedder else None, self._usage.wall_s)
