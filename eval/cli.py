@@ -153,7 +153,7 @@ def _cmd_llm_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_llm_oracle(args: argparse.Namespace) -> int:
-    from memsuite.eval.oracle.run import serve_config
+    from memsuite.eval.oracle.serve import serve_config
 
     return serve_config(args.config, port=args.port, overrides=args.overrides)
 
