@@ -40,12 +40,20 @@ def _cmd_systems(args: argparse.Namespace) -> int:
 
 
 def _cmd_benchmarks(args: argparse.Namespace) -> int:
-    from memsuite.eval.registry import benchmark_names
+    from memsuite.eval.registry import benchmark_names, benchmark_spec
     from memsuite.eval.validate import known_judges
+    from memsuite.memory_systems.errors import ConfigError
 
     for name in benchmark_names():
-        judges = known_judges(name)
-        print(f"{name:12s} judges: {', '.join(judges) if judges is not None else '(not declared)'}")
+        try:
+            spec, judges = benchmark_spec(name), known_judges(name)
+        except ConfigError as exc:  # declared, but not importable in this install
+            print(f"{name:12s} unavailable: {exc}")
+            continue
+        print(f"{name:12s} {spec.description}")
+        needs = [f"{j} ({', '.join(spec.judge_needs[j]) or 'nothing'})" if j in spec.judge_needs else j
+                 for j in judges or ()]  # fmt: skip
+        print(f"{'':12s} judges (needs): {', '.join(needs) if judges is not None else '(not declared)'}")
     return 0
 
 

@@ -282,7 +282,8 @@ def test_shipped_configs_are_found_by_name(tmp_path, monkeypatch):
 def test_benchmarks_and_version_commands(capsys):
     assert cli.main(["benchmarks"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert any(line.split()[0] == "meme" and line.endswith("evidence, llm, rule") for line in lines)
+    meme = next(i for i, line in enumerate(lines) if line.split()[0] == "meme")
+    assert lines[meme + 1].split() == ["judges", "(needs):", "evidence", "(evidence),", "llm", "(answer,", "llm),", "rule", "(answer)"]
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["--version"])
     assert exit_info.value.code == 0
