@@ -65,7 +65,10 @@ def add_rejudge_command(sub: argparse._SubParsersAction, *, cache_dir: Path) -> 
         help="judge stored answers again (a run folder or a published answer file), no system or answer LLM",
         description="Judge stored answers again into an ordinary run folder that memsuite report renders.",
     )
-    p.add_argument("source", type=Path, help="a memsuite run folder or a published answer file")
+    p.add_argument(
+        "source", help="a memsuite run folder or a published answer file: a path, or a fetched catalogue file"
+        " by name (memsuite data list)"
+    )
     p.add_argument("--benchmark", required=True, help="whose questions and judges (longmemeval, locomo)")
     p.add_argument(
         "--data", type=Path, help="the benchmark file (default: the source run's, else the shared dev file)"

@@ -40,6 +40,7 @@ from memsuite.eval.rejudge.formats import SourceAnswer, read_answers
 from memsuite.eval.rejudge.questions import RejudgeQuestion, match_answers, question_reader
 from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, load_run, now_iso
 from memsuite.eval.runner import CODE_ROOT, summarize
+from memsuite.eval.shared_data import data_path
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.progress import progress_bar
 
@@ -152,7 +153,8 @@ def rejudge(
     """Judge SOURCE's answers again and write the run folder ``out_dir`` (module docstring).
 
     Args:
-        source: A run folder or a published answer file.
+        source: A run folder or a published answer file: a path, or a fetched catalogue file by name
+            (``locomo_audit_answers/fc_gpt-4o-mini-memos.json``).
         benchmark: Whose questions and judges.
         out_dir: The run folder to write.
         data: The benchmark file; default the source run's, else the benchmark's default.
@@ -174,6 +176,8 @@ def rejudge(
             rejudge.
         DatasetError: A malformed source, or answers that match no question (all listed).
     """
+    if not Path(source).exists():  # a catalogue name (a fetched published answer set) or a missing path
+        source = data_path(str(source), benchmark=benchmark, option="source")
     source, out = Path(source), Path(out_dir)
     if judge_repeats < 1:
         raise ConfigError(f"--judge-repeats must be at least 1, got {judge_repeats}")

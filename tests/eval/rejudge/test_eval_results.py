@@ -12,7 +12,7 @@ from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.rejudge.formats import detect
 from memsuite.eval.report.agreement import leniency, render_agreement
 from memsuite.eval.report.runs import load_runs
-from memsuite.memory_systems.errors import DatasetError
+from memsuite.memory_systems.errors import ConfigError, DatasetError
 
 LOCOMO = "locomo/locomo.dev.json"
 AUDIT = "published/locomo/audit"
@@ -120,3 +120,27 @@ def test_leniency_on_a_small_known_wrong_file(shared_data, tmp_path):
     # The published judge's three calls per answer give its self-agreement (its own noise floor).
     index = accuracy.column("judge").index("published")
     assert accuracy.column("self_agreement")[index] == pytest.approx(1 / 3)
+
+
+def test_a_fetched_answer_set_is_rejudged_by_its_catalogue_name(shared_data, tmp_path, monkeypatch):
+    """The path a user never types: `memsuite rejudge locomo_audit_answers/<file>` reads the cached copy
+    (placed here as `memsuite data fetch` would leave it); a name not fetched is refused with the fetch
+    command before any folder is written."""
+    from memsuite.eval import data_cache
+    from memsuite.eval.datasets import get_dataset
+
+    monkeypatch.setenv("MEMSUITE_DATA", str(tmp_path / "cache"))
+    name = "fc-baseline/results/gpt-4o-mini-memos/eval_results.json"
+    with pytest.raises(ConfigError, match="memsuite data fetch locomo_audit_answers"):
+        rejudge(f"locomo_audit_answers/{name}", benchmark="locomo", data=shared_data / LOCOMO,
+                out_dir=tmp_path / "nothing")  # fmt: skip
+    assert not (tmp_path / "nothing").exists()
+    entry = get_dataset("locomo_audit_answers")
+    cached = data_cache.file_path(entry, entry.file(name))
+    path, items = _file(shared_data, tmp_path, lambda gold: (gold, (True, True, True)))
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(path.read_bytes())
+    folder = rejudge(
+        f"locomo_audit_answers/{name}", benchmark="locomo", data=shared_data / LOCOMO, out_dir=tmp_path / "r"
+    )
+    assert len(folder.rows()) == len(items)
