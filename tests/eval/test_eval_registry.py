@@ -50,6 +50,10 @@ TOY_PLUGIN = Path(__file__).parent / "toy_plugin"
 @pytest.fixture
 def fresh_registry(monkeypatch):
     """A fresh view of the registry: entry points are read again, and nothing leaks into other tests."""
+    # Every built-in benchmark's judges first: a judges module imported under the copy below would
+    # register into it and be lost for the tests after this one.
+    for name in registry.benchmark_names():
+        registry.judge_names(name)
     monkeypatch.setattr(registry, "_SPECS", {})
     monkeypatch.setattr(registry, "_UNAVAILABLE", {})
     monkeypatch.setattr(registry, "_discovered", False)
