@@ -74,3 +74,45 @@ def test_bm25_equals_the_reference_on_a_real_conversation(shared_data):
         scores = rankers.bm25("100K/3", texts, row.question)
         mismatches, same, _ = reference.check_row(row.to_dict(), ids, scores, questions, 10)
         assert mismatches == [] and same, row.question_id
+
+
+def _evidence_within(value, kept):
+    """``source_chat_ids`` with only the ids in ``kept``, same shape."""
+    if isinstance(value, dict):
+        return {key: _evidence_within(item, kept) for key, item in value.items()}
+    if isinstance(value, list):
+        return [x for x in (_evidence_within(item, kept) for item in value) if x != []]
+    return value if value in kept else []
+
+
+def test_dense_equals_the_reference_on_the_head_of_a_real_conversation(shared_data, tmp_path):
+    # The first 16 messages of a real conversation (long assistant replies: ~70 windows of 200
+    # tokens, so messages split into several windows), with its real questions whose evidence lies
+    # there, evidence cut to those messages: a whole conversation would take minutes to encode twice.
+    reference = _reference()
+    source = shared_data / "beam" / "100K" / "3"
+    batches = reference.read_json(source / "chat.json.gz")
+    head, count = [], 0
+    for turn in batches[0]["turns"]:
+        if count >= 16:
+            break
+        head.append(turn)
+        count += len(turn)
+    kept = {m["id"] for turn in head for m in turn}
+    questions = {}
+    for ability, records in reference.read_json(
+        source / "probing_questions" / "probing_questions.json"
+    ).items():
+        record = dict(records[0], source_chat_ids=_evidence_within(records[0].get("source_chat_ids"), kept))
+        if reference.flatten(record["source_chat_ids"]) or ability == "abstention":
+            questions[ability] = [record]
+    assert len(questions) >= 5
+    folder = write_conversation(tmp_path / "100K" / "3", [dict(batches[0], turns=head)], questions)
+    rows = list(BeamBenchmark(folder).run_unit(get_system("dense"), "100K/3", RunContext(k=10, judges=())))
+    ids, texts = reference.messages(folder)
+    rankers = reference.Rankers()
+    for row in rows:
+        scores = rankers.dense("100K/3", texts, row.question)
+        mismatches, same, _ = reference.check_row(row.to_dict(), ids, scores, questions, 10)
+        assert mismatches == [] and same, row.question_id
+    assert rankers.windows > len(texts)  # some messages were split into windows
