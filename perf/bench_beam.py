@@ -274,7 +274,12 @@ def part_10m(args: argparse.Namespace, figures: dict) -> None:
 
         def measure(rep: int) -> dict:
             run = Path(folder) / f"run-{rep}"
-            return run_measured(memsuite_run("bm25", conversation, run, Path(folder) / "c", None))
+            result = run_measured(memsuite_run("bm25", conversation, run, Path(folder) / "c", None))
+            rows = [json.loads(line) for line in (run / "rows.jsonl").open(encoding="utf-8")]
+            ranked = [r for r in rows if len(r["metadata"]["ranking"]) == shape["messages"]]
+            if len(ranked) != len(rows) or len(rows) != 20:
+                sys.exit(f"{run}: expected 20 questions each ranking {shape['messages']} messages")
+            return result
 
         repeated("10m_s", args.repeats, measure, figures)
     figures["10m_peak_rss_gib"] = figures["10m_s"]["peak_rss_gib"]
