@@ -11,13 +11,15 @@ median's repeat), and CPU seconds beside wall seconds show how much of the wall 
   ``raw_bm25``: ``bm25s`` called directly (``bm25s.tokenize``, ``BM25(method="lucene")``,
   ``get_scores`` of every message for every question) over the same messages, the messages read with
   memsuite's loader; the ratio is the run's overhead over the library.
-- ``dense``: ``memsuite run`` of dense over ``--dense-chats`` (default two 500K conversations: dense
-  encodes every message, ~3,000 windows of 200 tokens per 500K conversation, minutes each on 2 cores),
-  COLD with a fresh empty ``--cache-dir`` and WARM with that cache filled (a fresh ``--out``, nothing
-  resumed). Peer ``raw``: one ``SentenceTransformer.encode`` (dense's model and batch size, normalised)
-  of exactly the texts dense encodes there -- every message split into dense's windows with the
-  functions dense uses (``fits_in_tokens`` / ``split_by_tokens``, 200 tokens, overlap 40), each
-  distinct window once (the content-hash cache encodes a window once per run). Gives dense cold / raw.
+- ``dense``: ``memsuite run`` of dense over ``--dense-chats`` (default 500K/6, the smallest 500K
+  conversation: dense encodes every message, 2,981 windows of 200 tokens there, ~3,000 per 500K
+  conversation, minutes each on 2 cores, so the whole set is out of reach three times over), COLD with
+  a fresh empty ``--cache-dir``, then WARM with that cache filled (a fresh ``--out``, nothing resumed),
+  then the peer ``raw``: one ``SentenceTransformer.encode`` (dense's model and batch size, normalised)
+  of exactly the texts dense encodes there -- every non-blank message through ``DenseMemory``'s own
+  windowing (200 tokens, overlap 40), each distinct window once (the content-hash cache encodes a
+  window once per run), timed after a warm-up batch. The three are taken in turn within each repeat,
+  so a change of load falls on all of them. Gives dense cold / raw.
 - ``warm_all``: dense WARM over the whole ``--data``: a cold pass over 28 conversations (~85,000
   windows) takes over an hour on 2 cores, so the cache is filled beforehand with a placeholder unit
   vector under the key of every window and question dense will ask for (what a cold run would have
@@ -29,7 +31,7 @@ median's repeat), and CPU seconds beside wall seconds show how much of the wall 
 
     .venv/bin/python perf/bench_beam.py                           # every part, 3 repeats
     .venv/bin/python perf/bench_beam.py --part bm25,raw_bm25
-    .venv/bin/python perf/bench_beam.py --part dense,raw --dense-chats 500K/1,500K/3 --repeats 3
+    .venv/bin/python perf/bench_beam.py --part dense --dense-chats 500K/6,500K/9 --repeats 3
     .venv/bin/python perf/bench_beam.py --part warm_all          # dense warm over the whole 500K set
     .venv/bin/python perf/bench_beam.py --part 10m --10m-messages 20000 --json 10m.json
     .venv/bin/python perf/bench_beam.py --data ../shared/data/beam --dense-chats 1M/9 \
@@ -52,7 +54,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("MEMSUITE_SHARED_DATA", ROOT.parent / "shared/data")) / "beam"
-DEFAULT_DENSE_CHATS = "500K/1,500K/3"
+DEFAULT_DENSE_CHATS = "500K/6"
 WINDOW_TOKENS, WINDOW_OVERLAP = 200, 40
 #: Goals by figure name.
 GOALS = {
@@ -93,19 +95,33 @@ def run_measured(cmd: list[str]) -> dict:
 
 def repeated(name: str, repeats: int, measure: Callable[[int], dict], figures: dict) -> None:
     """Median of ``repeats`` measurements as ``figures[name]`` (with its load averages and the spread)."""
-    results = [measure(rep) for rep in range(repeats)]
-    for result in results:
-        print(f"  {name}: {result['wall_s']:.1f} s (load {result['load'][0]:.1f})", file=sys.stderr)
-    walls = [r["wall_s"] for r in results]
-    median = results[walls.index(statistics.median_low(walls))]
-    figures[name] = {
-        "s": statistics.median(walls),
-        "runs_s": walls,
-        "cpu_s": median["cpu_s"],
-        "peak_rss_gib": max(r["peak_rss_gib"] for r in results),
-        "load": median["load"],
-        **{k: v for k, v in median.items() if k not in ("wall_s", "cpu_s", "peak_rss_gib", "load", "output")},
-    }
+    interleaved({name: measure}, repeats, figures)
+
+
+def interleaved(measures: dict[str, Callable[[int], dict]], repeats: int, figures: dict) -> None:
+    """Each measurement's median of ``repeats`` as ``figures[name]``, the measurements taken in turn
+    within each repeat (cold, warm, raw, cold, ...) so that a change of load falls on all of them."""
+    results: dict[str, list[dict]] = {name: [] for name in measures}
+    for rep in range(repeats):
+        for name, measure in measures.items():
+            result = measure(rep)
+            print(f"  {name}: {result['wall_s']:.1f} s (load {result['load'][0]:.1f})", file=sys.stderr)
+            results[name].append(result)
+    for name, found in results.items():
+        walls = [r["wall_s"] for r in found]
+        median = found[walls.index(statistics.median_low(walls))]
+        figures[name] = {
+            "s": statistics.median(walls),
+            "runs_s": walls,
+            "cpu_s": median["cpu_s"],
+            "peak_rss_gib": max(r["peak_rss_gib"] for r in found),
+            "load": median["load"],
+            **{
+                k: v
+                for k, v in median.items()
+                if k not in ("wall_s", "cpu_s", "peak_rss_gib", "load", "output")
+            },
+        }
 
 
 def memsuite_run(system: str, data: Path, out: Path, cache: Path, chats: list[str] | None) -> list[str]:
@@ -196,13 +212,14 @@ def child_raw(args: argparse.Namespace) -> dict:
     return {"texts": len(windows), "batch_size": batch_size, "encode_s": time.perf_counter() - started}
 
 
-def part_raw(args: argparse.Namespace, figures: dict) -> None:
-    def measure(rep: int) -> dict:
-        result = run_measured(child(args, "raw", "--dense-chats", ",".join(args.dense_chats)))
-        found = json.loads(result["output"].strip().splitlines()[-1])
-        return result | found | {"wall_s": found["encode_s"]}  # the figure is the encode alone
+def measure_raw(args: argparse.Namespace, rep: int) -> dict:
+    result = run_measured(child(args, "raw", "--dense-chats", ",".join(args.dense_chats)))
+    found = json.loads(result["output"].strip().splitlines()[-1])
+    return result | found | {"wall_s": found["encode_s"]}  # the figure is the encode alone
 
-    repeated("raw_encode_s", args.repeats, measure, figures)
+
+def part_raw(args: argparse.Namespace, figures: dict) -> None:
+    repeated("raw_encode_s", args.repeats, lambda rep: measure_raw(args, rep), figures)
 
 
 def part_dense(args: argparse.Namespace, figures: dict) -> None:
@@ -219,8 +236,10 @@ def part_dense(args: argparse.Namespace, figures: dict) -> None:
                 memsuite_run("dense", args.data, Path(folder) / f"warm-{rep}", caches[rep], args.dense_chats)
             )
 
-        repeated("dense_cold_s", args.repeats, cold, figures)
-        repeated("dense_warm_s", args.repeats, warm, figures)
+        measures = {"dense_cold_s": cold, "dense_warm_s": warm}
+        if "raw" not in args.parts:  # the peer taken in turn with the runs
+            measures["raw_encode_s"] = lambda rep: measure_raw(args, rep)
+        interleaved(measures, args.repeats, figures)
     figures["dense_chats"] = ",".join(args.dense_chats)
 
 
@@ -391,7 +410,8 @@ def main() -> None:
         "warm_all": part_warm_all,
         "10m": part_10m,
     }
-    chosen = list(parts) if args.part == "all" else args.part.split(",")
+    chosen = [p for p in parts if p != "raw"] if args.part == "all" else args.part.split(",")
+    args.parts = chosen
     if not set(chosen) <= set(parts):
         sys.exit(f"--part: choose from {', '.join(parts)}, all; got {args.part!r}")
     figures: dict = {"data": str(args.data), "repeats": args.repeats}
