@@ -50,6 +50,8 @@ class GoldDate:
     """First and last day of the period a relative phrase names (None when its anchor has no year)."""
     relation: str = ""
     """The relative phrase, normalised ("1 week before"); empty for a date that names itself."""
+    last: DateValue | None = None
+    """A range of days' last day (its first is ``value``)."""
 
 
 def relative_period(anchor: DateValue, count: int, unit: str, relation: str) -> tuple[date, date] | None:
@@ -199,7 +201,7 @@ def elements(text: str, *, relative: bool = True) -> Elements:
                 relation = f"{count or 1} {unit} {kind}"
                 # The period replaces its words (a count the phrase opens with included).
                 pieces[-1] = pieces[-1][: found.start() if count else found.start(2)]
-        dates.append(GoldDate(value, period, relation))
+        dates.append(GoldDate(value, period, relation, last))
         if value.year is not None:
             numbers.append(float(value.year))  # a date's year answers a question about the year
         pieces.append(" ")
@@ -241,6 +243,10 @@ def _date_found(gold: GoldDate, response: Elements) -> bool:
         middle = None if candidate.period is None else _middle(candidate.period)
         if not gold.relation:
             if not candidate.relation and same_date(gold.value, candidate.value):
+                return True
+            # A response range names its first and last days ("from 29 March till 19 April").
+            ends = (candidate.value, candidate.last) if candidate.relation == RANGE else ()
+            if any(end is not None and same_date(gold.value, end) for end in ends):
                 return True
             # A response period centred in the gold's day or month ("the week of 14 June" for "June").
             if middle is not None and same_date(gold.value, DateValue(middle.year, middle.month, middle.day)):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from memsuite.eval.benchmarks.locomo.judges import LocomoCase, official
+from memsuite.eval.answer_rules import overlap
+from memsuite.eval.benchmarks.locomo.judges import LocomoCase
 from memsuite.eval.benchmarks.locomo.judges.adversarial import choice_options
 from memsuite.eval.benchmarks.locomo.judges.llm import (
     NOT_MENTIONED,
@@ -49,7 +50,7 @@ def test_label_parsing():
 
 
 def test_answer_and_judge_in_one_step(replay_llm, monkeypatch):
-    monkeypatch.setattr(official, "_stem", lambda word: word)  # stemming: test_locomo_official.py
+    monkeypatch.setattr(overlap, "_stem", lambda word: word)  # stemming: test_locomo_official.py
 
     def reply(messages):
         text = messages[-1]["content"]
@@ -94,7 +95,7 @@ def test_category_5_choice_prompt_letters_map_back_to_text():
 
 
 def test_category_5_through_the_shared_step_open_and_choice(replay_llm, monkeypatch):
-    monkeypatch.setattr(official, "_stem", lambda word: word)
+    monkeypatch.setattr(overlap, "_stem", lambda word: word)
     adversarial = Question(3, "What dog did Ann adopt?", 5, None, "a pug", ())
     options = choice_options("a pug", ["a beagle", "Paris"], seed=0, sample_id="conv-x", index=3)
     letter = "abcd"[options.index(NOT_MENTIONED)]
