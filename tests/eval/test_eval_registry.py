@@ -145,7 +145,11 @@ def test_a_legacy_plugin_still_works_and_says_what_to_change(legacy_plugin, tmp_
 
 
 def test_every_builtin_benchmark_is_declared_by_a_spec_in_its_package():
+    builtins = registry._builtin_names()  # other tests' own benchmarks may be registered too
+    assert {"beam", "dynamicmem", "locomo", "longmemeval", "meme", "wmb"} <= set(builtins)
     for name, spec in registry.benchmark_specs().items():
+        if name not in builtins:
+            continue
         assert spec.name == name
         assert isinstance(spec.factory, str) and spec.factory.startswith(f"memsuite.eval.benchmarks.{name}.")
         assert set(spec.judge_needs) <= set(registry.judge_names(name)), name
