@@ -41,14 +41,6 @@ class DataOption:
     """The data is a folder, not a file."""
 
 
-#: Benchmarks whose data can be real, by name.
-BENCHMARK_DATA: dict[str, DataOption] = {
-    "locomo": DataOption("data", "locomo", "locomo/locomo.dev.json"),
-    "longmemeval": DataOption("data", "longmemeval_s", "longmemeval/longmemeval_s_cleaned.dev.json.gz"),
-    "wmb": DataOption("data_dir", "wmb100k", "wmb100k", folder=True),
-    "beam": DataOption("data", None, "beam", folder=True),
-    "meme": DataOption("data", None),
-}
 @dataclass(frozen=True)
 class Command:
     """A benchmark's own subcommand (``memsuite generate NAME``, ``memsuite calibrate NAME``).
