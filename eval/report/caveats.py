@@ -1,8 +1,10 @@
 """How a number was made, for every benchmark's tables: rows a rate left out because an LLM call
-failed, and questions whose context was the system's whole memory (so retrieval made no choice).
+failed, questions whose context was the system's whole memory (so retrieval made no choice), and rows
+whose LLM calls the gold-backed oracle answered (ceilings, not model results).
 
-Both are per cell: a renderer puts the count in a column (kept in the CSV) and a mark on the cell
+The first two are per cell: a renderer puts the count in a column (kept in the CSV) and a mark on the cell
 (:attr:`~memsuite.eval.report.model.Table.marks`, Markdown only), and adds the matching note under the table.
+An oracle ceiling is per run: its rows' system names say so (:func:`oracle_system`), in the CSV too.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from memsuite.eval.protocol import Row
+from memsuite.eval.report.runs import RunInfo
 
 LEFT_OUT_NOTE = (
     "left out: rows whose answer or judge call failed (verdict correct = None with a failure; "
@@ -75,3 +78,28 @@ def whole_memory_note(flagged: int, recorded: int) -> str:
         "flagged / questions per cell): the system's memory held at most k items when asked, so the "
         "context was everything it had -- retrieval was not a choice and those rows do not test it."
     )
+
+
+#: Says what a row of a run served by the oracle LLM endpoint is (eval/oracle/).
+ORACLE_CEILING = "oracle ceiling"
+ORACLE_NOTE = (
+    "oracle ceiling: a run whose LLM calls (the roles named) were answered from the benchmark's gold by "
+    "the oracle endpoint (eval/oracle/), not by a model: its rows are ceilings -- what the system's own "
+    "storage, update and retrieval keep when its LLM is perfect -- never model results."
+)
+
+
+def oracle_roles(run: RunInfo) -> list[str]:
+    """The LLM roles the oracle endpoint served in ``run`` (empty for a run with model LLMs only)."""
+    return list((run.header.get("oracle_llm") or {}).get("roles") or [])
+
+
+def oracle_from(run: RunInfo) -> str:
+    """What made an oracle-served run's rows: ``oracle ceiling (answer, internal)``."""
+    return f"{ORACLE_CEILING} ({', '.join(oracle_roles(run))})"
+
+
+def oracle_system(run: RunInfo, system: str) -> str:
+    """A system's name in a table, saying it is a ceiling when the oracle served ``run``, so the row
+    says so wherever the table is read."""
+    return f"{system} ({oracle_from(run)})" if oracle_roles(run) else system

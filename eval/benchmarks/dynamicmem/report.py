@@ -18,7 +18,13 @@ from memsuite.eval.benchmarks.dynamicmem.scoring import EVIDENCE_F1, key_outcome
 from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.diagnostics import StageCell
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.caveats import left_out_mark, left_out_note
+from memsuite.eval.report.caveats import (
+    ORACLE_NOTE,
+    left_out_mark,
+    left_out_note,
+    oracle_roles,
+    oracle_system,
+)
 from memsuite.eval.report.intervals import cell_intervals, interval_note
 from memsuite.eval.report.layout import (
     has_number,
@@ -175,7 +181,7 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
             summary = picked.get((run.label, system))
             if summary is None:
                 continue
-            head = {**run_cell(run, prefix), "system": system}
+            head = {**run_cell(run, prefix), "system": oracle_system(run, system)}
             left_out = _left_out(summary)
             found = dynamicmem_intervals(run, system, judge)
             for metric, name in DYNAMICMEM_METRICS.items():
@@ -210,12 +216,17 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
                             }
                         )
     any_left_out = any(r["metric"] == DYNAMICMEM_LEFT_OUT for r in records)
+    oracle_note = (ORACLE_NOTE,) if any(oracle_roles(run) for run in runs) else ()
     section.tables.append(
         Table.from_records(
             "dynamicmem_checkpoints",
             f"DynamicMem per checkpoint -- judge: {judge}",
             (
-                *prefix, "system", "metric", *checkpoints, DYNAMICMEM_MEAN,
+                *prefix,
+                "system",
+                "metric",
+                *checkpoints,
+                DYNAMICMEM_MEAN,
                 *(("total",) if any_left_out else ()),
             ),
             records,
@@ -224,6 +235,7 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
                 *DYNAMICMEM_NOTES,
                 interval_note("user", counted="users"),
                 *((*left_out_note(True), LEFT_OUT_ROW_NOTE) if any_left_out else ()),
+                *oracle_note,
             ),
             marks=marks,
             intervals=intervals,
@@ -239,6 +251,7 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
                 "keys: retained = gold value unchanged since the previous checkpoint, updated = changed, "
                 "new = not asked before.",
                 interval_note("user", counted="users"),
+                *oracle_note,
             ),
             intervals=split_intervals,
         )
@@ -271,10 +284,12 @@ DYNAMICMEM_STAGE_NOTES = (
 
 def _dynamicmem_stage_cells(run: RunInfo) -> list[StageCell]:
     rows = [row for system in run.systems for row in run.rows(system)]
-    return dynamicmem_diagnostics.stage_table(dynamicmem_diagnostics.attribute_rows(rows, run.path))
+    cells = dynamicmem_diagnostics.stage_table(dynamicmem_diagnostics.attribute_rows(rows, run.path))
+    return [replace(cell, system=oracle_system(run, cell.system)) for cell in cells]
 
 
 def _dynamicmem_stage_table(runs, prefix) -> Table | None:
+    oracle_note = (ORACLE_NOTE,) if any(oracle_roles(run) for run in runs) else ()
     return stage_table(
         "dynamicmem_failure_stages",
         "DynamicMem failure stages (State Completion keys)",
@@ -282,7 +297,7 @@ def _dynamicmem_stage_table(runs, prefix) -> Table | None:
         prefix,
         _dynamicmem_stage_cells,
         "category",
-        DYNAMICMEM_STAGE_NOTES,
+        (*DYNAMICMEM_STAGE_NOTES, *oracle_note),
         "user",
         "state keys",
     )
@@ -294,7 +309,7 @@ def _dynamicmem_figures(runs, picked, judge, checkpoints, options) -> list[Figur
         for run in runs:
             for system in run.systems:
                 if (run.label, system) in picked:
-                    name = series_name(run, system, runs) + (f" {split}" if split else "")
+                    name = oracle_system(run, series_name(run, system, runs)) + (f" {split}" if split else "")
                     out[name] = _dm_curve(picked[(run.label, system)], checkpoints, metric, split)
         return out
 
@@ -330,4 +345,3 @@ def _dynamicmem_figures(runs, picked, judge, checkpoints, options) -> list[Figur
         )
         figures.append(Figure(f"dynamicmem_sweep_{slug(sweep.key.split('.')[-1])}", sweep_title, draw))
     return figures
-

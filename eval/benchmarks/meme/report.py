@@ -27,8 +27,13 @@ from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.diagnostics import StageCell
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import (
+    ORACLE_CEILING,
+    ORACLE_NOTE,
     left_out_mark,
     left_out_note,
+    oracle_from,
+    oracle_roles,
+    oracle_system,
     whole_memory_counts,
     whole_memory_mark,
     whole_memory_note,
@@ -70,24 +75,12 @@ MEME_BEFORE_TASKS = ("ER", "Del", "Cas", "Abs")
 MEME_FILTER_LABELS = ("real", "trivial", "knew_but_failed", "never_knew", "unfiltered")
 
 
-#: Says what a row of a run served by the oracle LLM endpoint is (eval/oracle/).
-ORACLE_CEILING = "oracle ceiling"
-ORACLE_NOTE = (
-    "oracle ceiling: a run whose LLM calls (the roles named) were answered from the benchmark's gold by "
-    "the oracle endpoint (eval/oracle/), not by a model: its rows are ceilings -- what the system's own "
-    "storage, update and retrieval keep when its LLM is perfect -- never model results. No published row "
-    "is printed beside them, and a run whose answers were gold is left out of the answer judges' tables "
-    "(its answers pass by construction): read its evidence table and failure stages."
+#: The oracle note under MEME's tables: gold answers also keep a run out of the answer judges' tables.
+MEME_ORACLE_NOTE = (
+    f"{ORACLE_NOTE} No published row is printed beside them, and a run whose answers were gold is left "
+    "out of the answer judges' tables (its answers pass by construction): read its evidence table and "
+    "failure stages."
 )
-
-
-def oracle_roles(run: RunInfo) -> list[str]:
-    """The LLM roles the oracle endpoint served in ``run`` (empty for a run with model LLMs only)."""
-    return list((run.header.get("oracle_llm") or {}).get("roles") or [])
-
-
-def _oracle_from(run: RunInfo) -> str:
-    return f"{ORACLE_CEILING} ({', '.join(oracle_roles(run))})"
 
 
 def _meme_judges(runs: Sequence[RunInfo]) -> list[str]:
@@ -227,7 +220,7 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
                     {
                         **run_cell(run, prefix),
                         "system": system,
-                        "from": _oracle_from(run) if oracle else "memsuite",
+                        "from": oracle_from(run) if oracle else "memsuite",
                         **cells,
                         "questions": sum((scores.get("n") or {}).values()) or None,
                         "left out": sum(n_failed.values()),
@@ -256,7 +249,7 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
             *((whole_memory_note(flagged, recorded),) if flagged else ()),
             *cut_notes,
             *(
-                (ORACLE_NOTE,)
+                (MEME_ORACLE_NOTE,)
                 if ceilings or any(str(r.get("from")).startswith(ORACLE_CEILING) for r in records)
                 else ()
             ),
@@ -387,9 +380,7 @@ MEME_STAGE_NOTES = (
 def _meme_stage_cells(run: RunInfo, systems: Sequence[str]) -> list[StageCell]:
     rows = [row for system in systems for row in run.rows(system)]
     cells = stage_table(attribute_rows(rows, run.path))
-    if oracle_roles(run):  # each row says it is a ceiling, wherever the table is read
-        cells = [replace(cell, system=f"{cell.system} ({_oracle_from(run)})") for cell in cells]
-    return cells
+    return [replace(cell, system=oracle_system(run, cell.system)) for cell in cells]
 
 
 def _meme_stage_table(runs, systems, prefix) -> Table | None:
@@ -418,7 +409,7 @@ def _meme_filter_table(runs, systems, judge, prefix) -> Table:
             before, counts = scores.get("before") or {}, scores.get("filter") or {}
             record = {
                 **run_cell(run, prefix),
-                "system": f"{system} ({_oracle_from(run)})" if oracle else system,
+                "system": oracle_system(run, system),
                 **{f"before_{t}": before.get(t) for t in MEME_BEFORE_TASKS},
                 **{label: counts.get(label, 0) for label in MEME_FILTER_LABELS},
                 "judge_failures": scores.get("judge_failures"),
@@ -493,7 +484,7 @@ def _meme_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]
             answers = llm_label(run.header.get("answer_llm"))
             title = f"MEME per task -- {run.label}, judge {judge}, answers {answers}"
             if oracle_roles(run):
-                title += f" -- {_oracle_from(run)}"
+                title += f" -- {oracle_from(run)}"
             draw = partial(plotting.plot_task_bars, scores, axis, title=title, reference=reference)
             figures.append(Figure(stem, title, draw))
         return figures
@@ -519,13 +510,10 @@ def _meme_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]
         }
     n = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0]) if counts else "?"
     title = f"MEME vs {sweep.key} -- judge {judge}; n = {n} questions per point, 95% bands (episodes)"
-    draw = partial(
-        plotting.plot_sweep_curves, sweep.axis, panels, title=title, xlabel=sweep.key, bands=bands
-    )
+    draw = partial(plotting.plot_sweep_curves, sweep.axis, panels, title=title, xlabel=sweep.key, bands=bands)
     return [Figure(f"meme_sweep_{slug(sweep.key.split('.')[-1])}", title, draw)]
 
 
 def _mean_of(cells: Mapping[str, Cell], keys: Sequence[str]) -> float | None:
     values = [cells[k] for k in keys if isinstance(cells.get(k), int | float)]
     return sum(values) / len(values) if values else None
-

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from runfolders import table_of
 
-from memsuite.eval.benchmarks.meme.report import ORACLE_CEILING, ORACLE_NOTE
+from memsuite.eval.benchmarks.meme.report import MEME_ORACLE_NOTE
 from memsuite.eval.config import config_from_dict
+from memsuite.eval.report.caveats import ORACLE_CEILING
 from memsuite.eval.report.document import build_report, report_markdown
 from memsuite.eval.report.runs import load_runs
 from memsuite.eval.runner import run
@@ -34,7 +35,7 @@ def test_oracle_rows_are_ceilings_and_leave_the_answer_tables(tmp_path):
     rows = [dict(zip(evidence.columns, row, strict=True)) for row in evidence.rows]
     assert [row["system"] for row in rows] == ["bm25", "md_flat_oracle"]  # no published row beside them
     assert all(row["from"] == f"{ORACLE_CEILING} (answer, internal)" for row in rows)
-    assert ORACLE_NOTE in evidence.notes
+    assert MEME_ORACLE_NOTE in evidence.notes
     stages = table_of(report, "meme_failure_stages")
     assert stages.rows and all(
         ORACLE_CEILING in str(row[stages.columns.index("system")]) for row in stages.rows
