@@ -6,7 +6,8 @@ checkpoint's new events, turns the raw event JSON); their gold facts come from t
 ``<name>`` in words). An entry that gives the state a value it did not hold is a ``state`` fact (its
 first value) or an ``update`` (a new one); an entry that drops it is a ``delete``; an entry restating
 the value the state already holds states nothing new and gives no fact. A value is its State
-Completion form (:func:`.schema.current_value`), as compact JSON when it is structured.
+Completion form (:func:`.schema.current_value`), as compact JSON when it is structured, with weekdays
+by name as the events say them (a schedule's index 1 is written "Tuesday").
 
 Questions are the State Completion keys and the Personalized Service items the protocol asks, in its
 order (checkpoint by checkpoint; a key asked at every checkpoint with the same words is told apart by
@@ -21,6 +22,7 @@ from itertools import groupby
 from typing import Any
 
 from memsuite.baselines._oracle import OracleFact
+from memsuite.eval.benchmarks.dynamicmem.generator.users import WEEKDAY_NAMES
 from memsuite.eval.benchmarks.dynamicmem.loader import task_body
 from memsuite.eval.benchmarks.dynamicmem.schema import UserData, current_value, split_state_key
 from memsuite.eval.oracle.gold import QuestionGold, SessionGold, UnitGold, normalise
@@ -31,9 +33,35 @@ def state_name(key: str) -> str:
     return split_state_key(key)[1].replace("_", " ")
 
 
+#: Schedule fields that hold weekday indexes (0 = Monday).
+WEEKDAY_FIELDS = ("day_of_week", "days_of_week")
+
+
+def _named_days(value: Any) -> Any:
+    """``value`` with the weekday indexes of its schedule fields as names: the events name the day, so
+    a model extracting from them writes "Tuesday", and a memory's text is read by its words."""
+    if isinstance(value, list):
+        return [_named_days(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        if key in WEEKDAY_FIELDS:
+            days = item if isinstance(item, list) else [item]
+            if all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 6 for d in days):
+                names = [WEEKDAY_NAMES[d] for d in days]
+                out[key] = names if isinstance(item, list) else names[0]
+                continue
+        out[key] = _named_days(item)
+    return out
+
+
 def value_text(value: Any) -> str:
-    """A state value as a fact states it: a string as it is, structured values as compact JSON."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    """A state value as a fact states it: a string as it is, structured values as compact JSON with
+    weekdays by name."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(_named_days(value), ensure_ascii=False, sort_keys=True)
 
 
 def _facts(logs: list[Any], held: dict[str, str], version: str) -> list[OracleFact]:

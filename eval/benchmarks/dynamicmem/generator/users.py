@@ -62,7 +62,8 @@ from memsuite.memory_systems.persist import atomic_write_text
 GENERATOR_VERSION = 1
 #: Earliest first day of a trajectory (the release's trajectories start in October 2023).
 FIRST_START = date(2023, 10, 1)
-_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+#: Weekday names by the index a schedule's day_of_week / days_of_week holds (0 = Monday).
+WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
 #: Task C instructions, one per service family (memsuite's wording of the release's three tasks).
 TASK_INSTRUCTIONS = {
@@ -97,7 +98,7 @@ def _add_months(day: date, months: int) -> date:
 
 
 def _days_text(days: list[int]) -> str:
-    names = [_WEEKDAY_NAMES[d] for d in days]
+    names = [WEEKDAY_NAMES[d] for d in days]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -335,7 +336,7 @@ def _habit_phrase(schedule: dict[str, Any]) -> dict[str, str]:
     return {
         "schedule.frequency_type": "monthly",
         "schedule.week_of_month": _ORDINALS[schedule["week_of_month"] - 1],
-        "schedule.day_of_week": _WEEKDAY_NAMES[schedule["day_of_week"]],
+        "schedule.day_of_week": WEEKDAY_NAMES[schedule["day_of_week"]],
     }
 
 

@@ -23,6 +23,18 @@ def test_the_spec_names_the_gold_reader():
     assert gold_source("dynamicmem") is unit_gold
 
 
+def test_a_fact_names_the_weekdays_of_a_schedule():
+    # The events say "Tuesday"; a fact that said 1 would hold no weekday for a reader of its words.
+    value = {
+        "schedule": {"frequency_type": "weekly", "days_of_week": [0, 3]},
+        "timing": {"start_time": "18:30"},
+    }
+    assert json.loads(value_text(value))["schedule"]["days_of_week"] == ["Monday", "Thursday"]
+    monthly = {"schedule": {"day_of_week": 1, "week_of_month": 2}, "location": "The Copper Spoon"}
+    assert json.loads(value_text(monthly))["schedule"] == {"day_of_week": "Tuesday", "week_of_month": 2}
+    assert value_text("cycling") == "cycling"
+
+
 def test_replaying_the_session_facts_gives_each_checkpoint_gold(benchmark):
     unit_id = benchmark.units()[0]
     user, gold = benchmark.user(unit_id), unit_gold(benchmark, unit_id)
