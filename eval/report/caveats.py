@@ -89,17 +89,25 @@ ORACLE_NOTE = (
 )
 
 
-def oracle_roles(run: RunInfo) -> list[str]:
-    """The LLM roles the oracle endpoint served in ``run`` (empty for a run with model LLMs only)."""
-    return list((run.header.get("oracle_llm") or {}).get("roles") or [])
+def oracle_roles(run: RunInfo, system: str | None = None) -> list[str]:
+    """The LLM roles the oracle endpoint served in ``run`` (empty for a run with model LLMs only).
+
+    With ``system``: empty too when only its internal LLM was the oracle and it made no LLM call (bm25
+    beside the libraries), since nothing of its rows came from gold; gold answers serve every system.
+    """
+    roles = list((run.header.get("oracle_llm") or {}).get("roles") or [])
+    if system is None or "answer" in roles:
+        return roles
+    calls = ((run.summary.get(system) or {}).get("usage") or {}).get("llm_calls")
+    return roles if calls else []
 
 
-def oracle_from(run: RunInfo) -> str:
-    """What made an oracle-served run's rows: ``oracle ceiling (answer, internal)``."""
-    return f"{ORACLE_CEILING} ({', '.join(oracle_roles(run))})"
+def oracle_from(run: RunInfo, system: str | None = None) -> str:
+    """What made an oracle-served run's (or system's) rows: ``oracle ceiling (answer, internal)``."""
+    return f"{ORACLE_CEILING} ({', '.join(oracle_roles(run, system))})"
 
 
 def oracle_system(run: RunInfo, system: str) -> str:
-    """A system's name in a table, saying it is a ceiling when the oracle served ``run``, so the row
+    """A system's name in a table, saying it is a ceiling when the oracle served its calls, so the row
     says so wherever the table is read."""
-    return f"{system} ({oracle_from(run)})" if oracle_roles(run) else system
+    return f"{system} ({oracle_from(run, system)})" if oracle_roles(run, system) else system

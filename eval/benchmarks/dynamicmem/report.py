@@ -216,7 +216,7 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
                             }
                         )
     any_left_out = any(r["metric"] == DYNAMICMEM_LEFT_OUT for r in records)
-    oracle_note = (ORACLE_NOTE,) if any(oracle_roles(run) for run in runs) else ()
+    oracle_note = _oracle_note(runs)
     section.tables.append(
         Table.from_records(
             "dynamicmem_checkpoints",
@@ -268,6 +268,11 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
     return section
 
 
+def _oracle_note(runs: Sequence[RunInfo]) -> tuple[str, ...]:
+    served = any(oracle_roles(run, system) for run in runs for system in run.systems)
+    return (ORACLE_NOTE,) if served else ()
+
+
 DYNAMICMEM_STAGE_NOTES = (
     "Failure-stage attribution (eval/benchmarks/dynamicmem/diagnostics.py), State Completion keys over "
     "all checkpoints: share of each system's (checkpoint, state key) rows per state category whose first "
@@ -289,7 +294,7 @@ def _dynamicmem_stage_cells(run: RunInfo) -> list[StageCell]:
 
 
 def _dynamicmem_stage_table(runs, prefix) -> Table | None:
-    oracle_note = (ORACLE_NOTE,) if any(oracle_roles(run) for run in runs) else ()
+    oracle_note = _oracle_note(runs)
     return stage_table(
         "dynamicmem_failure_stages",
         "DynamicMem failure stages (State Completion keys)",

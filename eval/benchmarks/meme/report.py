@@ -191,7 +191,7 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
                 scores = _meme_scores(run, system, judge)
                 if scores is None:
                     continue
-                oracle = oracle_roles(run)
+                oracle = oracle_roles(run, system)
                 if oracle and judge != "evidence" and "answer" in oracle:
                     ceilings += 1  # gold answers: not where a model's answers are read
                     continue
@@ -220,7 +220,7 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
                     {
                         **run_cell(run, prefix),
                         "system": system,
-                        "from": oracle_from(run) if oracle else "memsuite",
+                        "from": oracle_from(run, system) if oracle else "memsuite",
                         **cells,
                         "questions": sum((scores.get("n") or {}).values()) or None,
                         "left out": sum(n_failed.values()),
@@ -403,7 +403,7 @@ def _meme_filter_table(runs, systems, judge, prefix) -> Table:
     for system in systems:
         for run in runs:
             scores = _meme_scores(run, system, judge)
-            oracle = oracle_roles(run)
+            oracle = oracle_roles(run, system)
             if scores is None or (oracle and judge != "evidence" and "answer" in oracle):
                 continue
             before, counts = scores.get("before") or {}, scores.get("filter") or {}
