@@ -64,7 +64,9 @@ def chunk_session(unit: UnitGold, text: str) -> tuple[SessionGold, bool]:
     """The session a prompt's chunk comes from, and whether the chunk holds its first turn.
 
     The chunk header names the session's timestamp; among the sessions with it, the one most of
-    whose turns the chunk holds (a turn the chunker clipped is found by its start).
+    whose turns the chunk holds (a turn the chunker clipped is found by its start). A chunk holding
+    none of them (a session's last chunk can be only the assistant's reply, which gold does not keep)
+    is the one session its header names, and not that session's first chunk.
 
     Raises:
         Unservable: No session of the unit is in the text.
@@ -72,12 +74,13 @@ def chunk_session(unit: UnitGold, text: str) -> tuple[SessionGold, bool]:
     flat = normalise(text)
     stamps = {normalise(m["timestamp"]) for m in _HEADER.finditer(text)}
     best, best_found = None, 0
-    for session in unit.sessions:
-        if stamps and normalise(session.timestamp) not in stamps:
-            continue
+    named = [s for s in unit.sessions if normalise(s.timestamp) in stamps]
+    for session in named if stamps else unit.sessions:
         found = sum(1 for turn in session.turns if _holds(flat, turn))
         if found > best_found:
             best, best_found = session, found
+    if best is None and len(named) == 1:
+        return named[0], False
     if best is None:
         raise Unservable(f"the prompt's session is no session of unit {unit.unit_id!r}")
     return best, _holds(flat, best.turns[0])

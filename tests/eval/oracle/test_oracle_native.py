@@ -14,7 +14,9 @@ from memsuite.baselines.md_flat import MdFlatMemory
 from memsuite.baselines.temporal_kg import TemporalKGMemory
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
 from memsuite.eval.config import config_from_dict
-from memsuite.eval.oracle.kinds import check_kinds
+from memsuite.eval.oracle.gold import SessionGold, UnitGold
+from memsuite.eval.oracle.kinds import Unservable, check_kinds
+from memsuite.eval.oracle.native_kinds import chunk_session
 from memsuite.eval.oracle.run import bind_gold, open_oracle
 from memsuite.eval.oracle.server import all_kinds
 from memsuite.eval.runner import run
@@ -91,6 +93,23 @@ def test_wiki_query_names_the_pages_of_the_question_entities(meme, oracle):
     # The question's entity's page, then the page its [[link]] names (only a chosen page's links are
     # followed: a search fallback would not bring the car's page second).
     assert [hit.text.split("\n", 1)[0] for hit in result.hits] == ["# Mechanic", "# Car"]
+
+
+def test_a_chunk_of_only_the_assistant_reply_is_its_header_session_without_facts():
+    # A chunker can leave a session's acknowledgement alone in its last chunk: no gold turn is there,
+    # the header still names the session, and the chunk states nothing.
+    sessions = tuple(
+        SessionGold(f"s{i}", f"2024-01-0{i} 18:09:28", (f"i ran {i} km today",), ()) for i in (1, 2)
+    )
+    unit = UnitGold("u", sessions, ())
+    first = "[Session: 2024-01-02 18:09:28]\nUser: i ran 2 km today"
+    assert chunk_session(unit, first) == (sessions[1], True)
+    assert chunk_session(unit, "[Session: 2024-01-02 18:09:28]\nAssistant: [ingested]") == (
+        sessions[1],
+        False,
+    )
+    with pytest.raises(Unservable):
+        chunk_session(unit, "[Session: 2024-02-01 09:00:00]\nAssistant: [ingested]")
 
 
 def test_each_paradigm_runs_a_meme_episode_through_the_oracle(tmp_path):
