@@ -5,7 +5,10 @@ Read forms (on folded text): ``2023-05-07`` / ``2023/05/07``; ``5/7/2023``, ``5/
 2023``, ``May 7, 2023``, ``May 7th``, ``7 May``; ``May 2023``, ``May, 2023``; a month alone (``in
 July``; not "may", "march" or an abbreviation, which are ordinary words when alone). A year alone is a
 number, not a date (:mod:`.text`). A range of days (:func:`find_ranges`: "June 19-25, 2023", "5-6
-November", "between 6 and 13 August", "7 August to 13 August") is one period.
+November", "between 6 and 13 August", "7 August to 13 August") is one period, and so is a part of a month
+(:func:`find_month_parts`: "early June 2023", "mid-March", "the end of July", "the third week of June")
+unless a hedge opens it ("around early June", "sometime in late May": ``date_hedges``) or it is one of
+alternatives ("late March or early April"): those read as the month alone.
 
 Two dates name the same day or period (:func:`same_date`) when every part the gold gives is the same in
 the answer; an answer that leaves out only the year still names it (a conversation's year is rarely
@@ -14,9 +17,12 @@ restated), and an answer more precise than the gold (a day inside the gold's mon
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+
+from memsuite.eval.answer_rules.lists import rule_lists
 
 _MONTHS = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
@@ -128,6 +134,52 @@ def find_ranges(text: str) -> list[tuple[int, int, DateValue, DateValue]]:
                 continue  # not a range forward in time ("3 to 2 May")
             found.append((start, end, first, last))
     return sorted(found, key=lambda item: item[0])
+
+
+#: The days of each part of a month a phrase names (the last week and "late" run to the month's end).
+_PART_DAYS = {"early": (1, 10), "mid": (11, 20), "late": (21, 31), "first": (1, 7), "second": (8, 14),
+              "third": (15, 21), "fourth": (22, 28), "last": (-6, 31)}  # fmt: skip
+_PART_WORDS = {"early": "early", "beginning of": "early", "start of": "early", "mid": "mid",
+               "middle of": "mid", "late": "late", "end of": "late"}  # fmt: skip
+_PART = re.compile(
+    r"\b(?:(?:the\s+)?(first|second|third|fourth|last)\s+week\s+of|(?:the\s+)?("
+    + "|".join(_PART_WORDS)
+    + rf"))[\s-]+{_MONTH}(?:,?\s+(?:of\s+)?{_YEAR})?"
+)
+
+_ALTERNATIVE = re.compile(r"\bor\s+(?:in\s+|during\s+)?$")
+_ALTERNATIVE_AFTER = re.compile(r"\s+or\b")
+
+
+def find_month_parts(text: str) -> list[tuple[int, int, DateValue, DateValue]]:
+    """``(start, end, first, last)`` of every part of a month in folded ``text`` ("early June 2023",
+    "mid-March", "the end of July", "the last week of December 2022"), in text order, the year None
+    when unstated (the first and last days then need one: :func:`month_part_days`); a part a hedge
+    opens (``date_hedges``: "around mid-July") is left out, for its month alone to be read."""
+    hedges = "|".join(map(re.escape, rule_lists().date_hedges))
+    hedge = re.compile(rf"\b(?:{hedges})\s+(?:in\s+|during\s+)?$")
+    found: list[tuple[int, int, DateValue, DateValue]] = []
+    for match in _PART.finditer(text):
+        if hedge.search(text[: match.start()]) or _ALTERNATIVE.search(text[: match.start()]):
+            continue
+        if _ALTERNATIVE_AFTER.match(text, match.end()):
+            continue  # "late March or early April": alternatives, neither of them named
+        week, part, month_name, year_text = match.groups()
+        first_day, last_day = _PART_DAYS[week or _PART_WORDS[part]]
+        month, year = _MONTHS[month_name], _value("y", year_text)
+        found.append((*match.span(), DateValue(year, month, first_day), DateValue(year, month, last_day)))
+    return found
+
+
+def month_part_days(first: DateValue, last: DateValue, year: int | None) -> tuple[date, date] | None:
+    """The first and last calendar days of a part of a month (:func:`find_month_parts`), in its own
+    year or else ``year``; None when neither is known."""
+    year = first.year if first.year is not None else year
+    if year is None or first.month is None or first.day is None or last.day is None:
+        return None
+    length = calendar.monthrange(year, first.month)[1]
+    start = length + first.day if first.day < 0 else first.day
+    return date(year, first.month, start), date(year, first.month, min(last.day, length))
 
 
 def same_date(gold: DateValue, answer: DateValue) -> bool:

@@ -25,6 +25,7 @@ _PHRASE_LISTS = (
     "no_openings",
     "one_pronoun_before",
     "one_pronoun_after",
+    "date_hedges",
 )
 _NUMBER_TABLES = ("number_words", "number_multipliers", "relative_spans")
 _FOLD = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "`": "'"})
@@ -53,6 +54,7 @@ class RuleLists:
     no_openings: tuple[str, ...]
     one_pronoun_before: tuple[str, ...]
     one_pronoun_after: tuple[str, ...]
+    date_hedges: tuple[str, ...]
     number_words: dict[str, int]
     number_multipliers: dict[str, int]
     relative_spans: dict[str, int]

@@ -29,15 +29,25 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from memsuite.eval.answer_rules.dates import DateValue, find_dates, find_ranges, same_date
+from memsuite.eval.answer_rules.dates import (
+    DateValue,
+    find_dates,
+    find_month_parts,
+    find_ranges,
+    month_part_days,
+    same_date,
+)
 from memsuite.eval.answer_rules.lists import fold, rule_lists
 from memsuite.eval.answer_rules.overlap import stemmer
 
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![\w.])\d+(?:\.\d+)?(?!\d)")
 _WORD = re.compile(r"[a-z0-9]+")
+_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
 _RELATIVE = re.compile(r"\b(?:([a-z0-9]+)\s+)?([a-z]+?)s?\s+(before|after|prior to|of)\s*$")
 #: The relation of a range of days ("June 19-25, 2023").
 RANGE = "range"
+#: The relation of a part of a month ("early June 2023", "the third week of June").
+PART = "part of a month"
 _GLUED = re.compile(r"(?<=\d)(?=[a-z]{3,})|(?<=[a-z]{3})(?=\d)")
 
 
@@ -77,6 +87,9 @@ class Elements:
     """Stemmed content words, in text order, without repeats."""
     numbers: tuple[float, ...] = ()
     dates: tuple[GoldDate, ...] = ()
+    acronyms: tuple[str, ...] = ()
+    """Words written in capitals ("UK", "NYC"), lower-cased: each may stand for the words its letters
+    open ("United Kingdom"); none in a folded text."""
 
     @property
     def size(self) -> int:
@@ -180,13 +193,18 @@ def elements(text: str, *, relative: bool = True) -> Elements:
     pieces: list[str] = []
     cursor = 0
     ranges = find_ranges(folded)
+    parts = [part for part in find_month_parts(folded)
+             if not any(part[0] < end and start < part[1] for start, end, *_ in ranges)]  # fmt: skip
+    periods = [*ranges, *parts]
     found_dates = [(a, b, value, None) for a, b, value in find_dates(folded)
-                   if not any(a < end and start < b for start, end, *_ in ranges)]  # fmt: skip
-    for start, end, value, last in sorted([*found_dates, *ranges], key=lambda item: item[0]):
+                   if not any(a < end and start < b for start, end, *_ in periods)]  # fmt: skip
+    for start, end, value, last in sorted([*found_dates, *periods], key=lambda item: item[0]):
         pieces.append(folded[cursor:start])
         period, relation = None, ""
         found = _RELATIVE.search(pieces[-1]) if relative and last is None else None
-        if last is not None:  # a range of days is its own period
+        if last is not None and (start, end, value, last) in parts:  # a part of a month is its own period
+            period, relation = month_part_days(value, last, None), PART
+        elif last is not None:  # a range of days is its own period
             first_day, last_day = value.as_date(), last.as_date()
             period = (first_day, last_day) if first_day and last_day else None
             relation = RANGE
@@ -214,7 +232,9 @@ def elements(text: str, *, relative: bool = True) -> Elements:
     words, spelled = _spelled_numbers(_WORD.findall(rest.replace("'s ", " ")))
     stem = stemmer().stem
     content = [stem(w) for w in words if w not in lists.articles and w not in lists.stopwords]
-    return Elements(tuple(dict.fromkeys(content)), tuple(dict.fromkeys([*numbers, *spelled])), tuple(dates))
+    acronyms = tuple(dict.fromkeys(w.lower() for w in _ACRONYM.findall(text)))
+    numbers = list(dict.fromkeys([*numbers, *spelled]))
+    return Elements(tuple(dict.fromkeys(content)), tuple(numbers), tuple(dates), acronyms)
 
 
 def _in_period(period: tuple[date, date], anchor: DateValue, candidate: DateValue) -> bool:
@@ -234,13 +254,52 @@ def _in_period(period: tuple[date, date], anchor: DateValue, candidate: DateValu
     return first <= period[1] and period[0] <= last
 
 
+def _nominal(gold: GoldDate) -> tuple[date, date] | None:
+    """The days a relative phrase names at its word ("the week before 9 June": the seven days before
+    it), narrower than its period, which allows for the calendar week it was said in."""
+    anchor = gold.value.as_date()
+    if anchor is None or not gold.relation:
+        return None
+    count, unit, kind = gold.relation.split(" ", 2)
+    span = rule_lists().relative_spans.get(unit)
+    if span is None:
+        return None
+    near, far = (int(count) - 1) * span + 1, int(count) * span
+    if kind == "of":
+        return anchor - timedelta(days=span // 2), anchor + timedelta(days=span // 2)
+    if kind == "after":
+        return anchor + timedelta(days=near), anchor + timedelta(days=far)
+    return anchor - timedelta(days=far), anchor - timedelta(days=near)
+
+
+def _names_a_day(gold: GoldDate) -> bool:
+    """Whether a gold date names a day or a few: a day, a range of at most three days ("November 5-6,
+    2022"), a weekday or a weekend ("the Saturday before 7 November", "the weekend after 3 June")."""
+    if gold.relation == RANGE:
+        return gold.period is not None and (gold.period[1] - gold.period[0]).days < 3
+    if gold.relation and gold.relation != PART:
+        return gold.relation.split(" ")[1] not in ("week", "month", "year", "fortnight")
+    return not gold.relation and gold.value.day is not None
+
+
 def _middle(period: tuple[date, date]) -> date:
     return period[0] + (period[1] - period[0]) / 2
 
 
 def _date_found(gold: GoldDate, response: Elements) -> bool:
     for candidate in response.dates:
+        if candidate.relation == PART and candidate.period is None and candidate.last is not None:
+            # A part of a month without its year ("mid-March") is in the gold's year.
+            period = month_part_days(candidate.value, candidate.last, gold.value.year)
+            candidate = GoldDate(candidate.value, period, PART, candidate.last)
         middle = None if candidate.period is None else _middle(candidate.period)
+        if candidate.relation == PART and _names_a_day(gold):
+            continue  # "early July" names neither 2 July nor 5-6 July: it is a guess around the day
+        if candidate.relation == PART and gold.relation not in ("", RANGE, PART):
+            window = _nominal(gold)
+            if window is not None and middle is not None and window[0] <= middle <= window[1]:
+                return True
+            continue
         if not gold.relation:
             if not candidate.relation and same_date(gold.value, candidate.value):
                 return True
@@ -267,7 +326,7 @@ def _period_elements(response: Elements) -> tuple[set[float], set[str]]:
     numbers: set[float] = set()
     words: set[str] = set()
     for candidate in response.dates:
-        if candidate.period is None or candidate.relation in ("", RANGE):
+        if candidate.period is None or candidate.relation in ("", RANGE, PART):
             continue
         count, unit, _ = candidate.relation.split(" ", 2)
         numbers |= {float(count), float(_middle(candidate.period).year)}
@@ -285,6 +344,18 @@ def same_family(gold_word: str, word: str) -> bool:
     return long[len(short) :] in rule_lists().word_family_suffixes
 
 
+def _spelled_out(acronyms: tuple[str, ...], words: tuple[str, ...]) -> set[str]:
+    """The acronyms, and the words, of every run of ``words`` whose first letters spell one of the
+    ``acronyms`` ("united kingdom" for "uk"): either stands for the other."""
+    found: set[str] = set()
+    for acronym in acronyms:
+        for start in range(len(words) - len(acronym) + 1):
+            run = words[start : start + len(acronym)]
+            if "".join(w[0] for w in run) == acronym:
+                found |= {acronym, *run}
+    return found
+
+
 def match(gold: Elements, response: Elements) -> Match:
     """Which of the gold's elements the response holds (module docstring).
 
@@ -295,7 +366,16 @@ def match(gold: Elements, response: Elements) -> Match:
     period_numbers, period_words = _period_elements(response)
     words = set(response.words) | period_words
     stated = set(response.numbers) | period_numbers
-    missing_words = tuple(w for w in gold.words if not any(same_family(w, r) for r in words))
+    spelled_out = _spelled_out(gold.acronyms, response.words) | _spelled_out(response.acronyms, gold.words)
+    missing_words = tuple(
+        w for w in gold.words if w not in spelled_out and not any(same_family(w, r) for r in words)
+    )
+    # A word the gold repeats inside one of its own compounds ("a challenge called #PlankChallenge")
+    # is held with the compound.
+    held = [w for w in gold.words if w not in missing_words]
+    missing_words = tuple(
+        w for w in missing_words if not (len(w) >= 5 and any(w in h and w != h for h in held))
+    )
     missing_numbers = tuple(n for n in gold_numbers if n not in stated)
     missing_dates = tuple(d.value for d in gold.dates if not _date_found(d, response))
     total = len(gold.words) + len(gold_numbers) + len(gold.dates)
@@ -311,4 +391,4 @@ def key_elements(gold: Elements, asked: Elements | None) -> Elements:
     words = tuple(w for w in gold.words if w not in set(asked.words))
     if not words and not gold.numbers and not gold.dates:
         return gold
-    return Elements(words, gold.numbers, gold.dates)
+    return Elements(words, gold.numbers, gold.dates, gold.acronyms)

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from memsuite.eval.answer_rules.dates import DateValue, find_dates, find_ranges, same_date
+from memsuite.eval.answer_rules.dates import DateValue, find_dates, find_month_parts, find_ranges, same_date
 from memsuite.eval.answer_rules.lists import RULES_PATH, rule_lists
 from memsuite.eval.answer_rules.responses import final_answer, gold_alternatives, polarity, refusal
 from memsuite.eval.answer_rules.text import elements, match
@@ -135,3 +135,22 @@ def test_rule_lists_are_documented_and_checked(tmp_path):
     with pytest.raises(ValueError, match="refusals"):
         rule_lists(broken)
     assert "not mentioned" in rule_lists().refusals
+
+
+def test_a_part_of_a_month_is_one_period_unless_hedged():
+    def parts(text):
+        return [
+            (first.day, last.day, first.month, first.year) for _, _, first, last in find_month_parts(text)
+        ]
+
+    assert parts("early june 2023") == [(1, 10, 6, 2023)]
+    assert parts("mid-march") == [(11, 20, 3, None)]
+    assert parts("the end of july, 2023") == [(21, 31, 7, 2023)]
+    assert parts("the third week of june 2023") == [(15, 21, 6, 2023)]
+    assert parts("the last week of december 2022") == [(-6, 31, 12, 2022)]
+    assert parts("around mid-july 2023") == []
+    assert parts("sometime in early june") == []
+    assert parts("late march or early april 2023") == []
+    # A part names a relative gold period it falls in, never a day.
+    assert holds("the week before 1 January 2023", "the last week of December 2022")
+    assert not holds("2 July 2023", "early July 2023")

@@ -66,6 +66,8 @@ EXTRA_WORDS = 3
 PROSE_WORDS = 8
 
 _REASON = re.compile(r"[,;]?\s*\b(?:since|because|as)\s+(?:she|he|they|it|there|her|his|their|of)\b", re.I)
+#: A gold whose parts are alternatives ("California or Florida", "friend, colleague or family").
+_ALTERNATIVES = re.compile(r"^[^;]*\bor\s+[^,;]*$")
 _PART_SPLIT = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 
 
@@ -115,6 +117,11 @@ def judge_rule(
         return _verdict(False, f"declines an answerable question ({declined!r})")
     if held == 0:
         return _verdict(False, f"holds none of the gold's key words ({found.describe()})")
+    if _ALTERNATIVES.search(gold):
+        alternatives = gold_parts(gold, always=True)
+        whole = [a for a in alternatives if match(key_elements(elements(a), asked), response).complete]
+        if len(alternatives) > 1 and whole:
+            return _verdict(True, f"holds {whole[0]!r}, one of the gold's alternatives")
     parts = gold_parts(gold)
     if len(parts) > 1:
         return _parts_verdict(parts, asked, response, final, leniency)

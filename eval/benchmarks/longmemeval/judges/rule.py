@@ -8,6 +8,10 @@ format).
 
 - a response that reasons step by step and never states a final answer is no (the values its steps
   pass through are not its answer);
+- a question that ends with two options ("..., the charity gala or the bake sale?") is answered by the
+  option the final answer names first (:mod:`memsuite.eval.answer_rules.options`): the gold's is yes,
+  the other no;
+- a gold that is a length of time is held in any units ("an hour and a half" = "90 minutes");
 - a gold that names an alternative ("7 days. 8 days (including the last day) is also acceptable.") is
   held when any alternative is;
 - every type: yes when the final answer holds every content element of the gold ("contains the correct
@@ -17,7 +21,8 @@ format).
   paraphrase or a missing part needs a reader;
 - temporal-reasoning: a count of days (the gold or the question says days) off by one in the final
   answer is accepted ("do not penalize off-by-one errors for the number of days"); weeks, months and
-  other counts are not;
+  other counts are not, nor a count off by one from a gold that lists its own alternative ("6 days.
+  7 days (including the last day) is also acceptable": the allowance is spent);
 - knowledge-update: the gold is the updated value, so containment is the rule: a previous value
   beside it is fine, a previous value alone misses the gold;
 - abstention (``_abs``): yes when the final answer declines (the ``refusals`` list), else no;
@@ -32,7 +37,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from memsuite.eval.answer_rules.durations import lengths, without_lengths
 from memsuite.eval.answer_rules.lists import fold, rule_lists
+from memsuite.eval.answer_rules.options import chosen_option, gold_option, question_options
 from memsuite.eval.answer_rules.responses import final_answer, gold_alternatives, refusal
 from memsuite.eval.answer_rules.text import elements, key_elements, match
 from memsuite.eval.answer_rules.verdict import rule_verdict as _verdict
@@ -49,9 +56,16 @@ def _off_by_one(missing: tuple[float, ...], stated: tuple[float, ...]) -> bool:
     return bool(missing) and all(n - 1 in stated or n + 1 in stated for n in missing)
 
 
-def _counts_days(gold: str) -> bool:
-    """Whether the gold counts days (the rubric forgives off-by-one for "the number of days" only)."""
-    return bool(re.search(r"\bdays?\b", gold.lower()))
+_UNIT = re.compile(r"\b(day|week|month|year|hour|minute)s?\b")
+_ASKED_UNIT = re.compile(r"\bhow many (day|week|month|year|hour|minute)s?\b")
+
+
+def _counts_days(gold: str, question: str) -> bool:
+    """Whether the answer is a count of days (the rubric forgives off-by-one for "the number of days"
+    only): the gold's unit, else the unit the question asks for ("How many weeks passed between the
+    day I ..." counts weeks)."""
+    unit = _UNIT.search(gold.lower()) or _ASKED_UNIT.search(question.lower())
+    return unit is not None and unit.group(1) == "day"
 
 
 def judge_rule(question: LmeQuestion, response: str) -> dict[str, Any]:
@@ -68,12 +82,22 @@ def judge_rule(question: LmeQuestion, response: str) -> dict[str, Any]:
         if declined:
             return _verdict(True, f"declines an unanswerable question ({declined!r})")
         return _verdict(False, "answers a question that cannot be answered")
-    verdicts = [_against(question, gold, final) for gold in gold_alternatives(str(question.answer))]
+    options = question_options(question.question) if not refusal(final) else None
+    wanted = gold_option(options, str(question.answer), question.question) if options else None
+    if options and wanted is not None:
+        chosen = chosen_option(options, final, question.question)
+        if chosen is not None:
+            which = "the gold's" if chosen == wanted else "the other"
+            return _verdict(chosen == wanted, f"chooses {options[chosen]!r}, {which} of the two options")
+    golds = gold_alternatives(str(question.answer))
+    # A gold that lists its alternatives ("6 days. 7 days (including the last day) is also
+    # acceptable.") has spent the off-by-one allowance on them.
+    verdicts = [_against(question, gold, final, off_by_one=len(golds) == 1) for gold in golds]
     # The gold allows any of its alternatives: the best verdict stands (yes, then undecided, then no).
     return next((v for want in (True, None, False) for v in verdicts if v["correct"] is want), verdicts[0])
 
 
-def _against(question: LmeQuestion, gold_text: str, final: str) -> dict[str, Any]:
+def _against(question: LmeQuestion, gold_text: str, final: str, *, off_by_one: bool) -> dict[str, Any]:
     """The verdict of the final answer against one form of the gold."""
     gold = key_elements(elements(gold_text), elements(question.question))
     if gold.size == 0:
@@ -81,9 +105,14 @@ def _against(question: LmeQuestion, gold_text: str, final: str) -> dict[str, Any
     found = match(gold, elements(final))
     if found.complete:
         return _verdict(True, f"holds the gold ({found.describe()})")
+    length = lengths(gold_text)
+    only_length = not elements(without_lengths(gold_text)).size
+    if length and only_length and length & lengths(final) and not refusal(final):
+        return _verdict(True, "states the gold's length of time in other units")
     if (
-        question.question_type == "temporal-reasoning"
-        and _counts_days(f"{gold_text} {question.question}")
+        off_by_one
+        and question.question_type == "temporal-reasoning"
+        and _counts_days(gold_text, question.question)
         and not found.missing_words
         and not found.missing_dates
         and _off_by_one(found.missing_numbers, found.response_numbers)

@@ -129,7 +129,7 @@ def test_agreement_with_the_published_majority_and_leniency_on_wrong_answers(sha
     """Every undecided answer counts as a disagreement; the adversarial answers are all wrong."""
     audit = shared_data / "published" / "locomo" / "audit"
     memos = list(_published(audit / "fc_gpt-4o-mini-memos.json"))
-    assert _agreement(memos, "strict") >= 0.845
+    assert _agreement(memos, "strict") >= 0.85
     assert _agreement(memos, "official") >= 0.86
     for name in ("adversarial_v1_specific.json", "adversarial_v2_vague.json"):
         wrong = list(_published(audit / name))
@@ -161,3 +161,33 @@ def test_agreement_with_zeps_published_grades(shared_data):
             agree += mine == item["grade"]
     assert agree / (decided + undecided) >= 0.85, agree / decided
     assert undecided / (decided + undecided) <= 0.01
+
+
+def test_a_gold_of_alternatives_is_held_by_any_one_of_them_whole():
+    asked = "Which US states might Tim be in during September 2023?"
+    assert verdict(2, "California or Florida", "California", question=asked)
+    assert verdict(2, "California or Florida", "Florida, most likely", question=asked)
+    assert verdict(2, "California or Florida", "Nevada", question=asked) is False
+    gold = "likely John's friend, colleague or family"
+    assert verdict(4, gold, "John's friend", question="Who is Anthony?")
+
+
+def test_an_acronym_stands_for_the_words_it_spells():
+    asked = "Which country has Tim visited most?"
+    assert verdict(1, "UK", "The United Kingdom", question=asked)
+    assert verdict(1, "NYC", "New York City", question="Which city did John say Tim should visit?")
+    assert verdict(1, "UK", "Ukraine", question=asked) is False
+
+
+def test_a_part_of_a_month_names_a_week_gold_not_a_day():
+    asked = "When did Caroline meet up with her friends?"
+    assert verdict(2, "The week before 9 June 2023", "Early June 2023", question=asked)
+    assert verdict(2, "The week before 1 January 2023", "The last week of December 2022", question=asked)
+    assert verdict(2, "The week before 9 June 2023", "Late June 2023", question=asked) is False
+    # A hedged or alternative part is the month alone, which does not name a week.
+    assert verdict(2, "The week before 9 June 2023", "Around early June 2023", question=asked) is False
+    guesses = "Late March or early April 2023"
+    assert verdict(2, "The week before 2 April 2023", guesses, question=asked) is False
+    # A day, a weekday or a weekend is not named by the part of the month around it.
+    assert verdict(2, "2 July 2023", "Early July 2023", question=asked) is False
+    assert verdict(2, "The Saturday before 7 November 2022", "Early November 2022", question=asked) is False

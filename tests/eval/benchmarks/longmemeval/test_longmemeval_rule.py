@@ -90,8 +90,8 @@ def test_gold_alternatives_are_accepted():
 
 
 def test_agreement_with_the_published_verdicts(shared_data):
-    """Each published set: at least 0.8 agreement counting every undecided answer as a disagreement,
-    at least 0.85 on all the sets pooled, and at most 1 % undecided.
+    """Each published set: at least 0.85 agreement counting every undecided answer as a disagreement,
+    at least 0.87 on all the sets pooled, and at most 1 % undecided.
 
     The rules restate the official rubric; see the issue note for how they were kept from fitting these
     verdicts. This checks they still hold on the real answers.
@@ -112,12 +112,53 @@ def test_agreement_with_the_published_verdicts(shared_data):
                 continue
             decided += 1
             agree += mine == record["autoeval_label"]["label"]
-        assert agree / (decided + undecided) >= 0.8, (path.name, agree / decided)
+        assert agree / (decided + undecided) >= 0.85, (path.name, agree / decided)
         assert undecided / (decided + undecided) <= 0.01, (path.name, undecided)
         pooled, total = pooled + agree, total + decided + undecided
-    assert pooled / total >= 0.85
+    assert pooled / total >= 0.87
 
 
 @pytest.mark.parametrize("response", ["", "   "])
 def test_an_empty_answer_is_wrong(response):
     assert verdict(q("Lisbon"), response) is False
+
+
+def test_a_two_option_question_is_answered_by_the_option_named_first():
+    gold = q("I went to the bake sale first.", "temporal-reasoning",
+             question="Which did I go to first, the charity gala or the bake sale?")  # fmt: skip
+    assert verdict(gold, "**Answer:** The bake sale.")
+    assert verdict(gold, "You went to the bake sale first, and to the charity gala a month later.")
+    assert verdict(gold, "The charity gala came first; the bake sale was after it.") is False
+    assert verdict(gold, "The charity gala.") is False
+    # A word of the question outside the options names neither ("trip").
+    asked = "Which trip did I take first, the one to Europe with family or the solo trip to Thailand?"
+    trip = q("The solo trip to Thailand", "temporal-reasoning", question=asked)
+    assert verdict(trip, "The trip to Europe with family was taken first.") is False
+    assert verdict(trip, "Thailand, on your own, then Europe.")
+    # Declining is judged as declining, whichever option it mentions.
+    assert verdict(gold, "I cannot determine whether the bake sale or the gala came first.") is False
+
+
+def test_a_length_of_time_is_held_in_any_units():
+    asked = "How long does it take me to get ready and commute?"
+    gold = q("an hour and a half", "multi-session", question=asked)
+    assert verdict(gold, "1 hour (getting ready) + 30 minutes = 90 minutes in total.")
+    assert verdict(gold, "It takes 1 hour 30 minutes.")
+    assert verdict(gold, "About 1.5 hours.")
+    assert verdict(gold, "About two hours.") is False
+
+
+def test_a_gold_listing_its_off_by_one_allows_no_other():
+    gold = q("6 days. 7 days (including the last day) is also acceptable.", "temporal-reasoning",
+             question="How many days passed between the two concerts?")  # fmt: skip
+    assert verdict(gold, "7 days")
+    assert verdict(gold, "5 days") is False
+    asked = "How many weeks passed between the day I bought the racket and the day it came?"
+    weeks = q("1 week", "temporal-reasoning", question=asked)
+    assert verdict(weeks, "2 weeks") is False  # a count of weeks, though the question says "the day"
+
+
+def test_a_word_repeated_inside_the_golds_own_compound_is_held_with_it():
+    gold = q("You joined a social media challenge called #PlankChallenge.", "temporal-reasoning",
+             question="What social media activity did I join 5 days ago?")  # fmt: skip
+    assert verdict(gold, "You joined the #PlankChallenge.")
