@@ -15,11 +15,14 @@ before D" spans from ``n + 1`` units before D to ``n - 1`` units before it, the 
 said on D) spans a week, as "the week before" does. Unit lengths in days are ``relative_spans``.
 
 Containment (:func:`match`): each gold element is looked for among the response's: a word among its
-words or its word family (``word_family_suffixes``: "mentorship" = "mentoring"), a number among its
+words or its word family (``word_family_suffixes``: "mentorship" = "mentoring"), or spelled out by an
+acronym the gold writes in capitals ("UK": "United Kingdom"), or inside one of the gold's own compounds
+the response holds ("a challenge called #PlankChallenge"); a number among its
 numbers (a number word in the response counts, and a year inside one of its dates counts), a date by
 :func:`.dates.same_date`; a gold period holds a response day inside it, a response month overlapping
-it (a period of a month or more), or the same relative phrase on the same day -- never the anchor
-day itself ("the week before 27 June" is not 27 June).
+it (a period of a month or more), a part of a month centred in the days the phrase names ("early
+June" for "the week before 9 June"; never for a day, a weekday or a weekend), or the same relative
+phrase on the same day -- never the anchor day itself ("the week before 27 June" is not 27 June).
 """
 
 from __future__ import annotations

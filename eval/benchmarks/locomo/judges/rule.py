@@ -22,6 +22,8 @@ format differs"):
   :data:`EXTRA_WORDS` content words) is yes unless it names an item the gold does not hold (a wrong
   item), and an answer in prose (over :data:`PROSE_WORDS` content words, an item longer than a list
   item) is yes: its other phrases explain, they are not items;
+- a gold of alternatives ("California or Florida", "friend, colleague or family") is held by any one
+  alternative whole;
 - a reason the gold gives after its answer ("..., since they don't have fur") is not a part of it;
 - any other gold: yes when more than :data:`TOPIC` of its key words are held, else no.
 
