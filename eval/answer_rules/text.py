@@ -337,6 +337,27 @@ def _period_elements(response: Elements) -> tuple[set[float], set[str]]:
     return numbers, words
 
 
+def misspelt(gold_word: str, word: str) -> bool:
+    """Whether two stemmed words of at least six letters, with the same first letter, are one letter
+    apart: one added, dropped, changed, or two neighbours swapped."""
+    if min(len(gold_word), len(word)) < 6 or gold_word[0] != word[0] or gold_word == word:
+        return False
+    if abs(len(gold_word) - len(word)) > 1:
+        return False
+    short, long = sorted((gold_word, word), key=len)
+    if len(short) < len(long):
+        return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+    differ = [i for i in range(len(short)) if short[i] != long[i]]
+    if len(differ) == 1:
+        return True
+    return (
+        len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and short[differ[0]] == long[differ[1]]
+        and short[differ[1]] == long[differ[0]]
+    )
+
+
 def same_family(gold_word: str, word: str) -> bool:
     """Whether two stemmed words are one word family (``word_family_suffixes``)."""
     if gold_word == word:
@@ -373,6 +394,8 @@ def match(gold: Elements, response: Elements) -> Match:
     missing_words = tuple(
         w for w in gold.words if w not in spelled_out and not any(same_family(w, r) for r in words)
     )
+    # A misspelt word ("jweleri" for "jewelri", "xeonoblad" for "xenoblad") is the word.
+    missing_words = tuple(w for w in missing_words if not any(misspelt(w, r) for r in words))
     # A word the gold repeats inside one of its own compounds ("a challenge called #PlankChallenge")
     # is held with the compound.
     held = [w for w in gold.words if w not in missing_words]

@@ -24,7 +24,8 @@ format differs"):
   item) is yes: its other phrases explain, they are not items;
 - a gold of alternatives ("California or Florida", "friend, colleague or family") is held by any one
   alternative whole;
-- a reason the gold gives after its answer ("..., since they don't have fur") is not a part of it;
+- a reason the gold gives after its answer ("..., since they don't have fur"; "National park; she likes
+  the outdoors") is not a part of it;
 - any other gold: yes when more than :data:`TOPIC` of its key words are held, else no.
 
 The J prompt also says "grade generously ... as long as it touches on the same topic as the gold answer
@@ -67,7 +68,11 @@ EXTRA_WORDS = 3
 #: is prose; a shorter one is a phrase that names its items.
 PROSE_WORDS = 8
 
-_REASON = re.compile(r"[,;]?\s*\b(?:since|because|as)\s+(?:she|he|they|it|there|her|his|their|of)\b", re.I)
+_REASON = re.compile(
+    r"[,;]?\s*\b(?:since|because|as)\s+(?:she|he|they|it|there|her|his|their|of)\b"
+    r"|;\s*(?:she|he|they|it|there)(?:'s)?\b",
+    re.I,
+)
 #: A gold whose parts are alternatives ("California or Florida", "friend, colleague or family").
 _ALTERNATIVES = re.compile(r"^[^;]*\bor\s+[^,;]*$")
 _PART_SPLIT = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")

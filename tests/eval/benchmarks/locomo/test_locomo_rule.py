@@ -191,3 +191,14 @@ def test_a_part_of_a_month_names_a_week_gold_not_a_day():
     # A day, a weekday or a weekend is not named by the part of the month around it.
     assert verdict(2, "2 July 2023", "Early July 2023", question=asked) is False
     assert verdict(2, "The Saturday before 7 November 2022", "Early November 2022", question=asked) is False
+
+
+def test_degree_words_reasons_after_a_semicolon_and_misspellings():
+    asked = "How did it go?"
+    assert verdict(1, "She appreciated them a lot", "She felt very appreciative.", question=asked)
+    assert verdict(1, "Lots of homes were ruined.", "Many homes were ruined.", question=asked)
+    gold = "National park; she likes the outdoors"
+    assert verdict(3, gold, "A national park.", question="Would she prefer a national park or a theme park?")
+    assert verdict(1, '"Xenoblade Chronicles"', "Xeonoblade Chronicles", question=asked)
+    assert verdict(1, "jweleri made from recycled objects", "Jewelry made from recycled objects", question=asked)
+    assert verdict(1, "a signed basketball", "a signed baseball", question=asked) is False
