@@ -200,5 +200,5 @@ def test_degree_words_reasons_after_a_semicolon_and_misspellings():
     gold = "National park; she likes the outdoors"
     assert verdict(3, gold, "A national park.", question="Would she prefer a national park or a theme park?")
     assert verdict(1, '"Xenoblade Chronicles"', "Xeonoblade Chronicles", question=asked)
-    assert verdict(1, "jweleri made from recycled objects", "Jewelry made from recycled objects", question=asked)
+    assert verdict(1, "jweleri from recycled objects", "Jewelry from recycled objects", question=asked)
     assert verdict(1, "a signed basketball", "a signed baseball", question=asked) is False
