@@ -13,7 +13,7 @@ export TRANSFORMERS_OFFLINE := 1
 # reads the catalogue files `memsuite data fetch` caches. Set it to use another copy.
 export MEMSUITE_SHARED_DATA ?= $(abspath ../shared/data)
 
-.PHONY: install demo test lint bench results clean
+.PHONY: install demo test lint bench results results-oracle clean
 
 install: $(STAMP)
 
@@ -77,6 +77,24 @@ results: install
 		--out results/leaderboard --no-plots
 	$(BIN)/python perf/locomo_recall_table.py runs/results/locomo_quick --ks 5 10 25 \
 		> results/locomo_quick/recall_at_k.md
+
+# The libraries' ceilings: mem0ai, graphiti-core and the native LLM paradigms with every LLM call answered
+# by the gold-backed oracle endpoint, on MEME (3 generated episodes, 32k filler) and DynamicMem (one
+# generated user, 15 months). Not part of `make results`: tens of minutes on 2 cores. Runs go to
+# runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored / maintained /
+# retrieved shares and evidence rate per system, the README's figures) to results/.
+results-oracle: install
+	rm -rf runs/results_oracle
+	$(BIN)/memsuite run configs/oracle_libraries.yaml --out runs/results_oracle/oracle_libraries --quiet
+	$(BIN)/memsuite run configs/oracle_libraries_dynamicmem.yaml \
+		--out runs/results_oracle/oracle_libraries_dynamicmem --quiet
+	rm -rf results/oracle_libraries results/oracle_libraries_dynamicmem
+	$(BIN)/memsuite report runs/results_oracle/oracle_libraries --out results/oracle_libraries
+	$(BIN)/memsuite report runs/results_oracle/oracle_libraries_dynamicmem \
+		--out results/oracle_libraries_dynamicmem
+	$(BIN)/python perf/oracle_ceilings_table.py results/oracle_libraries > results/oracle_libraries/ceilings.md
+	$(BIN)/python perf/oracle_ceilings_table.py results/oracle_libraries_dynamicmem \
+		> results/oracle_libraries_dynamicmem/ceilings.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache
