@@ -80,7 +80,8 @@ results: install
 
 # The libraries' ceilings: mem0ai, graphiti-core and the native LLM paradigms with every LLM call answered
 # by the gold-backed oracle endpoint, on MEME (3 generated episodes, 32k filler) and DynamicMem (one
-# generated user, 15 months). Not part of `make results`: tens of minutes on 2 cores. Runs go to
+# generated user, 15 months). Not part of `make results`: 6 min on 2 busy cores with the embedding cache
+# warm (mem0ai alone takes minutes per MEME episode cold). Runs go to
 # runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored / maintained /
 # retrieved shares and evidence rate per system, the README's figures) to results/.
 results-oracle: install
