@@ -17,7 +17,8 @@ the state no longer has (retrieving those does not let a system answer an update
   events, as bm25 and dense do): at least one gold evidence id of the current value is among them;
 - *value mode* -- otherwise (an LLM memory of extracted facts): the rule judge
   (:func:`.judges.judge_field_rule`) gives core 1 to every field of the gold value, reading the whole
-  text as the answer (clock times within 5 minutes, weekday sets, half of the key tokens, ...).
+  text, or one of its entries (lines), as the answer (clock times within 5 minutes, weekday sets, half
+  of the key tokens, ...): one entry per fact keeps the other facts' weekdays out of a weekday set.
 
 Stages (True, False, or None when the artefact is missing):
 
@@ -102,8 +103,17 @@ def holds_value(
         return bool(found), f"evidence {found}" if found else f"none of the evidence {list(evidence_ids)}"
     if text is None:
         return None, "no text recorded"
-    fields = [judges.Field(f.path, f.gold, text, message=True) for f in judges.value_fields(gold, None)]
-    missed = [j.path for j in judges.rule_judge(fields) if not j.core]
+    # A memory holds a field when the whole text or one of its entries (lines) does: read whole, a
+    # memory's other entries would count against a field (every habit's weekdays beside the one asked).
+    entries = [text, *(line for line in text.splitlines() if line.strip() and line.strip() != text.strip())]
+    missed = [
+        field.path
+        for field in judges.value_fields(gold, None)
+        if not any(
+            judges.judge_field_rule(judges.Field(field.path, field.gold, entry, message=True)).core
+            for entry in entries
+        )
+    ]
     return not missed, f"fields not held: {missed}" if missed else "every field held"
 
 

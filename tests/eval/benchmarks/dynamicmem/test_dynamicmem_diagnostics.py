@@ -216,3 +216,16 @@ def test_bm25_run_gives_a_consistent_stage_table(tmp_path):
         assert c.answer_judge is None
     failed = sum(c.shares["retrieved"] * c.n for c in cells)
     assert failed == pytest.approx(sum(a.retrieved is False for a in attributions))
+
+
+def test_value_mode_reads_a_memory_entry_by_entry():
+    gold = {"schedule": {"day_of_week": "Tuesday"}, "location": "The Copper Spoon"}
+    memory = (
+        "User's grocery shop: Pantrywell Grocers, Sundays and Saturdays at 10:00\n\n"
+        "User's book club: The Copper Spoon, the second Tuesday of the month at 19:00\n\n"
+        "User's gym: Mondays, Wednesdays and Fridays at Ironworks"
+    )
+    assert holds_value(gold, EVIDENCE, [], memory) == (True, "every field held")
+    moved = memory.replace("The Copper Spoon", "Cafe Lune")
+    held, why = holds_value(gold, EVIDENCE, [], moved)
+    assert held is False and "location" in why
