@@ -14,7 +14,7 @@ from typing import Any
 from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.dynamicmem import diagnostics as dynamicmem_diagnostics
 from memsuite.eval.benchmarks.dynamicmem.schema import CATEGORIES as DYNAMICMEM_CATEGORIES
-from memsuite.eval.benchmarks.dynamicmem.scoring import EVIDENCE_F1, key_outcome, user_values
+from memsuite.eval.benchmarks.dynamicmem.scoring import EVIDENCE_F1, keeps_events, key_outcome, user_values
 from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.diagnostics import StageCell
 from memsuite.eval.protocol import Row
@@ -61,7 +61,8 @@ DYNAMICMEM_NOTES = (
     "a score is 0.8 core + 0.2 detail/2 per field; State Completion = mean over fields, Personalized "
     "Service = mean over items (an identity-gate failure zeroes its item); Evidence F1 = retrieved "
     "events vs gold evidence ids; per checkpoint, averaged within a user, then over users. A dash: "
-    "nothing scored (State Completion and Personalized Service need an answer LLM).",
+    "nothing scored (State Completion and Personalized Service need an answer LLM; Evidence F1 needs a "
+    "memory whose hits carry event ids, which a memory of extracted facts does not keep).",
     "published numbers: memsuite carries none for DynamicMem (arXiv 2606.22877), so no reference row.",
 )
 
@@ -116,10 +117,11 @@ def dynamicmem_intervals(
     per-checkpoint curve values, so its resamples recompute that mean, each user's checkpoints drawn
     together; its n counts users as well.
     """
-    rows = [r for r in run.rows(system) if split is None or r.metadata.get("change") == split]
+    every = run.rows(system)
+    rows = [r for r in every if split is None or r.metadata.get("change") == split]
     means = [
         (metric, checkpoint, user, sum(values) / len(values))
-        for (checkpoint, user), metrics in user_values(rows, judge).items()
+        for (checkpoint, user), metrics in user_values(rows, judge, keeps_events(every)).items()
         for metric, values in metrics.items()
         if metric in DYNAMICMEM_METRICS and values
     ]

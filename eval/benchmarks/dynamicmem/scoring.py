@@ -31,6 +31,7 @@ PERSONALIZED_SERVICE = "personalized_service"
 #: Row ``metadata["change"]`` values.
 CHANGE_LABELS = ("retained", "updated", "new")
 
+
 def evidence_prf(gold_ids: Iterable[str], predicted_ids: Iterable[str]) -> dict[str, float]:
     """Set precision, recall, F1 and exactness of predicted evidence ids (the release's conventions:
     an empty gold set has recall 1 only for an empty prediction; an empty prediction has precision 1
@@ -55,13 +56,16 @@ def _field_scores(row: Row, judge: str) -> list[float] | None:
     return [float(f["score"]) for f in verdict["fields"]]
 
 
-def _row_metrics(row: Row, judge: str) -> dict[str, Any]:
-    """Every per-row quantity the summary averages (None where it does not apply)."""
+def _row_metrics(row: Row, judge: str, keeps_events: bool = True) -> dict[str, Any]:
+    """Every per-row quantity the summary averages (None where it does not apply). ``keeps_events``:
+    whether the system's hits carry event ids at all; a memory of extracted facts keeps none, and the
+    retrieved events' evidence metrics do not apply to it (rather than being 0)."""
     md = row.metadata
     gold_ids = md.get("gold_evidence_ids") or []
     out: dict[str, Any] = {}
-    for name, value in evidence_prf(gold_ids, md.get("retrieved_app_log_ids") or []).items():
-        out[f"evidence_{name}"] = value
+    if keeps_events:
+        for name, value in evidence_prf(gold_ids, md.get("retrieved_app_log_ids") or []).items():
+            out[f"evidence_{name}"] = value
     # An answer was given when the row has a "prediction" key and the call did not fail: a failed call
     # is left out of every answer metric (eval/answer.py), never scored 0.
     answered = "prediction" in md and not md.get("answer_failure")
@@ -88,7 +92,9 @@ def key_outcome(row: Row, judge: str) -> float | None:
     left out (no answer, a failed call)."""
     if row.metadata.get("task") != STATE_COMPLETION:
         return None
-    metrics = _row_metrics(row, "rule" if judge == EVIDENCE_F1 else judge)
+    # One row alone: hits without any event id are a memory that keeps none.
+    keeps_events = bool(row.metadata.get("retrieved_app_log_ids")) or not row.usage.get("hits")
+    metrics = _row_metrics(row, "rule" if judge == EVIDENCE_F1 else judge, keeps_events)
     if judge == EVIDENCE_F1:
         return metrics.get("evidence_f1")
     fields = metrics["fields"]
@@ -107,12 +113,21 @@ _ITEM_METRICS = (
 )
 
 
-def user_values(rows: Iterable[Row], judge: str) -> dict[tuple[str, str], dict[str, list[float]]]:
-    """(checkpoint, user) -> metric -> the values a curve averages within that user (fields, items)."""
+def keeps_events(rows: Iterable[Row]) -> bool:
+    """Whether a system's hits carry event ids (any row retrieved one): a memory of extracted facts
+    keeps none."""
+    return any(row.metadata.get("retrieved_app_log_ids") for row in rows)
+
+
+def user_values(
+    rows: Iterable[Row], judge: str, events: bool = True
+) -> dict[tuple[str, str], dict[str, list[float]]]:
+    """(checkpoint, user) -> metric -> the values a curve averages within that user (fields, items);
+    ``events``: :func:`keeps_events` of the system's rows (without, no retrieved-evidence metric)."""
     per_user: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for row in rows:
         key = (row.metadata.get("checkpoint", "?"), row.unit_id)
-        metrics = _row_metrics(row, judge)
+        metrics = _row_metrics(row, judge, events)
         task = row.metadata.get("task")
         if task == STATE_COMPLETION:
             if metrics["fields"] is not None:
@@ -130,9 +145,9 @@ def user_values(rows: Iterable[Row], judge: str) -> dict[tuple[str, str], dict[s
     return per_user
 
 
-def _curves(rows: list[Row], labels: list[str], judge: str) -> dict[str, list[float | None]]:
+def _curves(rows: list[Row], labels: list[str], judge: str, events: bool) -> dict[str, list[float | None]]:
     """Per checkpoint: each metric averaged within a user, then over users (each user weighs the same)."""
-    per_user = user_values(rows, judge)
+    per_user = user_values(rows, judge, events)
     names = sorted({name for values in per_user.values() for name in values})
     curves: dict[str, list[float | None]] = {}
     for name in names:
@@ -165,14 +180,16 @@ def summarize(rows: Iterable[Row], judge: str = "rule") -> dict[str, Any]:
     """
     rows = list(rows)
     labels = sorted({r.metadata.get("checkpoint", "?") for r in rows}, key=_checkpoint_order)
-    curves = _curves(rows, labels, judge)
+    events = keeps_events(rows)
+    curves = _curves(rows, labels, judge, events)
     splits = {
-        label: _curves([r for r in rows if r.metadata.get("change") == label], labels, judge)
+        label: _curves([r for r in rows if r.metadata.get("change") == label], labels, judge, events)
         for label in CHANGE_LABELS
     }
     categories = sorted({r.metadata.get("category") for r in rows if r.metadata.get("category")})
     by_category = {
-        c: _curves([r for r in rows if r.metadata.get("category") == c], labels, judge) for c in categories
+        c: _curves([r for r in rows if r.metadata.get("category") == c], labels, judge, events)
+        for c in categories
     }
     answer_failures = sum(1 for r in rows if r.metadata.get("answer_failure"))
     left_out = [r for r in rows if failed(r, judge)]

@@ -86,3 +86,26 @@ def test_retrieval_only_rows_give_evidence_but_no_state_completion():
     assert summary["curves"]["evidence_recall"] == [pytest.approx(0.5)]
     assert summary["curves"]["evidence_precision"] == [pytest.approx(1.0)]
     assert summary["counts"]["answered"] == 0
+
+
+def test_retrieved_evidence_f1_does_not_apply_to_hits_without_event_ids():
+    def row(retrieved, hits):
+        meta = {"task": scoring.STATE_COMPLETION, "checkpoint": "C1", "gold_evidence_ids": ["log_1"],
+                "retrieved_app_log_ids": retrieved}  # fmt: skip
+        return Row("sys", "dynamicmem", "u1", "k", "?", "v", "", usage={"hits": hits}, metadata=meta)
+
+    assert scoring.key_outcome(row(["log_1"], 1), scoring.EVIDENCE_F1) == 1.0
+    assert scoring.key_outcome(row([], 0), scoring.EVIDENCE_F1) == 0.0  # nothing retrieved: a miss
+    assert scoring.key_outcome(row([], 3), scoring.EVIDENCE_F1) is None  # facts without event ids: no F1
+
+
+def test_a_memory_that_keeps_no_events_has_no_retrieved_evidence_curve():
+    def row(retrieved, hits, checkpoint):
+        meta = {"task": scoring.STATE_COMPLETION, "checkpoint": checkpoint, "gold_evidence_ids": ["log_1"],
+                "retrieved_app_log_ids": retrieved, "change": "new"}  # fmt: skip
+        return Row("sys", "dynamicmem", "u1", "k", "?", "v", "", usage={"hits": hits}, metadata=meta)
+
+    facts = scoring.summarize([row([], 2, "C1"), row([], 0, "C2")])
+    assert facts["curves"].get("evidence_f1") is None
+    events = scoring.summarize([row(["log_1"], 2, "C1"), row([], 0, "C2")])
+    assert events["curves"]["evidence_f1"] == [1.0, 0.0]  # nothing retrieved at C2: a miss
