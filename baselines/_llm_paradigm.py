@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import time
 from abc import abstractmethod
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from memsuite.baselines._llm_support import LLMAccount, check_protocol, system_usage
+from memsuite.baselines._llm_support import (
+    LLMAccount,
+    ask_structured,
+    check_protocol,
+    session_day,
+    system_usage,
+)
 from memsuite.baselines._oracle import MODES, oracle_mode, oracle_param
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.llm.protocol import ChatClient
@@ -75,6 +81,20 @@ class LLMParadigm(MemorySystem):
                 self._ingest(session, namespace, report)
         report.wall_s = time.perf_counter() - started
         return report
+
+    def _ask_session(self, tool: Any, prompt: str, session: Session, chunk: str) -> tuple[Any, str | None]:
+        """One structured ingestion call on a chunk of ``session``, its date first (a fact says when it
+        held); the reply's data and, when the call or its parsing failed, why."""
+        day = session_day(session.timestamp)
+        return ask_structured(
+            self._llm,
+            tool,
+            prompt,
+            f"Session date: {day.isoformat() if day else session.timestamp}\n\n{chunk}",
+            protocol=self.protocol,
+            phase="ingest",
+            max_tokens=self.reply_tokens,
+        )
 
     @abstractmethod
     def _ingest(self, session: Session, namespace: str, report: IngestReport) -> None:

@@ -35,7 +35,6 @@ from memsuite.baselines._llm_support import (
     clip_tokens,
     function_tool,
     session_chunks,
-    session_day,
 )
 from memsuite.baselines._oracle import oracle_facts, worded
 from memsuite.memory_systems.embedder import Embedder
@@ -381,16 +380,7 @@ class LLMExtractionMemory(LLMParadigm):
             report.added += 1
 
     def _ingest_chunk(self, chunk: str, session: Session, namespace: str, report: IngestReport) -> None:
-        day = session_day(session.timestamp)
-        data, error = ask_structured(
-            self._llm,
-            EXTRACT_TOOL,
-            EXTRACT_PROMPT,
-            f"Session date: {day.isoformat() if day else session.timestamp}\n\n{chunk}",
-            protocol=self.protocol,
-            phase="ingest",
-            max_tokens=self.reply_tokens,
-        )
+        data, error = self._ask_session(EXTRACT_TOOL, EXTRACT_PROMPT, session, chunk)
         facts = _facts(data)
         if facts is None:
             logger.info("%s: fact extraction failed (%s)", self.name, error or f"bad reply {data!r:.200}")

@@ -41,8 +41,6 @@ import numpy as np
 from memsuite.baselines._llm_paradigm import LLMParadigm
 from memsuite.baselines._llm_support import (
     LexicalIndex,
-    ask_structured,
-    session_day,
     session_iso,
 )
 from memsuite.baselines._oracle import ingest_chunks, oracle_facts
@@ -402,17 +400,8 @@ class TemporalKGMemory(LLMParadigm):
 
     def _ingest(self, session: Session, namespace: str, report: IngestReport) -> None:
         """Extract facts, dependencies and forget requests; invalidate, add, and apply dependency rules."""
-        day = session_day(session.timestamp)
         for chunk in ingest_chunks(session, self.input_tokens, self.oracle_mode):
-            data, error = ask_structured(
-                self._llm,
-                EXTRACT_TOOL,
-                EXTRACT_PROMPT,
-                f"Session date: {day.isoformat() if day else session.timestamp}\n\n{chunk}",
-                protocol=self.protocol,
-                phase="ingest",
-                max_tokens=self.reply_tokens,
-            )
+            data, error = self._ask_session(EXTRACT_TOOL, EXTRACT_PROMPT, session, chunk)
             extraction = parse_extraction(data)
             if extraction is None:
                 logger.info("%s: extraction failed (%s)", self.name, error or f"bad reply {data!r:.200}")
