@@ -52,6 +52,8 @@ RANGE = "range"
 #: The relation of a part of a month ("early June 2023", "the third week of June").
 PART = "part of a month"
 _GLUED = re.compile(r"(?<=\d)(?=[a-z]{3,})|(?<=[a-z]{3})(?=\d)")
+_NUMBER_RANGE = re.compile(r"(?<![\d/.-])(\d+(?:\.\d+)?)\s*(?:-|to)\s*(\d+(?:\.\d+)?)(?![\d/.-])")
+_LONE_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])")
 
 
 @dataclass(frozen=True)
@@ -407,6 +409,20 @@ def match(gold: Elements, response: Elements) -> Match:
     total = len(gold.words) + len(gold_numbers) + len(gold.dates)
     found = total - len(missing_words) - len(missing_numbers) - len(missing_dates)
     return Match(found, total, missing_words, missing_numbers, missing_dates, response.numbers)
+
+
+def stated_only_in_a_range(numbers: set[float], final: str) -> str | None:
+    """The range ("2-3 weeks", "20 to 30%") in which the final answer states a gold number, when it
+    states it nowhere else and the range's other end is no gold number (of any alternative): a range
+    hedges between counts, it does not give the gold's ("10-12 hours" for a gold of "10-12 hours", or
+    "2-3 days" for "2 days. 3 days ... is also acceptable", does)."""
+    text = fold(final)
+    alone = {float(n) for n in _LONE_NUMBER.findall(_NUMBER_RANGE.sub(" ", text))}
+    for found in _NUMBER_RANGE.finditer(text):
+        ends = {float(n) for n in found.groups()}
+        if ends & (numbers - alone) and not ends <= numbers:
+            return found.group()
+    return None
 
 
 def key_elements(gold: Elements, asked: Elements | None) -> Elements:

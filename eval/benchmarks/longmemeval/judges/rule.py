@@ -12,6 +12,8 @@ format).
   option the final answer names first (:mod:`memsuite.eval.answer_rules.options`): the gold's is yes,
   the other no;
 - a gold that is a length of time is held in any units ("an hour and a half" = "90 minutes");
+- a gold number the final answer states only as one end of a range ("2-3 weeks" for "3 weeks") is not
+  held: the range hedges between counts;
 - a gold that names an alternative ("7 days. 8 days (including the last day) is also acceptable.") is
   held when any alternative is;
 - every type: yes when the final answer holds every content element of the gold ("contains the correct
@@ -41,7 +43,7 @@ from memsuite.eval.answer_rules.durations import lengths, without_lengths
 from memsuite.eval.answer_rules.lists import fold, rule_lists
 from memsuite.eval.answer_rules.options import chosen_option, gold_option, question_options
 from memsuite.eval.answer_rules.responses import final_answer, gold_alternatives, refusal
-from memsuite.eval.answer_rules.text import elements, key_elements, match
+from memsuite.eval.answer_rules.text import elements, key_elements, match, stated_only_in_a_range
 from memsuite.eval.answer_rules.verdict import rule_verdict as _verdict
 from memsuite.eval.benchmarks.longmemeval.schema import LmeQuestion
 
@@ -92,17 +94,24 @@ def judge_rule(question: LmeQuestion, response: str) -> dict[str, Any]:
     golds = gold_alternatives(str(question.answer))
     # A gold that lists its alternatives ("6 days. 7 days (including the last day) is also
     # acceptable.") has spent the off-by-one allowance on them.
-    verdicts = [_against(question, gold, final, off_by_one=len(golds) == 1) for gold in golds]
+    allowed = {n for gold in golds for n in elements(gold).numbers}
+    verdicts = [_against(question, gold, final, allowed, off_by_one=len(golds) == 1) for gold in golds]
     # The gold allows any of its alternatives: the best verdict stands (yes, then undecided, then no).
     return next((v for want in (True, None, False) for v in verdicts if v["correct"] is want), verdicts[0])
 
 
-def _against(question: LmeQuestion, gold_text: str, final: str, *, off_by_one: bool) -> dict[str, Any]:
-    """The verdict of the final answer against one form of the gold."""
+def _against(
+    question: LmeQuestion, gold_text: str, final: str, allowed: set[float], *, off_by_one: bool
+) -> dict[str, Any]:
+    """The verdict of the final answer against one form of the gold (``allowed``: the numbers of every
+    form)."""
     gold = key_elements(elements(gold_text), elements(question.question))
     if gold.size == 0:
         return _verdict(None, "the gold answer has no content element")
     found = match(gold, elements(final))
+    ranged = stated_only_in_a_range(allowed, final)
+    if ranged:
+        return _verdict(False, f"gives a range, not the count ({ranged})")
     if found.complete:
         return _verdict(True, f"holds the gold ({found.describe()})")
     length = lengths(gold_text)

@@ -162,3 +162,15 @@ def test_a_word_repeated_inside_the_golds_own_compound_is_held_with_it():
     gold = q("You joined a social media challenge called #PlankChallenge.", "temporal-reasoning",
              question="What social media activity did I join 5 days ago?")  # fmt: skip
     assert verdict(gold, "You joined the #PlankChallenge.")
+
+
+def test_a_number_stated_only_as_one_end_of_a_range_is_not_held():
+    asked = "How many weeks ago did I start using the cashback app?"
+    assert verdict(q("3 weeks ago", "temporal-reasoning", question=asked), "About 2-3 weeks ago.") is False
+    assert verdict(q("3 weeks ago", "temporal-reasoning", question=asked), "3 weeks ago (2-3 by my count).")
+    # A range the gold itself gives, or one spanning the gold's own alternatives, is held.
+    assert verdict(q("10-12 hours", "multi-session", question="How long have I worked on it?"), "10-12 hours")
+    days = q("2 days. 3 days (including the last day) is also acceptable.", "temporal-reasoning",
+             question="How many days did I spend camping?")  # fmt: skip
+    assert verdict(days, "You spent 2-3 days there.")
+    assert verdict(q("a 70-200mm zoom lens", question="Which lens did I buy?"), "A 70-200mm zoom lens.")
