@@ -17,32 +17,14 @@ from memsuite.eval.config import config_from_dict
 from memsuite.eval.oracle.gold import SessionGold, UnitGold
 from memsuite.eval.oracle.kinds import Unservable, check_kinds
 from memsuite.eval.oracle.native_kinds import chunk_session
-from memsuite.eval.oracle.run import bind_gold, open_oracle
 from memsuite.eval.oracle.server import all_kinds
 from memsuite.eval.runner import run
 from memsuite.memory_systems.errors import ConfigError
 
 
-class _Built:
-    """The part of a built MEME benchmark that its gold reader uses."""
-
-    def __init__(self, episodes):
-        self.episodes = {e.episode_id: e for e in episodes}
-
-    def units(self):
-        return list(self.episodes)
-
-
 @pytest.fixture(scope="module")
-def meme():
-    return _Built(generate_episodes(1, filler="none", seed=0))
-
-
-@pytest.fixture()
-def oracle(meme):
-    with open_oracle("oracle") as client:
-        bind_gold({"internal": client}, "meme", meme)
-        yield client
+def meme_episodes():
+    return generate_episodes(1, filler="none", seed=0)
 
 
 def _episode(meme):

@@ -17,28 +17,9 @@ from memsuite.eval.oracle.server import OracleServer, all_kinds
 from memsuite.memory_systems.errors import ConfigError
 
 
-class _Built:
-    """The part of a built MEME benchmark that its gold reader uses."""
-
-    def __init__(self, episodes):
-        self.episodes = {e.episode_id: e for e in episodes}
-
-    def units(self):
-        return list(self.episodes)
-
-
 @pytest.fixture(scope="module")
-def meme():
-    return _Built(generate_episodes(1, filler="32k", seed=3))
-
-
-@pytest.fixture()
-def oracle(meme):
-    with open_oracle("oracle") as client:
-        from memsuite.eval.oracle.run import bind_gold
-
-        bind_gold({"internal": client}, "meme", meme)
-        yield client
+def meme_episodes():
+    return generate_episodes(1, filler="32k", seed=3)
 
 
 def _unit(meme):
