@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import readme_example
-from conftest import README_EXAMPLE
 
 from memsuite.eval.cli import main
 from memsuite.memory_systems import get_system, system_names
 
 
 def test_the_example_is_registered_through_its_entry_point():
-    assert README_EXAMPLE == {"word_overlap": "word_overlap_memory:WordOverlapMemory"}
+    assert readme_example.example_entry_points() == {"word_overlap": "word_overlap_memory:WordOverlapMemory"}
     assert "word_overlap" in system_names()
 
 
