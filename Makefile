@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.memsuite-installed
+LINT_PATHS := memsuite memory_systems baselines eval tests perf setup.py
 # llama-cpp-python is source-only; the default build crashes on decode on CPUs with AMX. Build with
 # explicit AVX2 flags, and --no-cache-dir because pip's wheel cache ignores CMAKE_ARGS.
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
@@ -37,8 +38,13 @@ demo: install
 	$(BIN)/memsuite demo
 
 test: install
-	$(BIN)/ruff check memsuite memory_systems baselines eval tests perf setup.py
+	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/python -m pytest -q
+
+# The lint rules plus the formatter's layout (the tests run the lint rules only).
+lint: install
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
 
 bench: install
 	$(BIN)/python perf/bench_retrieval.py

@@ -19,7 +19,6 @@ _ARTICLES = {"the", "a", "an", "my", "our", "your"}
 _NON_WORD = re.compile(r"[^\w]+")
 
 
-
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 

@@ -105,7 +105,6 @@ AUTO_TITLE_WORDS = 6
 SUMMARY_CHARS = 100
 
 
-
 @dataclass
 class Page:
     """One wiki page."""

@@ -90,7 +90,6 @@ def _numbered(records: Sequence[MemoryRecord], positions: Sequence[int]) -> str:
     return "\n".join(f"{p + 1}: {records[p].text.replace(chr(10), ' / ')}" for p in positions)
 
 
-
 @register("md_flat")
 class MdFlatMemory(LLMParadigm):
     """One ``memory.md`` of dated one-line entries, edited by an LLM in a tool loop.
@@ -252,9 +251,7 @@ class MdFlatMemory(LLMParadigm):
         day = session_day(session.timestamp)
         for fact in oracle_facts(session):
             mine = [
-                r
-                for r in self._entries.list(namespace)
-                if (r.metadata or {}).get("entity") == fact.entity
+                r for r in self._entries.list(namespace) if (r.metadata or {}).get("entity") == fact.entity
             ]
             if fact.kind == "delete":
                 for record in mine:

@@ -307,7 +307,10 @@ def _add_run_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="run folder (default runs/<config name>)")
     p.add_argument("--systems", help="comma-separated systems, replacing the config's list")
     p.add_argument(
-        "--seeds", type=int, nargs="+", help="run once per seed (generated data) into OUT/seed-S, then "
+        "--seeds",
+        type=int,
+        nargs="+",
+        help="run once per seed (generated data) into OUT/seed-S, then "
         "tabulate each system's headline per seed with mean and spread (OUT/seeds.md, seeds.csv)",
     )
     _add_run_options(

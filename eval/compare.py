@@ -158,9 +158,7 @@ def pick_judge(spec: OutcomeSpec, a: Side, b: Side, judge: str | None) -> str:
     raise ConfigError(f"no judge both sides carry among {', '.join(spec.judges)}")
 
 
-def paired_outcomes(
-    spec: OutcomeSpec, a: Side, b: Side, judge: str
-) -> list[tuple[Outcome, Outcome]]:
+def paired_outcomes(spec: OutcomeSpec, a: Side, b: Side, judge: str) -> list[tuple[Outcome, Outcome]]:
     """The two sides' outcomes on the same questions, in a's order.
 
     Raises:

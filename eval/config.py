@@ -125,5 +125,3 @@ def find_config(path: Path | str, folder: str = "") -> Path:
         return path
     shipped = configs_dir() / folder / (path.name if path.suffix == ".yaml" else f"{path.name}.yaml")
     return shipped if shipped.is_file() else path
-
-

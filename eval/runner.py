@@ -123,8 +123,17 @@ def run(
     with stop_on_signals():
         try:
             _run_units(
-                session, config, folder, previous, changes, cache_dir=cache_dir, show_progress=show_progress,
-                workers=workers, executor=executor, ray_address=ray_address, code=(code, code_diff),
+                session,
+                config,
+                folder,
+                previous,
+                changes,
+                cache_dir=cache_dir,
+                show_progress=show_progress,
+                workers=workers,
+                executor=executor,
+                ray_address=ray_address,
+                code=(code, code_diff),
             )
         except RunInterrupted as exc:
             if session.header is None:  # this session wrote nothing: nothing to close
@@ -211,7 +220,12 @@ def _run_units(
             finished = _run_on_threads(todo, compute, workers)
         label = "ray" if executor == "ray" else f"{workers} workers" if workers > 1 else ""
         session.errors, session.stop_reason = _write_units(
-            folder, finished, len(todo), clients, label=label, desc=config.benchmark,
+            folder,
+            finished,
+            len(todo),
+            clients,
+            label=label,
+            desc=config.benchmark,
             show_progress=show_progress,
         )
         # The device that ``auto`` resolved to, once a unit embedded.
@@ -290,7 +304,13 @@ def _run_on_threads(todo, compute, workers: int) -> Iterator[tuple[UnitRecord, l
 
 
 def _write_units(
-    folder: RunFolder, finished, total: int, clients: dict[str, Any], *, label: str, desc: str,
+    folder: RunFolder,
+    finished,
+    total: int,
+    clients: dict[str, Any],
+    *,
+    label: str,
+    desc: str,
     show_progress: bool,
 ) -> tuple[int, str | None]:
     """Write each finished unit (only this thread writes the run folder), with a progress bar.

@@ -170,8 +170,14 @@ def write_m_file(source: Path, target: Path, gib: float, seed: int = 0) -> int:
         fh.write("[")
         while written < limit:
             for _, _, _, record in iter_raw_records(source):
-                own = list(zip(record["haystack_session_ids"], record["haystack_dates"],
-                               record["haystack_sessions"], strict=True))
+                own = list(
+                    zip(
+                        record["haystack_session_ids"],
+                        record["haystack_dates"],
+                        record["haystack_sessions"],
+                        strict=True,
+                    )
+                )
                 pool = (own + pool)[:M_SESSIONS]
                 haystack = pool[:]
                 rng.shuffle(haystack)

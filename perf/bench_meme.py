@@ -103,9 +103,8 @@ def main() -> None:
         walls.append(wall)
         shares.append((wall - clock.seconds) / wall)
         evidence = {
-            system: entry["scores"]["by_judge"]["evidence"]["tasks"] | {
-                "Overall": entry["scores"]["by_judge"]["evidence"]["Overall"]
-            }
+            system: entry["scores"]["by_judge"]["evidence"]["tasks"]
+            | {"Overall": entry["scores"]["by_judge"]["evidence"]["Overall"]}
             for system, entry in summary.items()
         }
     figures = {

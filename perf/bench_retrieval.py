@@ -155,6 +155,7 @@ def section_dense(turns: int, repeats: int) -> dict:
     # Ingest throughput vs raw SentenceTransformer.encode on the same texts (no cache on either side).
     sample = texts[:4000]
     raw, ours = [], []
+
     def time_raw(batch: list[str]) -> None:
         started = time.perf_counter()
         model.encode(batch, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)

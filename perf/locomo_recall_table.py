@@ -66,8 +66,10 @@ def main() -> None:
                     by_category[int(row.metadata["category"])].append(recall)
             main_values = [v for c, values in by_category.items() if c != ADVERSARIAL for v in values]
             cells = [_pct(mean(by_category[c])) for c in CATEGORY_ORDER]
-            print(f"| {system} | {k} | " + " | ".join(cells) + f" | {_pct(mean(main_values))} | "
-                  f"{len(main_values)} |")
+            print(
+                f"| {system} | {k} | " + " | ".join(cells) + f" | {_pct(mean(main_values))} | "
+                f"{len(main_values)} |"
+            )
     print("\ngold answer in the context (%), categories 1-4\n")
     print("| system | answer_in_context | questions |\n|---|---|---|")
     print("\n".join(in_context_lines))

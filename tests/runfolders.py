@@ -11,9 +11,7 @@ from memsuite.eval.report.model import Report, Table
 from memsuite.eval.runlog import RunFolder, UnitRecord
 
 
-def write_run(
-    path, *, benchmark: str, rows: list[Row], scores: dict, header: dict | None = None, usage=None
-):
+def write_run(path, *, benchmark: str, rows: list[Row], scores: dict, header: dict | None = None, usage=None):
     """A finished run folder written directly: header, rows, one done unit per unit id, summary."""
     folder = RunFolder(path)
     system = rows[0].system

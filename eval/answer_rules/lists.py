@@ -80,9 +80,13 @@ def rule_lists(path: Path = RULES_PATH) -> RuleLists:
         lists[name] = tuple(dict.fromkeys(fold(p) for p in found))
     for name in _NUMBER_TABLES:
         table = data.get(name)
-        if not isinstance(table, dict) or not table or not all(
-            isinstance(k, str) and k.strip() and isinstance(v, int) and not isinstance(v, bool)
-            for k, v in table.items()
+        if (
+            not isinstance(table, dict)
+            or not table
+            or not all(
+                isinstance(k, str) and k.strip() and isinstance(v, int) and not isinstance(v, bool)
+                for k, v in table.items()
+            )
         ):
             raise ValueError(f"{path}: '{name}' must be a non-empty object of words to integers")
         lists[name] = {fold(k): v for k, v in table.items()}

@@ -66,8 +66,9 @@ def add_rejudge_command(sub: argparse._SubParsersAction, *, cache_dir: Path) -> 
         description="Judge stored answers again into an ordinary run folder that memsuite report renders.",
     )
     p.add_argument(
-        "source", help="a memsuite run folder or a published answer file: a path, or a fetched catalogue file"
-        " by name (memsuite data list)"
+        "source",
+        help="a memsuite run folder or a published answer file: a path, or a fetched catalogue file"
+        " by name (memsuite data list)",
     )
     p.add_argument("--benchmark", required=True, help="whose questions and judges (longmemeval, locomo)")
     p.add_argument(

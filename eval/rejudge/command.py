@@ -248,7 +248,13 @@ def rejudge(
         def judge_unit(key: tuple[str, str]) -> tuple[UnitRecord, list[Row]]:
             rows = [
                 _judge_row(
-                    benchmark, a, q, ctx, llm_judges=llm_judges, repeats=judge_repeats, label=label,
+                    benchmark,
+                    a,
+                    q,
+                    ctx,
+                    llm_judges=llm_judges,
+                    repeats=judge_repeats,
+                    label=label,
                     known_wrong=known_wrong,
                 )
                 for a, q in units[key]

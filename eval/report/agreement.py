@@ -144,8 +144,9 @@ def _accuracy(rows: Sequence[Row], source: str) -> dict[str, Any]:
             if column:
                 per_repeat.append(sum(column) / len(column))
         self_agreement = [
-            agreement([(r[i], r[j]) for r in repeats if isinstance(r[i], bool) and isinstance(r[j], bool)])
-            ["agreement"]
+            agreement([(r[i], r[j]) for r in repeats if isinstance(r[i], bool) and isinstance(r[j], bool)])[
+                "agreement"
+            ]
             for i, j in combinations(range(width), 2)
         ]
         self_agreement = [s for s in self_agreement if s is not None]

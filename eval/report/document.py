@@ -63,6 +63,7 @@ def render_generic(runs: list[RunInfo], options: ReportOptions) -> Section:
     )
     return section
 
+
 # -- building ------------------------------------------------------------------------------------------
 
 
@@ -148,6 +149,7 @@ def build_report(
         sections.insert(0, leaderboard(runs))
     title = title or "memsuite report: " + ", ".join(run.label for run in runs)
     return Report(title, runs, sections, command)
+
 
 # -- rendering -----------------------------------------------------------------------------------------
 
@@ -309,4 +311,3 @@ def write_report(report: Report, out_dir: Path | str, *, plots: bool = True) -> 
     markdown = out_dir / "report.md"
     markdown.write_text(report_markdown(report, drawn), encoding="utf-8")
     return [markdown, *written]
-

@@ -193,4 +193,3 @@ def _compact(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_compact(v) for v in value) + "]"
     return str(value)
-

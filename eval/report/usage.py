@@ -227,7 +227,6 @@ def usage_table(name: str, title: str, runs: Sequence[RunInfo], options: ReportO
     return Table.from_records(name, title, columns, records, notes, {c: ".1f" for c in LATENCY_COLUMNS})
 
 
-
 def latency_figure(stem: str, benchmark: str, runs: Sequence[RunInfo]) -> Figure | None:
     """Retrieval latency per question, one box per (run, system): the plot every benchmark gets
     (WMB draws its own, with its penalty bands); None when no row records a latency."""

@@ -196,4 +196,3 @@ def test_wiring_with_the_local_model(local_llm, protocol):
     assert memory.usage().llm_failures == llm.failed() == client.usage().llm_failures
     hits = memory.search("what is the router called")
     assert context == (CONTEXT_SEPARATOR.join(h.text for h in hits) if hits else NO_MEMORY)
-

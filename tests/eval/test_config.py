@@ -30,6 +30,7 @@ def shipped_configs(folder: str = "") -> list[str]:
     """Names of the shipped configs (in ``folder``), sorted."""
     return sorted(p.stem for p in (configs_dir() / folder).glob("*.yaml"))
 
+
 REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 BASE = {"benchmark": "meme", "systems": ["bm25"], "benchmark_options": {"episodes": 1}}
 

@@ -18,7 +18,7 @@ from memsuite.memory_systems.errors import ConfigError
 
 #: A legacy third-party benchmark module: registers its benchmark and a judge when imported (the
 #: deprecated way, kept working for one release).
-LEGACY_MODULE = '''
+LEGACY_MODULE = """
 from memsuite.eval.answer import Judge
 from memsuite.eval.protocol import Row
 from memsuite.eval.registry import register_benchmark, register_judge
@@ -42,7 +42,7 @@ class EchoBenchmark:
 
 register_benchmark("echo_plugin")(EchoBenchmark)
 register_judge("echo_plugin", "exact")(Judge(lambda inp: {"correct": inp.context == inp.case}))
-'''
+"""
 
 TOY_PLUGIN = Path(__file__).parent / "toy_plugin"
 

@@ -12,7 +12,7 @@ import yaml
 from memsuite.eval.cli import main
 from memsuite.eval.provenance import code_changes
 
-PLUGIN = '''
+PLUGIN = """
 from memsuite.baselines.bm25 import BM25Memory
 from memsuite.memory_systems.registry import register
 
@@ -24,7 +24,7 @@ class AlphaMemory(BM25Memory):
     def __init__(self, *, alpha: float = {alpha}, top_k: int = 5) -> None:
         super().__init__(top_k=top_k)
         self.alpha = alpha
-'''
+"""
 
 
 def _install(root, alpha: float, version: str) -> None:

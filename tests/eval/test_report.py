@@ -66,5 +66,3 @@ def test_load_runs_errors_name_the_folder(tmp_path):
         load_runs([tmp_path / "unfinished"])
     with pytest.raises(ConfigError, match="at least one run"):
         build_report([])
-
-

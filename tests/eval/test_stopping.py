@@ -27,7 +27,12 @@ def _start(config: Path, out: Path, *, slow: bool = False) -> subprocess.Popen:
     command = [sys.executable, "-m", "memsuite", "run", str(config), "--out", str(out)]
     command += ["--quiet", "--no-cache"]
     return subprocess.Popen(
-        command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        command,
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         preexec_fn=restore_default_sigint,
     )
 

@@ -310,9 +310,7 @@ class DynamicMemBenchmark:
                 if self.memory_action == "predict_from_prebuilt":
                     memory = self._load_prebuilt(system, unit_id, checkpoint, workdir)
                 before = _fingerprint(memory, namespace) if self.verify_read_only else None
-                rows, prediction = self._ask(
-                    memory, user, checkpoint, previous_gold, namespace, k, ctx
-                )
+                rows, prediction = self._ask(memory, user, checkpoint, previous_gold, namespace, k, ctx)
                 if before is not None and _fingerprint(memory, namespace) != before:
                     raise RuntimeError(
                         f"{system.name} changed its memory while answering {checkpoint.label} of {unit_id}: "
@@ -510,9 +508,7 @@ class DynamicMemBenchmark:
                 continue
             item = cp.service[key][0]  # the release consumes one item per key
             rows.append(
-                self._ask_item(
-                    system, user, cp, item, base_metadata(key), namespace, k, ctx, prediction
-                )
+                self._ask_item(system, user, cp, item, base_metadata(key), namespace, k, ctx, prediction)
             )
         return rows, prediction
 

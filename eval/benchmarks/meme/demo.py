@@ -50,9 +50,7 @@ def _interval_cell(interval: Interval | None) -> str:
     return f"{'':{_COLUMN}s}" if interval is None else f"{interval.lo:.2f}-{interval.hi:.2f}".rjust(_COLUMN)
 
 
-def _score_lines(
-    summary: Mapping[str, Any], judge: str, width: int, run: RunInfo | None = None
-) -> list[str]:
+def _score_lines(summary: Mapping[str, Any], judge: str, width: int, run: RunInfo | None = None) -> list[str]:
     """Per system: the per-task rates under ``judge`` and Overall; with the run, two more lines under
     each: the 95 % interval (resampling episodes) and n of every cell."""
     columns = (*TASKS, "Overall")
@@ -88,9 +86,7 @@ def stage_lines(folder: RunFolder, width: int) -> list[str]:
     names = ["passed" if o == "none" else o for o in outcomes]
     lines = [f"{'system':{width}s} {'n':>4s} " + " ".join(f"{n:>10s}" for n in names)]
     for c in cells:
-        lines.append(
-            f"{c.system:{width}s} {c.n:4d} " + " ".join(f"{c.shares[o]:10.2f}" for o in outcomes)
-        )
+        lines.append(f"{c.system:{width}s} {c.n:4d} " + " ".join(f"{c.shares[o]:10.2f}" for o in outcomes))
     return lines
 
 

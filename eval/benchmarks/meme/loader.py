@@ -70,9 +70,7 @@ def _read_file(file: Path) -> list[tuple[str, Episode]]:
     if isinstance(data, dict):
         return [(str(file), parse_episode(data, str(file)))]
     if isinstance(data, list):
-        return [
-            (f"{file}[{i}]", parse_episode(item, f"{file}[{i}]")) for i, item in enumerate(data)
-        ]
+        return [(f"{file}[{i}]", parse_episode(item, f"{file}[{i}]")) for i, item in enumerate(data)]
     raise DatasetError(
         f"{file}: expected a JSON array of episodes or one episode object, got {type(data).__name__}"
     )

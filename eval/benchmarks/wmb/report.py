@@ -313,4 +313,3 @@ def _wmb_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]:
         )
         figures.append(Figure(f"wmb_sweep_{slug(sweep.key.split('.')[-1])}", title, draw))
     return figures
-

@@ -54,6 +54,8 @@ GRADE_BANDS: tuple[tuple[float, str], ...] = (
     (50.0, "Below Average"),
 )
 FAILING = "Failing"
+
+
 # -- penalties, grades, latency --------------------------------------------------------------------
 def speed_penalty(latency_ms: float) -> float:
     """Penalty of one question's search latency (whole milliseconds, as the reference records it)."""

@@ -33,11 +33,7 @@ def _file(shared_data, tmp_path, answers, name="answers.json"):
     """An eval_results file over the first conversation's first questions (category 5 skipped, as
     every published set skips it); ``answers`` maps a gold to (answer, judgments)."""
     qa = json.loads((shared_data / LOCOMO).read_text())[0]["qa"]
-    items = [
-        _item(i, q, *answers(str(q.get("answer"))))
-        for i, q in enumerate(qa[:12])
-        if q["category"] != 5
-    ]
+    items = [_item(i, q, *answers(str(q.get("answer")))) for i, q in enumerate(qa[:12]) if q["category"] != 5]
     path = tmp_path / name
     data = {"total_questions": len(items), "detailed_results": {"locomo_exp_user_0": items}}
     path.write_text(json.dumps(data))

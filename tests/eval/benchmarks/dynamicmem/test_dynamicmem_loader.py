@@ -35,6 +35,7 @@ def flatten_state(nested: Mapping[str, Any]) -> dict[str, Any]:
                 flat[state_key(str(group), str(name))] = value
     return flat
 
+
 USER = "001_user_001"
 
 

@@ -79,7 +79,6 @@ def test_dynamicmem_protocol_layout_prefers_the_llm_judge(tmp_path):
     assert {r[1]: r[2:4] for r in table.rows}["State Completion"] == (1.0, 1.0)
 
 
-
 def test_dynamicmem_failure_stage_table_and_figure(tmp_path):
     # Three habits keys at C1: the evidence retrieved and the answer right, retrieved but answered wrong,
     # and the evidence stored but not retrieved; the probe (raw-event memory) holds log_1 and log_2.

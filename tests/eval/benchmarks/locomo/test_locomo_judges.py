@@ -132,8 +132,15 @@ def test_summaries_leave_failed_rows_out_and_count_them_per_cell():
 
     def row(i: int, category: int, llm: dict) -> Row:
         return Row(
-            "bm25", "locomo", "conv-x", f"q{i}", "?", "gold", "ctx",
-            verdicts={"llm": llm}, metadata={"category": category, "k": 5},
+            "bm25",
+            "locomo",
+            "conv-x",
+            f"q{i}",
+            "?",
+            "gold",
+            "ctx",
+            verdicts={"llm": llm},
+            metadata={"category": category, "k": 5},
         )
 
     rows = [

@@ -116,7 +116,10 @@ def _agreement(items, leniency):
     agree = total = 0
     for item in items:
         mine = judge_rule(
-            int(item["category"]), item["golden_answer"], item["generated_answer"], question=item["question"],
+            int(item["category"]),
+            item["golden_answer"],
+            item["generated_answer"],
+            question=item["question"],
             leniency=leniency,
         )["correct"]
         published = sum(item["llm_judgments"].values()) >= 2
@@ -151,7 +154,10 @@ def test_agreement_with_zeps_published_grades(shared_data):
     for items in grades.values():
         for item in items:
             mine = judge_rule(
-                item["category"], item["golden_answer"], item["answer"], question=item["question"],
+                item["category"],
+                item["golden_answer"],
+                item["answer"],
+                question=item["question"],
                 leniency="official",
             )["correct"]
             if mine is None:

@@ -87,41 +87,78 @@ def test_retrieval_tasks_use_tolerant_matching():
 
 def test_snapshot_state_is_strict_for_deletion_and_absence():
     names = ("sleep pattern",)
-    assert not holds_state("staging: stage.quillmarsh.dev/beta (user asked to remove it)", task="Del",
-                           phase="after", values=["stage.quillmarsh.dev/beta"])[0]
+    assert not holds_state(
+        "staging: stage.quillmarsh.dev/beta (user asked to remove it)",
+        task="Del",
+        phase="after",
+        values=["stage.quillmarsh.dev/beta"],
+    )[0]
     assert holds_state("nothing", task="Del", phase="after", values=["stage.quillmarsh.dev/beta"])[0]
     kept = "Sleep pattern: early riser; it is contingent on the health condition."
     assert holds_state(kept, task="Abs", phase="after", values=["early riser"], names=names)[0]
-    assert not holds_state("Sleep pattern: early riser", task="Abs", phase="after", values=["early riser"],
-                           names=names)[0]
-    assert not holds_state("Sleep pattern relies on health.", task="Abs", phase="after",
-                           values=["early riser"], names=names)[0]
+    assert not holds_state(
+        "Sleep pattern: early riser", task="Abs", phase="after", values=["early riser"], names=names
+    )[0]
+    assert not holds_state(
+        "Sleep pattern relies on health.", task="Abs", phase="after", values=["early riser"], names=names
+    )[0]
 
 
 @pytest.mark.parametrize(
     ("context", "task", "values", "names", "change"),
     [
-        ("My mechanic depends on my car; if my car changes, my mechanic will be Gearwell Garage.\n"
-         "My car changed from Dunmore Glide to Kestrel Compact 4.", "Cas", ["Gearwell Garage"], (),
-         "Kestrel Compact 4"),
-        ("My mechanic depends on my car; if my car changes, my mechanic will be Gearwell Garage.", "Cas",
-         ["Gearwell Garage"], (), "Kestrel Compact 4"),
-        ("My car insurer is Safelane Insurance.\nMy car insurer depends on my car.\n"
-         "My car changed from Dunmore Glide to Kestrel Compact 4.", "Abs", ["Safelane Insurance"],
-         ("car insurer",), "Kestrel Compact 4"),
-        ("My car insurer is Safelane Insurance.\nMy car changed from Dunmore Glide to Kestrel Compact 4.",
-         "Abs", ["Safelane Insurance"], ("car insurer",), "Kestrel Compact 4"),
-        ("User: My work schedule is Mon-Fri 08:20-16:35.\n"
-         "User: Please forget my work schedule -- delete it from your memory.", "Del",
-         ["Mon-Fri 08:20-16:35"], ("work schedule",), None),
-        ("User: My work schedule is Mon-Fri 08:20-16:35.", "Del", ["Mon-Fri 08:20-16:35"],
-         ("work schedule",), None),
+        (
+            "My mechanic depends on my car; if my car changes, my mechanic will be Gearwell Garage.\n"
+            "My car changed from Dunmore Glide to Kestrel Compact 4.",
+            "Cas",
+            ["Gearwell Garage"],
+            (),
+            "Kestrel Compact 4",
+        ),
+        (
+            "My mechanic depends on my car; if my car changes, my mechanic will be Gearwell Garage.",
+            "Cas",
+            ["Gearwell Garage"],
+            (),
+            "Kestrel Compact 4",
+        ),
+        (
+            "My car insurer is Safelane Insurance.\nMy car insurer depends on my car.\n"
+            "My car changed from Dunmore Glide to Kestrel Compact 4.",
+            "Abs",
+            ["Safelane Insurance"],
+            ("car insurer",),
+            "Kestrel Compact 4",
+        ),
+        (
+            "My car insurer is Safelane Insurance.\nMy car changed from Dunmore Glide to Kestrel Compact 4.",
+            "Abs",
+            ["Safelane Insurance"],
+            ("car insurer",),
+            "Kestrel Compact 4",
+        ),
+        (
+            "User: My work schedule is Mon-Fri 08:20-16:35.\n"
+            "User: Please forget my work schedule -- delete it from your memory.",
+            "Del",
+            ["Mon-Fri 08:20-16:35"],
+            ("work schedule",),
+            None,
+        ),
+        (
+            "User: My work schedule is Mon-Fri 08:20-16:35.",
+            "Del",
+            ["Mon-Fri 08:20-16:35"],
+            ("work schedule",),
+            None,
+        ),
     ],
 )
 def test_agrees_with_the_current_rules_on_generator_wording(context, task, values, names, change):
     new = check(context, task, values, names=names, change=change)[0]
-    old = evidence.context_holds_evidence(context, task=task, phase="after", values=values, names=names,
-                                          change=change)[0]
+    old = evidence.context_holds_evidence(
+        context, task=task, phase="after", values=values, names=names, change=change
+    )[0]
     assert new == old
 
 

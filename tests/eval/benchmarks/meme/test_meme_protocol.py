@@ -19,6 +19,7 @@ def truncate_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:
     cut, truncated, _ = cut_context(text, max_tokens)
     return cut, truncated
 
+
 ERROR_LOG = "FATAL qv-7 quorum lost\n  at shard brindle-3 (epoch 4471)"
 
 
@@ -340,7 +341,10 @@ def test_failed_judge_calls_are_null_verdicts_and_fail_the_run(episode_file, tmp
             "k": 2,
             # No preflight request: it would take one of the six scripted answers.
             "answer_llm": {
-                "model": "replay", "base_url": server.base_url, "api_key_env": None, "preflight_timeout_s": 0
+                "model": "replay",
+                "base_url": server.base_url,
+                "api_key_env": None,
+                "preflight_timeout_s": 0,
             },
             "judge_llm": _dead_endpoint(),
             "judges": ["rule", "llm"],

@@ -15,8 +15,11 @@ from memsuite.eval.benchmarks.meme.schema import Episode
 
 
 def _session(sid, facts=None):
-    out = {"session_id": sid, "timestamp": "2023/03/05 (Sun) 11:24", "conversation": [
-        {"role": "user", "content": "hello"}, {"role": "assistant", "content": "hi"}]}
+    out = {
+        "session_id": sid,
+        "timestamp": "2023/03/05 (Sun) 11:24",
+        "conversation": [{"role": "user", "content": "hello"}, {"role": "assistant", "content": "hi"}],
+    }
     if facts is not None:
         out.update(type="evidence", gold_facts=facts)
     else:
@@ -34,32 +37,66 @@ def released(**overrides) -> Episode:
             {"source": "health_condition", "target": "sleep_pattern", "hop": 1},
         ],
         "sessions": [
-            _session("ev_1", [
-                {"entity": "health_condition", "value": "mild asthma"},
-                {"entity": "medication", "value": "Velorix"},
-                {"entity": "sleep_pattern", "value": "early riser"},
-            ]),
+            _session(
+                "ev_1",
+                [
+                    {"entity": "health_condition", "value": "mild asthma"},
+                    {"entity": "medication", "value": "Velorix"},
+                    {"entity": "sleep_pattern", "value": "early riser"},
+                ],
+            ),
             _session("filler_1"),
             _session("ev_2", [{"entity": "medication", "value": "Quenzamol"}]),  # the stated rule
             _session("ev_3", [{"entity": "health_condition", "value": "chronic migraine"}]),
             _session("filler_2"),
         ],
-        "before_questions": {"position_after_session": 2, "questions": [
-            {"task_type": "Cas", "entity": ["medication"], "entity_values": {"medication": "Velorix"},
-             "question": "What medication do I take?", "expected_answer": "Velorix"},
-        ]},
-        "after_questions": {"position_after_session": 4, "questions": [
-            {"task_type": "Cas", "entity": ["medication"], "entity_values": {"medication": "Quenzamol"},
-             "question": "What medication do I take?", "gold_answer": "Quenzamol", "hop": 1},
-            {"task_type": "Abs", "entity": ["sleep_pattern"],
-             "entity_values": {"sleep_pattern": "early riser"},
-             "question": "What is my sleep pattern?", "hop": 1,
-             "gold_answer": "Uncertain — previously 'early riser', but health_condition changed"},
-            {"task_type": "Del", "entity": ["gym"], "entity_values": {"gym": "Ironleaf"},
-             "question": "Which gym do I go to?", "gold_answer": "No — explicitly removed"},
-            {"task_type": "ER", "entity": ["locker"], "entity_values": {"locker": "L-14"},
-             "question": "Locker?", "gold_answer": "L-14"},
-        ]},
+        "before_questions": {
+            "position_after_session": 2,
+            "questions": [
+                {
+                    "task_type": "Cas",
+                    "entity": ["medication"],
+                    "entity_values": {"medication": "Velorix"},
+                    "question": "What medication do I take?",
+                    "expected_answer": "Velorix",
+                },
+            ],
+        },
+        "after_questions": {
+            "position_after_session": 4,
+            "questions": [
+                {
+                    "task_type": "Cas",
+                    "entity": ["medication"],
+                    "entity_values": {"medication": "Quenzamol"},
+                    "question": "What medication do I take?",
+                    "gold_answer": "Quenzamol",
+                    "hop": 1,
+                },
+                {
+                    "task_type": "Abs",
+                    "entity": ["sleep_pattern"],
+                    "entity_values": {"sleep_pattern": "early riser"},
+                    "question": "What is my sleep pattern?",
+                    "hop": 1,
+                    "gold_answer": "Uncertain — previously 'early riser', but health_condition changed",
+                },
+                {
+                    "task_type": "Del",
+                    "entity": ["gym"],
+                    "entity_values": {"gym": "Ironleaf"},
+                    "question": "Which gym do I go to?",
+                    "gold_answer": "No — explicitly removed",
+                },
+                {
+                    "task_type": "ER",
+                    "entity": ["locker"],
+                    "entity_values": {"locker": "L-14"},
+                    "question": "Locker?",
+                    "gold_answer": "L-14",
+                },
+            ],
+        },
     }
     data.update(overrides)
     return parse_episode({k: v for k, v in data.items() if v is not None})

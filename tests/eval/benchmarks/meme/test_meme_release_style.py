@@ -47,8 +47,13 @@ def _filler(sid: str, ts: str) -> dict:
 
 
 def _ev_session(sid: str, ts: str, turns: list[str], facts: list[dict]) -> dict:
-    return {"session_id": sid, "type": "evidence", "timestamp": ts, "conversation": _turns(*turns),
-            "gold_facts": facts}
+    return {
+        "session_id": sid,
+        "type": "evidence",
+        "timestamp": ts,
+        "conversation": _turns(*turns),
+        "gold_facts": facts,
+    }
 
 
 def _fact(entity: str, value: str, text: str, turn: int, notes: str) -> dict:
@@ -85,25 +90,42 @@ CHANGE_DELETE = [
 def released_data() -> dict:
     sessions = [
         _filler("sharegpt_5101", "2023/03/01 (Wed) 09:00"),
-        _ev_session("evidence_1", "2023/03/02 (Thu) 18:40", INTRO, [
-            _fact("living_area", OLD_AREA, f"The user's living area is {OLD_AREA}.", 0, "initial state"),
-            _fact("grocery_store", OLD_SHOP, f"The user shops at {OLD_SHOP}.", 2, "initial state"),
-            _fact("yoga_studio", STUDIO, f"The user's yoga studio is {STUDIO}.", 2, "initial state"),
-            _fact("book_club", CLUB, f"The user's book club is the {CLUB}.", 4, "to be deleted later"),
-            _fact("bike", BIKES[0], f"The user rides a {BIKES[0]}.", 4, "tracking value 1 of 3"),
-        ]),
+        _ev_session(
+            "evidence_1",
+            "2023/03/02 (Thu) 18:40",
+            INTRO,
+            [
+                _fact("living_area", OLD_AREA, f"The user's living area is {OLD_AREA}.", 0, "initial state"),
+                _fact("grocery_store", OLD_SHOP, f"The user shops at {OLD_SHOP}.", 2, "initial state"),
+                _fact("yoga_studio", STUDIO, f"The user's yoga studio is {STUDIO}.", 2, "initial state"),
+                _fact("book_club", CLUB, f"The user's book club is the {CLUB}.", 4, "to be deleted later"),
+                _fact("bike", BIKES[0], f"The user rides a {BIKES[0]}.", 4, "tracking value 1 of 3"),
+            ],
+        ),
         _filler("sharegpt_5102", "2023/03/04 (Sat) 10:15"),
-        _ev_session("evidence_2", "2023/03/05 (Sun) 20:05", RULES, [
-            _fact("grocery_store", NEW_SHOP, RULES[0], 0, "conditional rule on living_area (1-hop)"),
-            _fact("yoga_studio", STUDIO, RULES[2], 2, "dependency on living_area, outcome unstated"),
-            _fact("bike", BIKES[1], f"The user now rides a {BIKES[1]}.", 4, "tracking value 2 of 3"),
-        ]),
+        _ev_session(
+            "evidence_2",
+            "2023/03/05 (Sun) 20:05",
+            RULES,
+            [
+                _fact("grocery_store", NEW_SHOP, RULES[0], 0, "conditional rule on living_area (1-hop)"),
+                _fact("yoga_studio", STUDIO, RULES[2], 2, "dependency on living_area, outcome unstated"),
+                _fact("bike", BIKES[1], f"The user now rides a {BIKES[1]}.", 4, "tracking value 2 of 3"),
+            ],
+        ),
         _filler("sharegpt_5103", "2023/03/07 (Tue) 08:30"),
-        _ev_session("evidence_3", "2023/03/09 (Thu) 19:50", CHANGE_DELETE, [
-            _fact("living_area", NEW_AREA, f"The user's living area is now {NEW_AREA}.", 0, "root change"),
-            _fact("book_club", CLUB, "The user asked to delete the book club.", 2, "deletion request"),
-            _fact("bike", BIKES[2], f"The user now rides a {BIKES[2]}.", 4, "tracking value 3 of 3"),
-        ]),
+        _ev_session(
+            "evidence_3",
+            "2023/03/09 (Thu) 19:50",
+            CHANGE_DELETE,
+            [
+                _fact(
+                    "living_area", NEW_AREA, f"The user's living area is now {NEW_AREA}.", 0, "root change"
+                ),
+                _fact("book_club", CLUB, "The user asked to delete the book club.", 2, "deletion request"),
+                _fact("bike", BIKES[2], f"The user now rides a {BIKES[2]}.", 4, "tracking value 3 of 3"),
+            ],
+        ),
         _filler("sharegpt_5104", "2023/03/10 (Fri) 12:00"),
     ]
     return {
@@ -125,37 +147,90 @@ def released_data() -> dict:
             {"source": "living_area", "target": "yoga_studio", "hop": 1, "pattern": "location_based"},
         ],
         "tasks": [
-            {"type": "Tr", "target_entities": ["bike"], "entity_values": {"bike": BIKES},
-             "question_template": "What bikes have I had, in order?", "gold_answer": ", ".join(BIKES)},
-            {"type": "Cas", "target_entities": ["grocery_store"],
-             "entity_values": {"grocery_store": NEW_SHOP}, "gold_answer": NEW_SHOP, "hop": 1,
-             "cascade_source": "living_area"},
+            {
+                "type": "Tr",
+                "target_entities": ["bike"],
+                "entity_values": {"bike": BIKES},
+                "question_template": "What bikes have I had, in order?",
+                "gold_answer": ", ".join(BIKES),
+            },
+            {
+                "type": "Cas",
+                "target_entities": ["grocery_store"],
+                "entity_values": {"grocery_store": NEW_SHOP},
+                "gold_answer": NEW_SHOP,
+                "hop": 1,
+                "cascade_source": "living_area",
+            },
         ],
         "total_sessions": 7,
         "evidence_sessions": 3,
         "filler_sessions": 4,
         "evidence_session_indices": [1, 3, 5],
         "sessions": sessions,
-        "before_questions": {"timestamp": "2023/03/08 (Wed) 09:00", "position_after_session": 4,
-                             "questions": [
-            {"task_type": "Cas", "entity": ["grocery_store"], "entity_values": {"grocery_store": OLD_SHOP},
-             "question": "Where do I usually buy groceries?", "expected_answer": OLD_SHOP},
-            {"task_type": "Abs", "entity": ["yoga_studio"], "entity_values": {"yoga_studio": STUDIO},
-             "question": "Which yoga studio do I go to?", "expected_answer": STUDIO},
-            {"task_type": "Del", "entity": ["book_club"], "entity_values": {"book_club": CLUB},
-             "question": "Which book club am I in?", "expected_answer": CLUB},
-        ]},
-        "after_questions": {"timestamp": "2023/03/11 (Sat) 09:00", "position_after_session": 6, "questions": [
-            {"task_type": "Cas", "entity": ["grocery_store"], "entity_values": {"grocery_store": NEW_SHOP},
-             "question": "Where do I usually buy groceries?", "gold_answer": NEW_SHOP, "hop": 1},
-            {"task_type": "Abs", "entity": ["yoga_studio"], "entity_values": {"yoga_studio": STUDIO},
-             "question": "Which yoga studio do I go to?", "hop": 1,
-             "gold_answer": f"Uncertain — previously '{STUDIO}', but living_area changed"},
-            {"task_type": "Del", "entity": ["book_club"], "entity_values": {"book_club": CLUB},
-             "question": "Which book club am I in?", "gold_answer": "No — explicitly removed"},
-            {"task_type": "Tr", "entity": ["bike"], "entity_values": {"bike": BIKES},
-             "question": "What bikes have I had, in order?", "gold_answer": " → ".join(BIKES)},
-        ]},
+        "before_questions": {
+            "timestamp": "2023/03/08 (Wed) 09:00",
+            "position_after_session": 4,
+            "questions": [
+                {
+                    "task_type": "Cas",
+                    "entity": ["grocery_store"],
+                    "entity_values": {"grocery_store": OLD_SHOP},
+                    "question": "Where do I usually buy groceries?",
+                    "expected_answer": OLD_SHOP,
+                },
+                {
+                    "task_type": "Abs",
+                    "entity": ["yoga_studio"],
+                    "entity_values": {"yoga_studio": STUDIO},
+                    "question": "Which yoga studio do I go to?",
+                    "expected_answer": STUDIO,
+                },
+                {
+                    "task_type": "Del",
+                    "entity": ["book_club"],
+                    "entity_values": {"book_club": CLUB},
+                    "question": "Which book club am I in?",
+                    "expected_answer": CLUB,
+                },
+            ],
+        },
+        "after_questions": {
+            "timestamp": "2023/03/11 (Sat) 09:00",
+            "position_after_session": 6,
+            "questions": [
+                {
+                    "task_type": "Cas",
+                    "entity": ["grocery_store"],
+                    "entity_values": {"grocery_store": NEW_SHOP},
+                    "question": "Where do I usually buy groceries?",
+                    "gold_answer": NEW_SHOP,
+                    "hop": 1,
+                },
+                {
+                    "task_type": "Abs",
+                    "entity": ["yoga_studio"],
+                    "entity_values": {"yoga_studio": STUDIO},
+                    "question": "Which yoga studio do I go to?",
+                    "hop": 1,
+                    "gold_answer": f"Uncertain — previously '{STUDIO}', but living_area changed",
+                },
+                {
+                    "task_type": "Del",
+                    "entity": ["book_club"],
+                    "entity_values": {"book_club": CLUB},
+                    "question": "Which book club am I in?",
+                    "gold_answer": "No — explicitly removed",
+                },
+                {
+                    "task_type": "Tr",
+                    "entity": ["bike"],
+                    "entity_values": {"bike": BIKES},
+                    "question": "What bikes have I had, in order?",
+                    "gold_answer": " → ".join(BIKES),
+                },
+            ],
+        },
     }
 
 
@@ -186,8 +261,13 @@ def _pair(session: int, turn: int) -> tuple[tuple[int, int], ...]:
 def _evidence(episode: Episode, task: str, context: str) -> bool:
     case = meme_case(episode, _after(episode, task), "after")
     verdict = evidence_verdict(
-        case.question, "after", context, names=case.names, change=case.change,
-        root_names=case.root_names, old_value=case.old,
+        case.question,
+        "after",
+        context,
+        names=case.names,
+        change=case.change,
+        root_names=case.root_names,
+        old_value=case.old,
     )
     return verdict["correct"]
 
@@ -339,8 +419,9 @@ def test_snapshot_state_on_release_wording(episode):
     case = meme_case(episode, _after(episode, "Abs"), "after")
     note = f"Yoga studio: {STUDIO} (tied to living area; living area changed to {NEW_AREA})"
     assert holds_state(note, task="Abs", phase="after", values=[STUDIO], names=case.names)[0]
-    assert not holds_state(f"Yoga studio: {STUDIO}", task="Abs", phase="after", values=[STUDIO],
-                           names=case.names)[0]
+    assert not holds_state(
+        f"Yoga studio: {STUDIO}", task="Abs", phase="after", values=[STUDIO], names=case.names
+    )[0]
     assert not holds_state(f"Book club: {CLUB}", task="Del", phase="after", values=[CLUB])[0]
 
 

@@ -36,8 +36,13 @@ def _verdicts(episode: Episode) -> list[tuple]:
             contexts += ["\n".join(t.content for t in s.conversation) for s in sessions]
             for context in contexts:
                 verdict = evidence_verdict(
-                    question, phase, context, names=case.names, change=case.change,
-                    root_names=case.root_names, old_value=case.old,
+                    question,
+                    phase,
+                    context,
+                    names=case.names,
+                    change=case.change,
+                    root_names=case.root_names,
+                    old_value=case.old,
                 )
                 out.append((phase, question.question, "evidence", verdict["correct"], verdict["reason"]))
             answers = [question.gold, stale_answer(episode, question, phase, case.old), "I don't know."]

@@ -291,8 +291,6 @@ def test_meme_failure_stage_table_and_figure(meme_run, tmp_path):
     assert {"meme_failure_stages.csv", "meme_failure_stages.png"} <= files
 
 
-
-
 # -- how each number was made: left out, context cut, paper-row differences ----------------------------
 
 FAILED = {"correct": None, "failure": "connection", "failed_call": "answer", "reason": "answer call failed"}

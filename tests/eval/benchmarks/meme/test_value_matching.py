@@ -23,6 +23,7 @@ def lines_holding(text: str, keys: Iterable[str]) -> list[str]:
     keys = [k for k in keys if k and normalize(k)]
     return [line for line in lines(text) if any(line_holds(line, k) for k in keys)]
 
+
 # Phrasings below are ones memsuite's generator never writes (it always states the label verbatim).
 
 
@@ -87,7 +88,14 @@ def test_verbatim_multi_line_values_match_by_normalised_substring():
 
 def test_helpers():
     assert tokens("Mon-Fri 08:20-16:35, v3.1 + SAML 2.0") == [
-        "mon", "fri", "08:20", "16:35", "v3.1", "and", "saml", "2.0"
+        "mon",
+        "fri",
+        "08:20",
+        "16:35",
+        "v3.1",
+        "and",
+        "saml",
+        "2.0",
     ]
     assert head("rotating weekly (lead + backup)") == "rotating weekly"
     assert is_name("Dana Park") and is_name("PostgreSQL 14") and not is_name("high blood pressure")

@@ -79,6 +79,7 @@ def _gold_flag(row: Row, hits: Sequence[Mapping[str, Any]]) -> bool | None:
         return None
     return any(hit.get("gold") for hit in hits)
 
+
 CONFIGS = Path(__file__).resolve().parents[4] / "configs"
 
 
