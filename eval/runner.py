@@ -23,10 +23,19 @@ from memsuite.eval.oracle.run import NOTE as ORACLE_NOTE
 from memsuite.eval.oracle.run import bind_gold, is_oracle, mark_oracle, open_oracle, oracle_roles, served
 from memsuite.eval.preflight import check_endpoints
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.provenance import check_code, code_identity
+from memsuite.eval.provenance import check_code, code_changes, code_identity
 from memsuite.eval.registry import check_judges, get_benchmark, seeded_options
 from memsuite.eval.run_config import RunConfig, SystemSpec
-from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, check_resume, now_iso, resumed_header
+from memsuite.eval.runlog import (
+    RunFolder,
+    UnitRecord,
+    base_header,
+    check_resume,
+    config_changes,
+    header_config,
+    now_iso,
+    resumed_header,
+)
 from memsuite.eval.stopping import RunInterrupted, stop_on_signals
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import ConfigError, require
@@ -38,6 +47,29 @@ logger = logging.getLogger(__name__)
 
 CODE_ROOT = Path(__file__).resolve().parents[1]
 EXECUTORS = ("threads", "ray")
+
+
+def _seeded(config: RunConfig) -> RunConfig:
+    """``config`` as run: the run's seed seeds generated data unless the options give their own (the
+    header records it)."""
+    options = seeded_options(config.benchmark, config.benchmark_options, config.seed)
+    return config.model_copy(update={"benchmark_options": options})
+
+
+def stale_reasons(config: RunConfig, out_dir: Path) -> list[str]:
+    """Why ``out_dir`` cannot resume ``config`` as it is: one line per config key or code that changed
+    since its rows were made. Empty for a folder that resumes cleanly, or holds no run yet."""
+    folder = RunFolder(out_dir)
+    if not folder.header_path.exists():
+        return []
+    previous = folder.header()
+    config = _seeded(config)
+    reasons = [
+        f"config {c['key']}: {c['old']!r} -> {c['new']!r}"
+        for c in config_changes(previous.get("config"), header_config(config.to_dict()))
+    ]
+    code = code_identity({spec.key: spec.name for spec in config.systems}, CODE_ROOT)
+    return reasons + code_changes(previous.get("code"), code)
 
 
 @contextmanager
@@ -102,9 +134,7 @@ def run(
     """
     if executor not in EXECUTORS:
         raise ConfigError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
-    # The run's seed seeds generated data unless the options give their own (the header records it).
-    options = seeded_options(config.benchmark, config.benchmark_options, config.seed)
-    config = config.model_copy(update={"benchmark_options": options})
+    config = _seeded(config)
     folder = RunFolder(out_dir)
     if restart:
         folder.clear()

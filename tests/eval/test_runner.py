@@ -11,7 +11,7 @@ from memsuite.eval.config import config_from_dict, load_config
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import get_benchmark, register_spec
 from memsuite.eval.runlog import load_run
-from memsuite.eval.runner import run
+from memsuite.eval.runner import run, stale_reasons
 from memsuite.eval.spec import BenchmarkSpec
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -148,6 +148,19 @@ def test_a_config_change_is_refused_naming_keys_unless_allowed_then_recorded(tmp
     assert CALLS == [] and header["config"]["k"] == 3
     assert header["resumes"][-1]["config_changes"] == [{"key": "k", "old": 5, "new": 3}]
     assert main(argv) == 0  # the next resume compares with the config now recorded
+
+
+def test_stale_reasons_name_what_changed_since_a_folders_rows(tmp_path):
+    out = tmp_path / "run"
+    assert stale_reasons(_config(), out) == []  # no run yet
+    run(_config(), out_dir=out, show_progress=False)
+    assert stale_reasons(_config(), out) == []
+    assert stale_reasons(_config(k=3, seed=7), out) == ["config k: 5 -> 3", "config seed: 0 -> 7"]
+    header = json.loads((out / "run.json").read_text())
+    header["code"]["systems"]["bm25"]["source_sha256"] = "0" * 64
+    (out / "run.json").write_text(json.dumps(header))
+    (reason,) = stale_reasons(_config(), out)
+    assert reason.startswith("system 'bm25' (") and reason.endswith("module source changed")
 
 
 def test_restart_removes_every_unit_file(tmp_path):

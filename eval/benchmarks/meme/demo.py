@@ -28,7 +28,7 @@ from memsuite.eval.diagnostics import OUTCOMES, stage_table
 from memsuite.eval.report.document import build_report, write_report
 from memsuite.eval.report.runs import RunInfo, load_runs
 from memsuite.eval.runlog import RunFolder
-from memsuite.eval.runner import run
+from memsuite.eval.runner import run, stale_reasons
 from memsuite.eval.stats import MIN_N, MIN_UNITS, SEED, Interval
 
 #: configs/demo.yaml and demo_wiring.yaml, shipped as package data: the demo runs the same from a wheel.
@@ -170,7 +170,9 @@ def run_demo(
     wiring_path: Path | None = WIRING_CONFIG,
     show_progress: bool = True,
 ) -> Path:
-    """Run the headline and the wiring config (resuming finished runs instantly), print, write the report.
+    """Run the headline and the wiring config, print, write the report.
+
+    A finished run is resumed instantly; one made by another config or code is recomputed (said so).
 
     Args:
         out_dir: Demo folder: the runs go to ``<out_dir>/<config name>``, the report to
@@ -187,8 +189,13 @@ def run_demo(
     folders: list[RunFolder] = []
     configs = [load_config(config_path)] + ([load_config(wiring_path)] if wiring_path else [])
     for config in configs:
+        folder = out_dir / config.name
+        # The demo shows what this code measures: rows another config or code made are recomputed.
+        stale = stale_reasons(config, folder)
+        if stale:
+            print(f"{folder}: rows from another config or code ({'; '.join(stale)}); recomputing")
         folders.append(
-            run(config, out_dir=out_dir / config.name, cache_dir=cache_dir, show_progress=show_progress)
+            run(config, out_dir=folder, cache_dir=cache_dir, show_progress=show_progress, restart=bool(stale))
         )
     headline = folders[0]
     print_headline(headline, configs[0].benchmark_options, configs[0].k)

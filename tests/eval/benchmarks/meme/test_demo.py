@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from memsuite.eval.benchmarks.meme import demo
 from memsuite.eval.runlog import load_run
 
@@ -62,3 +64,31 @@ def test_demo_prints_the_runs_evidence_and_stages_and_writes_the_report(tmp_path
     text = report.read_text(encoding="utf-8")
     assert "MEME failure stages" in text and "temporal_kg_oracle" in text
     assert (report.parent / "meme_failure_stages.png").exists()
+
+
+def test_a_second_demo_resumes_and_one_after_a_code_change_recomputes(tmp_path, capsys):
+    config = tmp_path / "demo_small.yaml"
+    config.write_text(CONFIG, encoding="utf-8")
+    out = tmp_path / "demo"
+
+    def demo_run() -> str:
+        demo.run_demo(out_dir=out, cache_dir=None, config_path=config, wiring_path=None, show_progress=False)
+        return capsys.readouterr().out
+
+    demo_run()
+    folder = out / "demo_small"
+    units = (folder / "units.jsonl").read_text()
+    rows = len(load_run(folder).rows())
+    assert "recomputing" not in demo_run()
+    assert (folder / "units.jsonl").read_text() == units  # resumed: nothing ran again
+    assert "resumes" in load_run(folder).header()
+
+    # Rows another version of memsuite made: the demo recomputes them (a run refuses, see test_ablation).
+    header = json.loads((folder / "run.json").read_text())
+    header["code"]["memsuite_sha256"] = "0" * 64
+    (folder / "run.json").write_text(json.dumps(header))
+    printed = demo_run()
+    assert f"{folder}: rows from another config or code (memsuite's own code changed); recomputing" in printed
+    recomputed = load_run(folder).header()
+    assert recomputed["code"]["memsuite_sha256"] != "0" * 64 and "resumes" not in recomputed
+    assert len(load_run(folder).rows()) == rows  # each row once: the old ones are gone
