@@ -167,6 +167,29 @@ def register_renderer(benchmark: str) -> Callable[[Renderer], Renderer]:
     return decorate
 
 
+#: A section a benchmark renders from every run of a report that holds runs of several benchmarks
+#: (its own beside another's); None when the report holds nothing it compares.
+BesideRenderer = Callable[[Sequence[RunInfo]], "Section | None"]
+_BESIDE: dict[str, BesideRenderer] = {}
+
+
+def register_beside(benchmark: str) -> Callable[[BesideRenderer], BesideRenderer]:
+    """Decorator, in the module the benchmark's spec names as its report: the section
+    ``benchmark`` adds to a report over runs of several benchmarks (its module is imported when the
+    report renders the benchmark's runs)."""
+
+    def decorate(renderer: BesideRenderer) -> BesideRenderer:
+        _BESIDE[benchmark] = renderer
+        return renderer
+
+    return decorate
+
+
+def beside_for(benchmark: str) -> BesideRenderer | None:
+    """The cross-benchmark section renderer ``benchmark`` registered, if any."""
+    return _BESIDE.get(benchmark)
+
+
 def renderer_for(benchmark: str) -> Renderer | None:
     """The renderer the benchmark's spec names (imported on first use); None when it names none, or
     the run's benchmark is not installed here (the report falls back to a generic table).
