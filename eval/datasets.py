@@ -92,6 +92,7 @@ _MEME_REPO, _MEME_REV = "meme-benchmark/MEME", "03932fd33a08debf182ad01a47504024
 _AUDIT_REPO, _AUDIT_REV = "dial481/locomo-audit", "4a45284496af16866432894dd98a9e7481fdf458"
 _ZEP_REPO, _ZEP_REV = "getzep/zep-papers", "fe2238c56299d8beec6ee8a71d661beaf00949f9"
 _HUNK_REPO, _HUNK_REV = "Hunk0724/LongMemEval", "9e6d29e69d35a0f59d16490d2e7ed7b86095560f"
+_REALTALK_REPO, _REALTALK_REV = "danny911kr/REALTALK", "b903e06a9770bf4e5fe9018c3e132889666d3b4a"
 
 #: BEAM per scale: the release's folder under ``chats/``, its conversations, and about how large they are
 #: (the checked conversations' mean size times the count).
@@ -126,6 +127,24 @@ _AUDIT_SETS = (
     "ap-baseline/v2/bs_eval_results_scored.json",
 )
 _LOCK = "recorded by the first verified fetch (lock file)"
+#: REALTALK's ten chats (``data/`` of the release) with sha256 and bytes where checked here: the seven
+#: public development chats against their byte-for-byte copies; the three others by the first fetch.
+_REALTALK_CHATS = (
+    ("Chat_1_Emi_Elise.json", "4e947998a751a1ba2c3710fc873b90fbcbc234fda7a5e4e75db2b762e0f25a36", 236_990),
+    ("Chat_2_Kevin_Elise.json", "4ac6e319c206731aa9a025c93325eb1edb43686cf39473f058c87ae7deb2d62a", 228_327),
+    ("Chat_3_Kevin_Paola.json", None, None),
+    ("Chat_4_Emi_Paola.json", "80aa012ed6a918f5b317bd942b4d4811a158d27a6e07b7a5c6182994107a9367", 232_501),
+    ("Chat_5_Nicolas_Nebraas.json",
+     "32dd7c45786b1a26861dc1574a1bb698a855196fd2ae3fc0c091f3c9ab2d6d06", 466_832),
+    ("Chat_6_Vanessa_Nicolas.json",
+     "9d5ee072ab5a0667ef71d5644d7cd3a4c6777a1e6e2252bf306f310d982e40ac", 467_008),
+    ("Chat_7_Nebraas_Vanessa.json", None, None),
+    ("Chat_8_Akib_Muhhamed.json",
+     "814f64ad7e8a46f0398f550fe84184e2ba495a292290b9ff96ffc95448280800", 364_402),
+    ("Chat_9_Fahim_Akib.json", None, None),
+    ("Chat_10_Fahim_Muhhamed.json",
+     "26135a9e3482f40bea4c71de570a2d994a361848111067e60587be1dd82a0127", 283_618),
+)  # fmt: skip
 
 
 def _beam(scale: str) -> Dataset:
@@ -262,6 +281,20 @@ def _entries() -> tuple[Dataset, ...]:
                 ),
             ),
             hashes="the files' LFS sha256 at the revision (published; not downloaded here)",
+            folder=True,
+        ),
+        Dataset(
+            name="realtalk",
+            description="REALTALK: 10 21-day human chats, 728 memory-probing questions",
+            licence="none stated by the repository",
+            source=f"https://github.com/{_REALTALK_REPO}",
+            revision=_REALTALK_REV,
+            files=tuple(
+                DataFile(name, _github(_REALTALK_REPO, _REALTALK_REV, f"data/{name}"), digest, size)
+                for name, digest, size in _REALTALK_CHATS
+            ),
+            hashes=f"7 of 10 chats checked against byte-for-byte copies; chats 3, 7 and 9 {_LOCK}",
+            approx_size="3.3 MB",
             folder=True,
         ),
         Dataset(
