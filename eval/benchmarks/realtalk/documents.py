@@ -64,9 +64,14 @@ def chat_documents(chat: Chat, granularity: str, *, captions: bool = False) -> l
     return [d for s in chat.sessions for d in session_documents(s, granularity, captions=captions)]
 
 
-def relevant_documents(relevant: Iterable[str], documents: Iterable[Document]) -> tuple[str, ...]:
-    """The ids of the documents holding the relevant messages, each once, in citation order."""
-    holder = {m: d.doc_id for d in documents for m in d.message_ids}
+def holders(documents: Iterable[Document]) -> dict[str, str]:
+    """Message ``dia_id`` -> the id of the document holding it."""
+    return {m: d.doc_id for d in documents for m in d.message_ids}
+
+
+def relevant_documents(relevant: Iterable[str], holder: dict[str, str]) -> tuple[str, ...]:
+    """The ids of the documents holding the relevant messages (``holder``: :func:`holders`), each once,
+    in citation order."""
     return tuple(dict.fromkeys(holder[m] for m in relevant if m in holder))
 
 

@@ -39,6 +39,7 @@ from memsuite.eval.benchmarks.realtalk.diagnostics import evidence_diagnostics
 from memsuite.eval.benchmarks.realtalk.documents import (
     GRANULARITIES,
     Document,
+    holders,
     relevant_documents,
     render,
     session_documents,
@@ -203,14 +204,17 @@ class RealtalkBenchmark:
         system.finalize(namespace=namespace)
         ranked = _is_ranked(system, namespace)
         budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
+        holder = holders(corpus)
         for question in self.questions_of(unit_id):
-            yield self._ask(system, chat, question, corpus, ranked, ctx, budget, failures)
+            relevant = relevant_documents(question.relevant, holder)
+            yield self._ask(system, chat, question, relevant, corpus, ranked, ctx, budget, failures)
 
     def _ask(
         self,
         system: MemorySystem,
         chat: Chat,
         question: Question,
+        relevant: tuple[str, ...],
         corpus: list[Document],
         ranked: bool,
         ctx: RunContext,
@@ -218,7 +222,6 @@ class RealtalkBenchmark:
         failures: int,
     ) -> Row:
         namespace = chat.chat_id
-        relevant = relevant_documents(question.relevant, corpus)
         ranking = _ranking(system, question.question, corpus, namespace) if ranked else None
         if isinstance(system, ReferenceContext):
             no_ranking = f"a reference row ({system.scope} documents given, not retrieved)"
@@ -321,10 +324,14 @@ def _is_ranked(system: MemorySystem, namespace: str) -> bool:
 def _ranking(system: MemorySystem, question: str, corpus: list[Document], namespace: str) -> list[str]:
     """Every document id, best first; documents the system did not return follow in chat order."""
     hits = system.search(question, k=len(corpus), namespace=namespace)
-    ranked = list(dict.fromkeys(h.metadata["position"] for h in hits if "position" in (h.metadata or {})))
-    returned = set(ranked)
-    ranked += [i for i in range(len(corpus)) if i not in returned]
-    return [corpus[i].doc_id for i in ranked]
+    returned = [False] * len(corpus)
+    ranking = []
+    for hit in hits:
+        position = hit.metadata.get("position") if hit.metadata else None
+        if position is not None and not returned[position]:
+            returned[position] = True
+            ranking.append(corpus[position].doc_id)
+    return ranking + [d.doc_id for d, seen in zip(corpus, returned, strict=True) if not seen]
 
 
 def _rendered(hit: Any) -> str:
