@@ -70,3 +70,16 @@ def test_answers_judged_by_every_judge_and_summarised(tmp_path, replay_llm, no_s
         {"question": "q002", "id": "D7:7"}
     ]
     assert (summary["evidence"]["dangling"], summary["evidence"]["unscored"]) == (1, 1)
+
+
+def test_rejudge_reads_every_question_with_the_protocols_ids(tmp_path):
+    from memsuite.eval.benchmarks.realtalk.rejudge import realtalk_questions
+
+    sessions = {1: [message("D1:1", "I adopted a grey cat named Miso")]}
+    write_chat(tmp_path, sessions, [qa("Cat?", ["D1:1"], answer="Miso"), qa("Dog?", ["D4:4"], category=2)])
+    questions = realtalk_questions(tmp_path)
+    assert [(q.unit_id, q.question_id, q.category, q.gold) for q in questions] == [
+        ("Chat_1_Ann_Bob", "q000", "multi-hop", "Miso"),
+        ("Chat_1_Ann_Bob", "q001", "temporal", "an answer"),
+    ]
+    assert questions[1].metadata["dangling"] == ["D4:4"]
