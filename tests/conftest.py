@@ -65,10 +65,12 @@ def missing_shared_data(names: list[str]) -> str | None:
     if not missing:
         return None
     copies = ", ".join(f"{n} ($MEMSUITE_SHARED_DATA/{SHARED_COPIES[n][0]})" for n in missing)
-    fetch = "; ".join(f"memsuite data fetch {e}" for n in missing for e in SHARED_COPIES[n][1].split())
+    fetch = ", ".join(f"`memsuite data fetch {e}`" for n in missing for e in SHARED_COPIES[n][1].split())
+    plural = "ies" if len(missing) > 1 else "y"
     return (
-        f"needs the development copy of {copies}, not found under {SHARED_DATA}: set MEMSUITE_SHARED_DATA "
-        f"to the folder that holds it (the full release is `{fetch}`)"
+        f"needs the development cop{plural} of {copies}, not found under {SHARED_DATA}: set "
+        f"MEMSUITE_SHARED_DATA to the folder of development copies (a user gets the full release with "
+        f"{fetch})"
     )
 
 

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: A test that reads the LoCoMo development copy (marked ``shared_data("locomo")``).
 MARKED = "tests/eval/benchmarks/locomo/test_locomo_loader.py::test_dev_file_loads_with_its_quirks_counted"
 NAMED = "needs the development copy of locomo ($MEMSUITE_SHARED_DATA/locomo/locomo.dev.json)"
-HOW = "(the full release is `memsuite data fetch locomo`)"
+HOW = "(a user gets the full release with `memsuite data fetch locomo`)"
 
 
 def _pytest(shared: Path, **env: str) -> subprocess.CompletedProcess:
