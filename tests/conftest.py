@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import readme_example
+from shared_copies import missing_shared_data
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -30,18 +31,6 @@ NO_SHARED_DATA = "MEMSUITE_NO_SHARED_DATA"
 #: The data cache (`memsuite data`) of the tests: an empty folder of their own, never the user's cache.
 os.environ["MEMSUITE_DATA"] = tempfile.mkdtemp(prefix="memsuite-test-data-")
 
-#: What ``@pytest.mark.shared_data(NAME, ...)`` may name: the development copy under
-#: $MEMSUITE_SHARED_DATA, and the catalogue entries that hold its full release.
-SHARED_COPIES = {
-    "locomo": ("locomo/locomo.dev.json", "locomo"),
-    "longmemeval": ("longmemeval", "longmemeval_oracle longmemeval_s"),
-    "beam": ("beam", "beam_100K beam_500K beam_1M"),
-    "wmb100k": ("wmb100k", "wmb100k"),
-    "locomo_audit": ("published/locomo/audit", "locomo_audit_errors locomo_audit_answers"),
-    "locomo_zep_grades": ("published/locomo/zep_locomo_grades.dev.json", "locomo_zep_grades"),
-    "longmemeval_published": ("published/longmemeval", "longmemeval_published"),
-}
-
 
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get(NO_SHARED_DATA) and SHARED_DATA.exists():
@@ -49,29 +38,6 @@ def pytest_configure(config: pytest.Config) -> None:
             f"{NO_SHARED_DATA} is set, but MEMSUITE_SHARED_DATA names an existing folder ({SHARED_DATA}): "
             "point it at a folder that does not exist"
         )
-
-
-def missing_shared_data(names: list[str]) -> str | None:
-    """Why the development copies ``names`` cannot be read here (which, and how to get them); None when
-    all are there.
-
-    Raises:
-        KeyError: A name that is not in :data:`SHARED_COPIES`.
-    """
-    unknown = [n for n in names if n not in SHARED_COPIES]
-    if unknown:
-        raise KeyError(f"shared_data marker names {unknown}; known: {', '.join(SHARED_COPIES)}")
-    missing = [n for n in names if not (SHARED_DATA / SHARED_COPIES[n][0]).exists()]
-    if not missing:
-        return None
-    copies = ", ".join(f"{n} ($MEMSUITE_SHARED_DATA/{SHARED_COPIES[n][0]})" for n in missing)
-    fetch = ", ".join(f"`memsuite data fetch {e}`" for n in missing for e in SHARED_COPIES[n][1].split())
-    plural = "ies" if len(missing) > 1 else "y"
-    return (
-        f"needs the development cop{plural} of {copies}, not found under {SHARED_DATA}: set "
-        f"MEMSUITE_SHARED_DATA to the folder of development copies (a user gets the full release with "
-        f"{fetch})"
-    )
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -82,7 +48,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     names = [name for marker in item.iter_markers("shared_data") for name in marker.args]
     if "shared_data" in getattr(item, "fixturenames", ()) and not names:
         pytest.fail("the test reads shared_data: name which copies with @pytest.mark.shared_data(NAME, ...)")
-    reason = missing_shared_data(names)
+    reason = missing_shared_data(SHARED_DATA, names)
     if reason is None:
         return
     if os.environ.get("CI") and not os.environ.get(NO_SHARED_DATA):

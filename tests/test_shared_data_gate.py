@@ -11,6 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_copies import SHARED_COPIES
+
+from memsuite.eval.datasets import CATALOGUE
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A test that reads the LoCoMo development copy (marked ``shared_data("locomo")``).
@@ -47,3 +50,8 @@ def test_the_pass_without_data_refuses_a_folder_that_exists(tmp_path):
     done = _pytest(tmp_path, CI="1", MEMSUITE_NO_SHARED_DATA="1")
     assert done.returncode == 4, done.stdout + done.stderr  # a usage error: nothing ran
     assert "MEMSUITE_NO_SHARED_DATA is set, but MEMSUITE_SHARED_DATA names an existing folder" in done.stderr
+
+
+def test_every_copy_names_catalogue_entries_that_exist():
+    for name, (_, entries) in SHARED_COPIES.items():
+        assert entries and set(entries) <= set(CATALOGUE), name
