@@ -10,7 +10,7 @@ their protocol differs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from memsuite.eval.benchmarks.beam.judges.retrieval import METRICS
@@ -19,12 +19,12 @@ from memsuite.eval.benchmarks.beam.schema import ABILITIES, SCALES
 from memsuite.eval.benchmarks.beam.scoring import ability_of, answer_value, row_metrics, scale_of
 from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.intervals import interval_note, placed
+from memsuite.eval.report.kit import ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.report.usage import usage_table
-from memsuite.eval.stats import Interval
 
 #: The evidence table's metric.
 EVIDENCE = "recall_all@10"
@@ -41,10 +41,6 @@ def _metric(row: Row, name: str) -> float | None:
     metrics = row_metrics(row)
     value = None if metrics is None else metrics.get(name)
     return None if value is None else float(value)
-
-
-def _pct(found: Mapping[Any, Interval]) -> dict[Any, Interval]:
-    return {cell: interval.scaled(100.0) for cell, interval in found.items()}
 
 
 def _scales(runs: Sequence[RunInfo], systems: Sequence[str]) -> list[str]:
@@ -69,8 +65,8 @@ def _by_ability_table(
             if system not in run.systems:
                 continue
             rows = [r for r in run.rows(system) if scale_of(r) == scale]
-            found = _pct(
-                cell_intervals(rows, value, lambda r: (ability_of(r), "overall"), unit=lambda r: r.unit_id)
+            found = rate_intervals(
+                rows, value, lambda r: (ability_of(r), "overall"), unit=lambda r: r.unit_id
             )
             if not found:
                 continue
@@ -127,11 +123,7 @@ def render(runs: list[RunInfo], options: ReportOptions) -> Section:
                 "Questions without evidence ids (abstention, two others) are left out.",
             ),
         )
-        if table.rows:
-            section.tables.append(table)
-        retrieval = _retrieval_table(runs, systems, prefix, scale)
-        if retrieval.rows:
-            section.tables.append(retrieval)
+        section.tables += [table, _retrieval_table(runs, systems, prefix, scale)]
         for judge, title, note, extra in (
             (
                 "llm",
@@ -149,20 +141,22 @@ def render(runs: list[RunInfo], options: ReportOptions) -> Section:
                 _coverage,
             ),
         ):
-            answers = _by_ability_table(
-                runs,
-                systems,
-                prefix,
-                scale,
-                lambda r, j=judge: answer_value(r, j),
-                f"beam_{judge}_{label}",
-                f"BEAM {label}: {title}",
-                (note,),
-                extra,
+            section.tables.append(
+                _by_ability_table(
+                    runs,
+                    systems,
+                    prefix,
+                    scale,
+                    lambda r, j=judge: answer_value(r, j),
+                    f"beam_{judge}_{label}",
+                    f"BEAM {label}: {title}",
+                    (note,),
+                    extra,
+                )
             )
-            if answers.rows:
-                section.tables.append(answers)
     section.tables.append(_published_table())
+    if not PUBLISHED:
+        section.notes.append(f"Published BEAM answer scores: none. {PUBLISHED_NOTE}")
     section.tables.append(usage_table("beam_usage", "BEAM usage and cost", runs, options))
     return section
 
@@ -175,15 +169,7 @@ def _retrieval_table(runs, systems, prefix, scale) -> Table:
             if system not in run.systems:
                 continue
             rows = [r for r in run.rows(system) if scale_of(r) == scale]
-            found: dict[str, Interval] = {}
-            for name in names:
-                found.update(
-                    _pct(
-                        cell_intervals(
-                            rows, lambda r, n=name: _metric(r, n), lambda r, n=name: (n,), lambda r: r.unit_id
-                        )
-                    )
-                )
+            found = ranking_intervals(rows, _metric, names, unit=lambda r: r.unit_id)
             if not found:
                 continue
             record = {

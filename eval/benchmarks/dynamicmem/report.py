@@ -26,6 +26,7 @@ from memsuite.eval.report.caveats import (
     oracle_system,
 )
 from memsuite.eval.report.intervals import cell_intervals, interval_note
+from memsuite.eval.report.kit import judge_order
 from memsuite.eval.report.layout import (
     has_number,
     ordered_systems,
@@ -161,10 +162,9 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
         (run.label, system, judge): summary
         for run in runs
         for system in run.systems
-        for judge, summary in dynamicmem_by_judge(run.scores(system)).items()
+        for judge, summary in run.system_summary(system).judges(dynamicmem_by_judge).items()
     }
-    judges = list(dict.fromkeys(key[2] for key in summaries))
-    judge = next((j for j in ("llm", "rule") if j in judges), judges[0] if judges else None)
+    judge = next(iter(judge_order((key[2] for key in summaries), ("llm", "rule"))), None)
     usage = usage_table("dynamicmem_usage", "DynamicMem usage and cost", runs, options)
     if judge is None:
         section.notes.append("No DynamicMem curves in these runs' summaries.")

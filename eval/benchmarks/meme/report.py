@@ -40,6 +40,7 @@ from memsuite.eval.report.caveats import (
     whole_memory_text,
 )
 from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.kit import BY_JUDGE, judges_in
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug, stage_figures
 from memsuite.eval.report.layout import stage_table as stage_records_table
 from memsuite.eval.report.model import NA, Cell, Figure, ReportOptions, Section, Table
@@ -84,12 +85,11 @@ MEME_ORACLE_NOTE = (
 
 
 def _meme_judges(runs: Sequence[RunInfo]) -> list[str]:
-    present = {j for run in runs for s in run.systems for j in (run.scores(s).get("by_judge") or {})}
-    return [j for j in MEME_JUDGE_ORDER if j in present] + sorted(present - set(MEME_JUDGE_ORDER))
+    return judges_in(runs, BY_JUDGE, MEME_JUDGE_ORDER)
 
 
 def _meme_scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
-    return (run.scores(system).get("by_judge") or {}).get(judge)
+    return run.system_summary(system).judge(judge, BY_JUDGE)
 
 
 def meme_undefined_tasks(rows: Sequence[Row], judge: str) -> set[str]:
@@ -440,8 +440,8 @@ def _meme_agreement_table(runs, systems, prefix) -> Table | None:
     records = []
     for system in systems:
         for run in runs:
-            agreement = run.scores(system).get("agreement_rule_llm")
-            if isinstance(agreement, Mapping):
+            agreement = run.system_summary(system).part("agreement_rule_llm")
+            if agreement:
                 records.append(
                     {
                         **run_cell(run, prefix),

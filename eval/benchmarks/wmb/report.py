@@ -25,7 +25,8 @@ from memsuite.eval.report.caveats import (
     whole_memory_note,
     whole_memory_text,
 )
-from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.intervals import interval_note, placed
+from memsuite.eval.report.kit import judges_in, rate_intervals, under
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column, series_name, slug
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
@@ -100,14 +101,12 @@ def _wmb_result_record(s: Mapping[str, Any], judge_name: str) -> dict[str, Cell]
     }
 
 
-def _wmb_judges(runs: Sequence[RunInfo]) -> list[str]:
-    present = {j for run in runs for s in run.systems for j in (run.scores(s).get("judges") or {})}
-    return [j for j in ("llm", "rule") if j in present] + sorted(present - {"llm", "rule"})
+#: Where WMB-100K's summarize keeps each judge's scores.
+JUDGES = under("judges")
 
 
 def _wmb_scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
-    scores = (run.scores(system).get("judges") or {}).get(judge)
-    return scores if isinstance(scores, Mapping) else None
+    return run.system_summary(system).judge(judge, JUDGES)
 
 
 #: The result-table columns that are rates over questions, by the score block behind each.
@@ -123,15 +122,14 @@ def wmb_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
     """Intervals (points of 100) of the Part B columns, of each question type's accuracy and of the
     gold-turn retrieval rate."""
     rows = run.rows(system)
-    parts = cell_intervals(rows, lambda row: row_outcome(row, judge), row_part)
-    qtypes = cell_intervals(
+    parts = rate_intervals(rows, lambda row: row_outcome(row, judge), row_part)
+    qtypes = rate_intervals(
         rows, lambda row: row_outcome(row, judge), lambda row: (row.metadata.get("qtype"),)
     )
-    gold = cell_intervals(rows, lambda row: gold_turn_outcome(row, judge), lambda row: (_GOLD_TURN,))
+    gold = rate_intervals(rows, lambda row: gold_turn_outcome(row, judge), lambda row: (_GOLD_TURN,))
     return {
-        **{_PART_B_COLUMNS[part]: interval.scaled(100.0) for part, interval in parts.items()},
-        **{str(q): interval.scaled(100.0) for q, interval in qtypes.items()},
-        **{str(c): interval.scaled(100.0) for c, interval in gold.items()},
+        **{_PART_B_COLUMNS[str(part)]: interval for part, interval in parts.items()},
+        **{str(cell): interval for cell, interval in (*qtypes.items(), *gold.items())},
     }
 
 
@@ -161,7 +159,7 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
     section = Section("WMB-100K")
     prefix = run_column(runs, options)
     systems = ordered_systems(runs)
-    judges = _wmb_judges(runs)
+    judges = judges_in(runs, JUDGES, ("llm", "rule"))
     for judge in judges:
         results, accuracy = [], []
         result_marks: dict[tuple[int, str], str] = {}
@@ -255,8 +253,8 @@ def _wmb_result_fields(runs, systems, prefix) -> Table:
     records = []
     for system in systems:
         for run in runs:
-            result = run.scores(system).get("result_json")
-            if isinstance(result, Mapping):
+            result = run.system_summary(system).part("result_json")
+            if result:
                 fields = {f: _dotted(result, f) for f in ("system_name", "scoring_mode", *WMB_RESULT_FIELDS)}
                 records.append({**run_cell(run, prefix), **fields})
     return Table.from_records(
