@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.kit import Summary, SystemSummary
+from memsuite.eval.report.summary import Summary, SystemSummary
 from memsuite.eval.runlog import RunFolder, load_run
 from memsuite.memory_systems.errors import ConfigError
 

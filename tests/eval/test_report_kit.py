@@ -17,6 +17,7 @@ from memsuite.eval.report.document import build_report, write_report
 from memsuite.eval.report.intervals import cell_intervals
 from memsuite.eval.report.kit import (
     BY_JUDGE,
+    Records,
     Summary,
     SystemSummary,
     judge_order,
@@ -27,6 +28,7 @@ from memsuite.eval.report.kit import (
     rate_intervals,
 )
 from memsuite.eval.report.runs import load_runs
+from memsuite.eval.stats import Interval
 
 ENTRY = {
     "scores": {
@@ -103,3 +105,16 @@ def test_a_table_with_no_rows_is_not_printed(tmp_path):
     assert "published" not in markdown.split(PUBLISHED_NOTE)[1]
     assert not (tmp_path / "out" / "beam_published.csv").exists() and len(written) == 3
     assert json.loads((path / "summary.json").read_text())["bm25"]["scores"] == {"questions": 1}
+
+
+def test_records_keep_intervals_only_on_cells_with_a_number():
+    interval = Interval(0.5, 0.25, 0.75, 40, 8)
+    records = Records()
+    records.add(
+        {"system": "a", "rate": 0.5, "other": None}, {"rate": interval, "other": interval}, {"rate": " †"}
+    )
+    records.add({"system": "paper", "rate": "n/a"}, {"rate": interval})
+    table = records.table("t", "T", ("system", "rate"), ("a note",), {"rate": ".1f"})
+    assert table.rows == (("a", 0.5), ("paper", "n/a"))
+    assert table.intervals == {(0, "rate"): interval} and table.marks == {(0, "rate"): " †"}
+    assert table.notes == ("a note",) and table.formats == {"rate": ".1f"}

@@ -19,8 +19,8 @@ from memsuite.eval.benchmarks.beam.schema import ABILITIES, SCALES
 from memsuite.eval.benchmarks.beam.scoring import ability_of, answer_value, row_metrics, scale_of
 from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.intervals import interval_note, placed
-from memsuite.eval.report.kit import ranking_intervals, rate_intervals
+from memsuite.eval.report.intervals import interval_note
+from memsuite.eval.report.kit import Records, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo
@@ -59,7 +59,7 @@ def _by_ability_table(
     notes: tuple[str, ...],
     extra=None,
 ) -> Table:
-    records, intervals = [], {}
+    records = Records()
     for system in systems:
         for run in runs:
             if system not in run.systems:
@@ -77,19 +77,16 @@ def _by_ability_table(
             record["n"] = found["overall"].n if "overall" in found else 0
             if extra is not None:
                 record.update(extra(rows))
-            intervals.update(placed({c: i for c, i in found.items()}, len(records), record))
-            records.append(record)
+            records.add(record, found)
     columns = (*prefix, "system", *ABILITIES, "overall", "n")
-    if extra is not None and records:
-        columns += tuple(k for k in records[0] if k not in columns)
-    return Table.from_records(
+    if extra is not None and records.rows:
+        columns += tuple(k for k in records.rows[0] if k not in columns)
+    return records.table(
         name,
         title,
         columns,
-        records,
         (*notes, interval_note("conversation")),
         {c: ".1f" for c in (*ABILITIES, "overall")},
-        intervals=intervals,
     )
 
 
@@ -163,7 +160,7 @@ def render(runs: list[RunInfo], options: ReportOptions) -> Section:
 
 def _retrieval_table(runs, systems, prefix, scale) -> Table:
     names = tuple(f"{m}@{k}" for k in (5, 10, 50) for m in METRICS)
-    records, intervals = [], {}
+    records = Records()
     for system in systems:
         for run in runs:
             if system not in run.systems:
@@ -179,20 +176,17 @@ def _retrieval_table(runs, systems, prefix, scale) -> Table:
                 "n": max(i.n for i in found.values()),
                 "conversations": len({r.unit_id for r in rows}),
             }
-            intervals.update(placed(found, len(records), record))
-            records.append(record)
-    return Table.from_records(
+            records.add(record, found)
+    return records.table(
         f"beam_retrieval_{scale_label(scale)}",
         f"BEAM {scale_label(scale)}: evidence retrieval, all abilities (%)",
         (*prefix, "system", *names, "n", "conversations"),
-        records,
         (
             "recall_any: any evidence message in the top k; recall_all: every one; evidence_recall: the "
             "share retrieved. Depths 1, 3, 5, 10, 30, 50 and the run's k are in summary.json.",
             interval_note("conversation"),
         ),
         {n: ".1f" for n in names},
-        intervals=intervals,
     )
 
 

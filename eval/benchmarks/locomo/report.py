@@ -19,8 +19,8 @@ from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDE
 from memsuite.eval.benchmarks.locomo.scoring import category_cells, row_value
 from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
-from memsuite.eval.report.kit import BY_JUDGE, judges_in, percent, rate_intervals
+from memsuite.eval.report.intervals import cell_intervals, interval_note
+from memsuite.eval.report.kit import BY_JUDGE, Records, judges_in, percent, rate_intervals
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug
 from memsuite.eval.report.model import Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
@@ -136,8 +136,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
     prefix = run_column(runs, options)
     systems = ordered_systems(runs)
     for judge in judges_in(runs, BY_JUDGE, JUDGE_ORDER):
-        records, failed_total, left_out = [], 0, []
-        intervals: dict[tuple[int, str], Interval] = {}
+        records, failed_total, left_out = Records(), 0, []
         for system in systems:
             for run in runs:
                 s = _scores(run, system, judge)
@@ -160,8 +159,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                     "n_failed": failed,
                     **usage_record(usage_summary(run, system, options.prices)),
                 }
-                intervals.update(placed(locomo_intervals(run, system, judge), len(records), record))
-                records.append(record)
+                records.add(record, locomo_intervals(run, system, judge))
         notes = [JUDGE_NOTES.get(judge, f"judge: {judge}"), interval_note("conversation")]
         adversarial_in = any(run.scores(s).get("adversarial_in_overall") for run in runs for s in run.systems)
         if any(run.scores(s).get("answer_key") == "audited" for run in runs for s in run.systems):
@@ -193,7 +191,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                 ours = [
                     s for s, row in PUBLISHED_ROW_OF_SYSTEM.items() if row == paper.system and s in systems
                 ]
-                records.append(
+                records.add(
                     {
                         **({prefix[0]: "published"} if prefix else {}),
                         "system": f"{paper.system} (published)",
@@ -208,17 +206,8 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                 )
         columns = (*prefix, "system", *MAIN, "overall", ADVERSARIAL, "n", "n_failed", *USAGE_COLUMNS)
         formats = {c: ".1f" for c in (*MAIN, "overall", ADVERSARIAL)}
-        section.tables.append(
-            Table.from_records(
-                f"locomo_{judge}",
-                f"LoCoMo -- judge: {judge}",
-                columns,
-                records,
-                notes,
-                formats,
-                intervals=intervals,
-            )
-        )
+        title = f"LoCoMo -- judge: {judge}"
+        section.tables.append(records.table(f"locomo_{judge}", title, columns, notes, formats))
     section.tables += audit_tables(runs, systems, prefix)
     section.tables.append(_recall_table(runs, systems, prefix))
     section.figures += _recall_figures(runs, systems, options)
@@ -229,8 +218,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
 
 def _recall_table(runs, systems, prefix) -> Table:
     names = [CATEGORY_NAMES[c] for c in CATEGORY_ORDER]
-    records = []
-    intervals: dict[tuple[int, str], Interval] = {}
+    records = Records()
     # k is the run column of a k ablation; a separate k column would repeat it.
     k_column = () if "k" in prefix else ("k",)
     for system in systems:
@@ -248,13 +236,11 @@ def _recall_table(runs, systems, prefix) -> Table:
                 "questions": (s.get("overall") or {}).get("n"),
                 "no evidence id": sum(int(c.get("undefined") or 0) for c in categories.values()),
             }
-            intervals.update(placed(locomo_intervals(run, system, "evidence"), len(records), record))
-            records.append(record)
-    return Table.from_records(
+            records.add(record, locomo_intervals(run, system, "evidence"))
+    return records.table(
         "locomo_recall",
         "LoCoMo evidence recall@k per category (%)",
         (*prefix, "system", *k_column, *names, "overall", "questions", "no evidence id"),
-        records,
         (
             "Share of a question's evidence dia_ids among the retrieved turns, averaged over questions with "
             "at least one well-formed id (LoCoMo task_eval/evaluation.py). Systems whose memories are "
@@ -262,14 +248,12 @@ def _recall_table(runs, systems, prefix) -> Table:
             interval_note("conversation"),
         ),
         {name: ".1f" for name in (*names, "overall")},
-        intervals=intervals,
     )
 
 
 def _in_context_table(runs, systems, prefix) -> Table:
     names = [CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5]
-    records = []
-    intervals: dict[tuple[int, str], Interval] = {}
+    records = Records()
     for system in systems:
         for run in runs:
             rates = run.scores(system).get("answer_in_context") or {}
@@ -287,19 +271,16 @@ def _in_context_table(runs, systems, prefix) -> Table:
                 lambda row: category_cells(row, False),
                 unit=lambda row: row.unit_id,
             )
-            intervals.update(placed(found, len(records), record))
-            records.append(record)
-    return Table.from_records(
+            records.add(record, found)
+    return records.table(
         "locomo_answer_in_context",
         "LoCoMo gold answer in the context (%)",
         (*prefix, "system", *names, "overall"),
-        records,
         (
             "LoCoMo's has_answer: the gold answer's tokens appear contiguously in the context's tokens.",
             interval_note("conversation"),
         ),
         {name: ".1f" for name in (*names, "overall")},
-        intervals=intervals,
     )
 
 

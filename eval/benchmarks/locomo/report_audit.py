@@ -9,12 +9,11 @@ from typing import Any
 
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
 from memsuite.eval.benchmarks.locomo.scoring import audited_value, category_cells
-from memsuite.eval.report.intervals import interval_note, placed
-from memsuite.eval.report.kit import BY_JUDGE, percent, rate_intervals, under
+from memsuite.eval.report.intervals import interval_note
+from memsuite.eval.report.kit import BY_JUDGE, Records, percent, rate_intervals, under
 from memsuite.eval.report.layout import run_cell
 from memsuite.eval.report.model import Table
 from memsuite.eval.report.runs import RunInfo
-from memsuite.eval.stats import Interval
 
 MAIN = tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5)
 ADVERSARIAL = CATEGORY_NAMES[5]
@@ -42,8 +41,7 @@ def audit_tables(runs: Sequence[RunInfo], systems: Sequence[str], prefix: tuple[
     judges = sorted({j for run in runs for s in run.systems for j in run.system_summary(s).judges(AUDITED)})
     tables = []
     for judge in judges:
-        records: list[dict[str, Any]] = []
-        intervals: dict[tuple[int, str], Interval] = {}
+        records = Records()
         for system in systems:
             for run in runs:
                 audited = _audited(run, system, judge)
@@ -73,15 +71,14 @@ def audit_tables(runs: Sequence[RunInfo], systems: Sequence[str], prefix: tuple[
                     lambda row, w=with_adversarial: category_cells(row, w),
                     unit=lambda row: row.unit_id,
                 )
-                intervals.update(placed(found, len(records), record))
-                records.append(record)
+                records.add(record, found)
         for run in runs:
             ceiling = next(
                 (run.scores(s).get("original_key_ceiling") for s in run.systems if _audited(run, s, judge)),
                 None,
             )
             if ceiling:
-                records.append(
+                records.add(
                     {
                         **run_cell(run, prefix),
                         "system": "original-key ceiling",
@@ -96,14 +93,12 @@ def audit_tables(runs: Sequence[RunInfo], systems: Sequence[str], prefix: tuple[
         )  # fmt: skip
         rates = (*MAIN, "overall", "overall (original key)", ADVERSARIAL, "ambiguous")
         tables.append(
-            Table.from_records(
+            records.table(
                 f"locomo_{judge}_audited",
                 f"LoCoMo -- judge: {judge}, audited answer key",
                 columns,
-                records,
                 (*NOTES, interval_note("conversation")),
                 {c: ".1f" for c in rates},
-                intervals=intervals,
             )
         )
     return tables

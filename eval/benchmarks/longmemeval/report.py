@@ -17,8 +17,8 @@ from memsuite.eval.benchmarks.longmemeval.paper import PUBLISHED_QA
 from memsuite.eval.benchmarks.longmemeval.scoring import TYPE_ORDER, row_type
 from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.intervals import interval_note, placed
-from memsuite.eval.report.kit import at_top, percent, ranking_intervals, rate_intervals
+from memsuite.eval.report.intervals import interval_note
+from memsuite.eval.report.kit import Records, at_top, percent, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
@@ -117,8 +117,7 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
     prefix = run_column(runs, options)
     systems = ordered_systems(runs)
     for level in ("session", "turn"):
-        records = []
-        intervals: dict[tuple[int, str], Interval] = {}
+        records = Records()
         for system in systems:
             for run in runs:
                 r = _retrieval(run, system)
@@ -137,10 +136,9 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
                     "no relevant": r.get("n_no_relevant"),
                 }
                 found = _retrieval_intervals(run.rows(system), level)
-                intervals.update(placed(found, len(records), record))
-                records.append(record)
+                records.add(record, found)
         section.tables.append(
-            Table.from_records(
+            records.table(
                 f"longmemeval_retrieval_{level}",
                 f"LongMemEval retrieval, {level} level (%)",
                 (
@@ -152,10 +150,8 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
                     "n",
                     "no relevant",
                 ),
-                records,
                 (LEVEL_NOTES[level], _AVERAGING_NOTE, interval_note("question")),
                 {name: ".1f" for name in (*HEADLINE, "recall_all@5 (with relevant)")},
-                intervals=intervals,
             )
         )
     # Runs without a ranking (rejudged answers, fact memories) have no rows in it: it is not printed.
@@ -230,7 +226,7 @@ def _published_table(runs: list[RunInfo], systems: list[str]) -> Table:
 
 
 def _by_type_table(runs, systems, prefix) -> Table:
-    records, intervals = [], {}
+    records = Records()
     for system in systems:
         for run in runs:
             r = _retrieval(run, system)
@@ -254,21 +250,18 @@ def _by_type_table(runs, systems, prefix) -> Table:
                 lambda row: _metric(row, "session", "recall_all@5"),
                 lambda row: (row_type(row),),
             )
-            intervals.update(placed(found, len(records), record))
-            records.append(record)
-    return Table.from_records(
+            records.add(record, found)
+    return records.table(
         "longmemeval_retrieval_by_type",
         "LongMemEval session recall_all@5 per question type (%)",
         (*prefix, "system", *TYPE_ORDER[:-1]),
-        records,
         ("Official averaging per type (non-abstention questions).", interval_note("question")),
         {t: ".1f" for t in TYPE_ORDER},
-        intervals=intervals,
     )
 
 
 def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> Table:
-    records, intervals = [], {}
+    records = Records()
     for system in systems:
         for run in runs:
             scores = run.system_summary(system).judge(judge, JUDGES)
@@ -290,14 +283,11 @@ def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> T
                 lambda row: _verdict_value(row, judge),
                 lambda row: (row_type(row), "overall"),
             )
-            intervals.update(placed(found, len(records), record))
-            records.append(record)
-    return Table.from_records(
+            records.add(record, found)
+    return records.table(
         f"longmemeval_{judge}",
         f"LongMemEval {title}",
         (*prefix, "system", *TYPE_ORDER, "overall", "n", "n_failed", "n_undefined"),
-        records,
         (note, interval_note("question"), "the overall n, n_failed and n_undefined are columns."),
         {t: ".1f" for t in (*TYPE_ORDER, "overall")},
-        intervals=intervals,
     )
