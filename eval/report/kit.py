@@ -54,11 +54,11 @@ def rate_intervals(
     rows: Iterable[Item],
     value: Callable[[Item], float | None],
     cells: Callable[[Item], Iterable[Hashable]],
-    unit: Callable[[Item], Hashable] | None = None,
-    group: Callable[[Item], Hashable] | None = None,
+    **by: Callable[[Item], Hashable] | None,
 ) -> dict[Hashable, Interval]:
-    """Each cell's rate with its interval, in percent (:func:`~.intervals.cell_intervals` x 100)."""
-    return percent_intervals(cell_intervals(rows, value, cells, unit, group))
+    """Each cell's rate with its interval, in percent: :func:`~.intervals.cell_intervals` (``by``: its
+    ``unit`` and ``group``) x 100."""
+    return percent_intervals(cell_intervals(rows, value, cells, **by))
 
 
 def ranking_intervals(
@@ -72,7 +72,7 @@ def ranking_intervals(
     rows = list(rows)
     out: dict[str, Interval] = {}
     for name in names:
-        found = rate_intervals(rows, lambda r, n=name: metric(r, n), lambda r, n=name: (n,), unit)
+        found = rate_intervals(rows, lambda r, n=name: metric(r, n), lambda r, n=name: (n,), unit=unit)
         out.update({str(cell): interval for cell, interval in found.items()})
     return out
 

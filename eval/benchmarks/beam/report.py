@@ -10,7 +10,7 @@ their protocol differs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from memsuite.eval.benchmarks.beam.judges.retrieval import METRICS
@@ -48,6 +48,16 @@ def _scales(runs: Sequence[RunInfo], systems: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(s for s in (*SCALES, *sorted(seen)) if s in seen))
 
 
+def _at_scale(
+    runs: Sequence[RunInfo], systems: Sequence[str], scale: str
+) -> Iterator[tuple[RunInfo, str, list[Row]]]:
+    """(run, system, its rows of one scale) in table order: systems first, then runs."""
+    for system in systems:
+        for run in runs:
+            if system in run.systems:
+                yield run, system, [r for r in run.rows(system) if scale_of(r) == scale]
+
+
 def _by_ability_table(
     runs: Sequence[RunInfo],
     systems: Sequence[str],
@@ -60,24 +70,18 @@ def _by_ability_table(
     extra=None,
 ) -> Table:
     records = Records()
-    for system in systems:
-        for run in runs:
-            if system not in run.systems:
-                continue
-            rows = [r for r in run.rows(system) if scale_of(r) == scale]
-            found = rate_intervals(
-                rows, value, lambda r: (ability_of(r), "overall"), unit=lambda r: r.unit_id
-            )
-            if not found:
-                continue
-            record: dict[str, Any] = {**run_cell(run, prefix), "system": system}
-            for cell in (*ABILITIES, "overall"):
-                interval = found.get(cell)
-                record[cell] = None if interval is None else interval.value
-            record["n"] = found["overall"].n if "overall" in found else 0
-            if extra is not None:
-                record.update(extra(rows))
-            records.add(record, found)
+    for run, system, rows in _at_scale(runs, systems, scale):
+        found = rate_intervals(rows, value, lambda r: (ability_of(r), "overall"), unit=lambda r: r.unit_id)
+        if not found:
+            continue
+        record: dict[str, Any] = {**run_cell(run, prefix), "system": system}
+        for cell in (*ABILITIES, "overall"):
+            interval = found.get(cell)
+            record[cell] = None if interval is None else interval.value
+        record["n"] = found["overall"].n if "overall" in found else 0
+        if extra is not None:
+            record.update(extra(rows))
+        records.add(record, found)
     columns = (*prefix, "system", *ABILITIES, "overall", "n")
     if extra is not None and records.rows:
         columns += tuple(k for k in records.rows[0] if k not in columns)
@@ -161,22 +165,18 @@ def render(runs: list[RunInfo], options: ReportOptions) -> Section:
 def _retrieval_table(runs, systems, prefix, scale) -> Table:
     names = tuple(f"{m}@{k}" for k in (5, 10, 50) for m in METRICS)
     records = Records()
-    for system in systems:
-        for run in runs:
-            if system not in run.systems:
-                continue
-            rows = [r for r in run.rows(system) if scale_of(r) == scale]
-            found = ranking_intervals(rows, _metric, names, unit=lambda r: r.unit_id)
-            if not found:
-                continue
-            record = {
-                **run_cell(run, prefix),
-                "system": system,
-                **{n: found[n].value if n in found else None for n in names},
-                "n": max(i.n for i in found.values()),
-                "conversations": len({r.unit_id for r in rows}),
-            }
-            records.add(record, found)
+    for run, system, rows in _at_scale(runs, systems, scale):
+        found = ranking_intervals(rows, _metric, names, unit=lambda r: r.unit_id)
+        if not found:
+            continue
+        record = {
+            **run_cell(run, prefix),
+            "system": system,
+            **{n: found[n].value if n in found else None for n in names},
+            "n": max(i.n for i in found.values()),
+            "conversations": len({r.unit_id for r in rows}),
+        }
+        records.add(record, found)
     return records.table(
         f"beam_retrieval_{scale_label(scale)}",
         f"BEAM {scale_label(scale)}: evidence retrieval, all abilities (%)",
