@@ -12,8 +12,9 @@ judge, and published numbers sit beside ours with the paper's own setup in the n
 Each benchmark contributes one renderer, in its own package (``eval/benchmarks/<name>/report.py``),
 named by its spec (``BenchmarkSpec.report``): a function ``(runs, options) -> Section`` over the
 runs of that benchmark. A benchmark without one gets :func:`render_generic` (its summary's numbers,
-flattened). ``options.sweep`` is set for an ablation (:mod:`memsuite.eval.ablation`): the runs are its
-variants in sweep order, and renderers add sweep curves.
+flattened); a table with no rows is not printed (neither in Markdown nor as CSV). ``options.sweep`` is
+set for an ablation (:mod:`memsuite.eval.ablation`): the runs are its variants in sweep order, and
+renderers add sweep curves.
 
 Cost and usage go in every section: LLM calls, tokens, cost under a :class:`PriceTable` (tokens x
 the price of the model named in the run header's ``answer_llm`` / ``internal_llm`` identity), and
@@ -23,9 +24,11 @@ Every rate says what it left out: a cell whose rows include failed LLM calls sho
 ("0.50 (2 left out)"), and a cell whose questions were asked of a memory holding at most k items is
 marked (the context was the whole memory); :mod:`.caveats` has the shared marks and notes.
 
-Modules: :mod:`.runs` (loading), :mod:`.model` (tables, figures, sections, where a renderer is found),
-:mod:`.usage` (usage and cost), :mod:`.layout` (helpers for renderers: run column, stage tables),
-:mod:`.caveats` (left-out and whole-memory marks),
+Modules: :mod:`.runs` (loading), :mod:`.kit` (``summary.json`` as typed data, read with each benchmark's
+layout of its judges; the helpers renderers share: percentages, judge order, rates with intervals, ranking
+metrics), :mod:`.model` (tables, figures, sections, where a renderer is found), :mod:`.usage` (usage and
+cost), :mod:`.layout` (helpers for renderers: run column, stage tables), :mod:`.caveats` (left-out and
+whole-memory marks),
 :mod:`.document` (building and writing). Import from those modules; this package re-exports only
 what a user of reports needs.
 """

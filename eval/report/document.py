@@ -136,6 +136,8 @@ def build_report(
         # A sweep belongs to one benchmark; with several, curves would pair unrelated runs.
         group_options = options if len(by_benchmark) == 1 else ReportOptions(prices=options.prices)
         section = (renderer_for(benchmark) or render_generic)(group, group_options)
+        # A table with no rows says nothing; what it would have said belongs in its renderer's notes.
+        section.tables = [table for table in section.tables if table.rows]
         if not any(figure.name.endswith("_latency") for figure in section.figures):
             latency = latency_figure(f"{slug(benchmark)}_latency", section.title, group)
             section.figures += [latency] if latency is not None else []
