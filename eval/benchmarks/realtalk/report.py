@@ -8,7 +8,7 @@ memory). Questions citing no id the chat holds are left out of retrieval and cou
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from memsuite.eval.benchmarks.beam.judges.retrieval import METRICS, metrics_at
@@ -19,7 +19,8 @@ from memsuite.eval.benchmarks.realtalk.schema import CATEGORY_NAMES, CATEGORY_OR
 from memsuite.eval.benchmarks.realtalk.scoring import answer_value, category_of, row_metrics
 from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.intervals import interval_note
+from memsuite.eval.report.kit import Records, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table, register_beside
 from memsuite.eval.report.runs import RunInfo
@@ -57,12 +58,8 @@ def _metric(row: Row, name: str) -> float | None:
     return None if value is None else float(value)
 
 
-def _pct(found: Mapping[Any, Interval]) -> dict[Any, Interval]:
-    return {cell: interval.scaled(100.0) for cell, interval in found.items()}
-
-
 def _by_category(rows: list[Row], value: Callable[[Row], float | None]) -> dict[Any, Interval]:
-    return _pct(cell_intervals(rows, value, lambda r: (category_of(r), "overall"), unit=lambda r: r.unit_id))
+    return rate_intervals(rows, value, lambda r: (category_of(r), "overall"), unit=lambda r: r.unit_id)
 
 
 def _category_table(
@@ -75,7 +72,7 @@ def _category_table(
     options: ReportOptions | None = None,
 ) -> Table:
     prefix = run_column(runs, options) if options is not None else ()
-    records, intervals = [], {}
+    records = Records()
     for system in ordered_systems(runs):
         for run in runs:
             if system not in run.systems:
@@ -90,19 +87,16 @@ def _category_table(
             record["chats"] = len({r.unit_id for r in rows})
             if extra is not None:
                 record.update(extra(rows))
-            intervals.update(placed(found, len(records), record))
-            records.append(record)
+            records.add(record, found)
     columns = (*prefix, "system", *CATEGORIES, "overall", "n", "chats")
-    if extra is not None and records:
-        columns += tuple(k for k in records[0] if k not in columns)
-    return Table.from_records(
+    if extra is not None and records.rows:
+        columns += tuple(k for k in records.rows[0] if k not in columns)
+    return records.table(
         name,
         title,
         columns,
-        records,
         (*notes, interval_note("chat")),
         {c: ".1f" for c in (*CATEGORIES, "overall", "coverage")},
-        intervals=intervals,
     )
 
 
@@ -131,21 +125,13 @@ def _unscored_note(runs: Sequence[RunInfo]) -> str:
 def _retrieval_table(runs: Sequence[RunInfo], options: ReportOptions) -> Table:
     prefix = run_column(runs, options)
     names = tuple(f"{m}@{k}" for k in (1, 5, 10, 50) for m in METRICS)
-    records, intervals = [], {}
+    records = Records()
     for system in ordered_systems(runs):
         for run in runs:
             if system not in run.systems:
                 continue
             rows = run.rows(system)
-            found: dict[str, Interval] = {}
-            for name in names:
-                found.update(
-                    _pct(
-                        cell_intervals(
-                            rows, lambda r, n=name: _metric(r, n), lambda r, n=name: (n,), lambda r: r.unit_id
-                        )
-                    )
-                )
+            found = ranking_intervals(rows, _metric, names, unit=lambda r: r.unit_id)
             if not found:
                 continue
             record = {
@@ -155,20 +141,17 @@ def _retrieval_table(runs: Sequence[RunInfo], options: ReportOptions) -> Table:
                 "n": max(i.n for i in found.values()),
                 "chats": len({r.unit_id for r in rows}),
             }
-            intervals.update(placed(found, len(records), record))
-            records.append(record)
-    return Table.from_records(
+            records.add(record, found)
+    return records.table(
         "realtalk_retrieval",
         "REALTALK: evidence retrieval, all categories (%)",
         (*prefix, "system", *names, "n", "chats"),
-        records,
         (
             "recall_any: any relevant message in the top k; recall_all: every one; evidence_recall: the "
             "share retrieved. Depths 1, 3, 5, 10, 30, 50 and the run's k are in summary.json.",
             interval_note("chat"),
         ),
         {n: ".1f" for n in names},
-        intervals=intervals,
     )
 
 
@@ -294,72 +277,49 @@ def beside_locomo(runs: Sequence[RunInfo]) -> Section | None:
     synthetic = [r for r in runs if r.benchmark == "locomo"]
     if not real or not synthetic:
         return None
-    records, intervals, depths = [], {}, set()
+    records = Records()
     for system in ordered_systems([*synthetic, *real]):
         pairs = [(s, r) for s in synthetic for r in real if system in s.systems and system in r.systems]
         for locomo_run, realtalk_run in pairs:
             depth = int(locomo_run.config.get("k") or 10)
-            depths.add(depth)
-            for benchmark, run, value in (
-                ("LoCoMo", locomo_run, _locomo_recall),
-                ("REALTALK", realtalk_run, _realtalk_recall(depth)),
-            ):
-                found = _pct(
-                    cell_intervals(run.rows(system), value, _shared_category, unit=lambda r: r.unit_id)
-                )
+            measures = (
+                ("LoCoMo", locomo_run, f"evidence_recall@{depth}", _locomo_recall),
+                ("REALTALK", realtalk_run, f"evidence_recall@{depth}", _realtalk_recall(depth)),
+                ("LoCoMo", locomo_run, "f1 (lexical)", lambda r: answer_value(r, "f1")),
+                ("REALTALK", realtalk_run, "f1 (lexical)", lambda r: answer_value(r, "f1")),
+            )
+            for benchmark, run, metric, value in measures:
+                found = rate_intervals(run.rows(system), value, _shared_category, unit=lambda r: r.unit_id)
                 if not found:
                     continue
                 record = {
                     "system": system,
                     "benchmark": benchmark,
                     "run": run.label,
-                    "metric": f"evidence_recall@{depth}",
+                    "metric": metric,
                     **{c: found[c].value if c in found else None for c in (*CATEGORIES, "overall")},
                     "n": found["overall"].n if "overall" in found else 0,
                 }
-                intervals.update(placed(found, len(records), record))
-                records.append(record)
-            for benchmark, run in (("LoCoMo", locomo_run), ("REALTALK", realtalk_run)):
-                found = _pct(
-                    cell_intervals(
-                        run.rows(system),
-                        lambda r: answer_value(r, "f1"),
-                        _shared_category,
-                        unit=lambda r: r.unit_id,
-                    )
-                )
-                if not found:
-                    continue
-                record = {
-                    "system": system,
-                    "benchmark": benchmark,
-                    "run": run.label,
-                    "metric": "f1 (lexical)",
-                    **{c: found[c].value if c in found else None for c in (*CATEGORIES, "overall")},
-                    "n": found["overall"].n if "overall" in found else 0,
-                }
-                intervals.update(placed(found, len(records), record))
-                records.append(record)
-    if not records:
+                records.add(record, found)
+    if not records.rows:
         return None
     names = ", ".join(f"{n} {LOCOMO_CATEGORY_NAMES[n]}" for n in SHARED_CATEGORIES)
     section = Section("LoCoMo beside REALTALK")
     section.tables.append(
-        Table.from_records(
+        records.table(
             "realtalk_beside_locomo",
             "LoCoMo (synthetic chat) beside REALTALK (real chat): the same systems, by category (%)",
             ("system", "benchmark", "run", "metric", *CATEGORIES, "overall", "n"),
-            records,
             (
                 f"Categories both number alike ({names}); overall = those three. LoCoMo leaves out "
                 "single-hop and adversarial here.",
                 "evidence_recall@k: the share of a question's evidence messages among the system's top k "
                 "(k = the LoCoMo run's), LLM-free. LoCoMo documents are its RAG format (date, speaker, "
-                "text); REALTALK's are the message text alone; each benchmark's own evidence ids.",
+                "text); REALTALK's are the message text alone; each benchmark's own evidence ids. f1: "
+                "each benchmark's lexical score, when both runs have it.",
                 interval_note("conversation"),
             ),
             {c: ".1f" for c in (*CATEGORIES, "overall")},
-            intervals=intervals,
         )
     )
     return section

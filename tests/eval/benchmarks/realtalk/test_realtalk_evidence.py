@@ -70,12 +70,10 @@ DEV = {
 
 @pytest.fixture(scope="module")
 def dev_chats(shared_data):
-    folder = shared_data / "realtalk"
-    if not folder.is_dir():
-        pytest.skip(f"REALTALK dev chats not found at {folder} (the shared data's realtalk/ folder)")
-    return {chat.number: chat for chat in load_chats(folder)}
+    return {chat.number: chat for chat in load_chats(shared_data / "realtalk")}
 
 
+@pytest.mark.shared_data("realtalk")
 def test_dev_chats_dangling_and_unscored_counts(dev_chats):
     found = {
         n: (
@@ -90,6 +88,7 @@ def test_dev_chats_dangling_and_unscored_counts(dev_chats):
     assert [q.index for q in chat5.questions if not q.relevant] == [9, 72]
 
 
+@pytest.mark.shared_data("realtalk")
 def test_dev_chats_every_relevant_id_is_held_and_every_dangling_one_is_not(dev_chats):
     for chat in dev_chats.values():
         held = {m.dia_id for m in chat.messages}
@@ -98,6 +97,7 @@ def test_dev_chats_every_relevant_id_is_held_and_every_dangling_one_is_not(dev_c
             assert len(set(q.relevant)) == len(q.relevant)
 
 
+@pytest.mark.shared_data("realtalk")
 def test_dev_chats_the_readme_counts_are_a_whole_string_reading(dev_chats):
     """The shared data README says 1 (chat 1), 2 (chat 5), 9 (chat 8) unscored and 47 dangling in chat 8:
     that is what a string counts as when it is read whole (an id only when it is one ``Da:b``, a trailing

@@ -131,10 +131,9 @@ def test_a_bad_file_is_refused_naming_it(tmp_path):
         load_chat(other)
 
 
+@pytest.mark.shared_data("realtalk")
 def test_the_dev_chats_load_whole(shared_data):
     folder = shared_data / "realtalk"
-    if not folder.is_dir():
-        pytest.skip(f"REALTALK dev chats not found at {folder} (the shared data's realtalk/ folder)")
     chats = load_chats(folder)
     assert [c.number for c in chats] == [1, 2, 4, 5, 6, 8, 10]
     assert sum(len(c.messages) for c in chats) == 6104

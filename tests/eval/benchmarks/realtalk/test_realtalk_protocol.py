@@ -1,13 +1,13 @@
 """The REALTALK protocol: documents and relevant ids at each granularity, the whole chat ranked (ties to
 the earlier message), unscored questions, reference rows, options; and bm25's figures on a real chat
-against perf/realtalk_reference.py (the release file read with json, bm25s called directly)."""
+against realtalk_reference.py (the release file read with json, bm25s called directly)."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+import realtalk_reference
 from realtalk_data import message, qa, write_chat
 
 from memsuite.baselines.dense import DenseMemory
@@ -16,15 +16,7 @@ from memsuite.eval.protocol import RunContext
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.registry import get_system
 
-REFERENCE = Path(__file__).resolve().parents[4] / "perf" / "realtalk_reference.py"
 UNIT = "Chat_1_Ann_Bob"
-
-
-def _reference():
-    spec = importlib.util.spec_from_file_location("realtalk_reference", REFERENCE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _small(tmp_path) -> Path:
@@ -144,11 +136,10 @@ def test_options_are_checked(tmp_path):
         next(benchmark.run_unit(get_system("bm25"), UNIT, RunContext(k=1, judges=("f1",))))
 
 
+@pytest.mark.shared_data("realtalk")
 def test_bm25_on_a_real_chat_matches_the_reference(shared_data):
     folder = shared_data / "realtalk"
-    if not folder.is_dir():
-        pytest.skip(f"REALTALK dev chats not found at {folder} (the shared data's realtalk/ folder)")
-    reference = _reference()
+    reference = realtalk_reference
     benchmark = RealtalkBenchmark(folder, chats=[4])
     unit = benchmark.units()[0]
     rows = list(benchmark.run_unit(get_system("bm25"), unit, RunContext(k=10, judges=())))

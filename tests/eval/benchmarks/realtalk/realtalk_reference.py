@@ -16,7 +16,7 @@ at k = 1, 3, 5, 10, 30, 50 and the run's k, the count of scored questions and th
 Equal scores rank the earlier message first.
 
     memsuite run realtalk_quick --out runs/realtalk_quick
-    python perf/realtalk_reference.py runs/realtalk_quick [--data FOLDER]
+    python tests/eval/benchmarks/realtalk/realtalk_reference.py runs/realtalk_quick [--data FOLDER]
 """
 
 from __future__ import annotations
