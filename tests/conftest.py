@@ -7,15 +7,15 @@ import os
 import tempfile
 from pathlib import Path
 
+import extending_example
 import pytest
-import readme_example
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-# The README's example memory system, installed like a user's package before collection, so the
+# The example memory system of docs/extending.md, installed like a user's package before collection, so the
 # contract tests (parametrized over the registry) run against it too.
-readme_example.install()
+extending_example.install()
 
 #: Benchmark data samples live outside the repo. MEMSUITE_SHARED_DATA names them (the Makefile sets it,
 #: so `make test` and CI read them); pytest started by hand falls back to the folder beside the checkout.
