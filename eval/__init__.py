@@ -29,6 +29,7 @@ Reading runs
 - ``compare`` (``compare_cli``): two systems question by question.
 - ``show`` (``show_cli``): a run's questions as records (``load_run(...).rows``).
 - ``leaderboard``: one headline per benchmark across runs.
+- ``row_diff``: do two runs hold the same rows, timings aside (``perf/compare_rows.py``).
 - ``plots``: PNG plots; ``report``: the report document and its tables.
 - ``seeds`` (``seeds_cli``): one config over several seeds.
 - ``ablation``: one swept key, one run per value, one combined report.

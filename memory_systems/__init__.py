@@ -13,7 +13,6 @@
 - ``llm_server``: the embedded SmolLM2-135M model served on a loopback port.
 - ``ratelimit``: per-endpoint concurrency, request and token limits.
 - ``progress``: the one progress bar.
-- ``fake_endpoint``: a scripted OpenAI-compatible endpoint, for tests and benchmarks.
 """
 
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
