@@ -6,8 +6,10 @@ each judge's verdict as one letter (``p`` pass, ``f`` fail, ``u`` undecided -- a
 True/False, or a failed judge call -- and ``-`` where the judge did not judge the row), the failure
 stage the benchmark attributes, whether two answer judges disagree (:mod:`..agreement`'s sources), and
 short texts for the free-text filter. Details keep each row's context up to a per-row budget that
-shrinks as a run grows (:func:`context_limit`), so a 50,000-row run stays a folder of tens of MB; the
-page says how much of a context it shows, and ``rows.jsonl`` has it whole.
+shrinks as a run grows (:func:`context_limit`), and long metadata and verdict values by their size, so
+a 50,000-row run stays a folder under 30 MB; the page says how much of a context it shows, and
+``rows.jsonl`` has everything whole. Question, gold and answer are in the details only when the index
+holds them cut.
 
 Evidence items are the strings a benchmark names as what a question needs (MEME's needed values,
 LoCoMo's evidence turn ids, BEAM's relevant documents, LongMemEval's answer sessions): each is listed
@@ -32,13 +34,14 @@ EVIDENCE_KEYS = ("values", "evidence", "relevant", "answer_session_ids", "eviden
 #: Characters of context kept per row in a small run; larger runs keep less (:func:`context_limit`).
 MAX_CONTEXT_CHARS = 20_000
 #: Fewest characters of context kept per row however large the run.
-MIN_CONTEXT_CHARS = 800
-#: Characters of context the details of a whole report may hold before gzip (about 4x smaller after).
-CONTEXT_BUDGET_CHARS = 40_000_000
+MIN_CONTEXT_CHARS = 400
+#: Characters of context the details of a whole report may hold before gzip (about 3x smaller after):
+#: 20,000 per row up to 1,000 rows, 400 per row (windows around the evidence) at 50,000.
+CONTEXT_BUDGET_CHARS = 20_000_000
 #: Characters of question, gold and answer the index keeps for the list and the free-text filter.
 INDEX_TEXT_CHARS = 240
-#: A metadata value whose JSON is longer than this is summarised (rows.jsonl has it whole).
-METADATA_VALUE_CHARS = 600
+#: A metadata or verdict value whose JSON is longer than this is summarised (rows.jsonl has it whole).
+VALUE_CHARS = 200
 
 
 @dataclass
@@ -152,11 +155,12 @@ def found_in(row: Row, item: str) -> bool:
     return item in (row.context or "") or (isinstance(ids, list) and item in map(str, ids))
 
 
-def _metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
+def _summarised(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """A mapping with each long value (a ranking of 50 ids, a block of metrics) replaced by its size."""
     out = {}
     for key, value in metadata.items():
         text = json.dumps(value, default=str)
-        if len(text) > METADATA_VALUE_CHARS:
+        if len(text) > VALUE_CHARS:
             size = f"{len(value)} items" if isinstance(value, list | dict) else f"{len(text)} characters"
             value = f"({size}; whole in rows.jsonl)"
         out[key] = value
@@ -166,6 +170,14 @@ def _metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
 def _short(text: Any) -> str:
     text = text if isinstance(text, str) else json.dumps(text, default=str)
     return text if len(text) <= INDEX_TEXT_CHARS else text[:INDEX_TEXT_CHARS] + "…"
+
+
+def _unless_short(text: Any) -> Any:
+    """The whole text for the details when the index holds it cut, else None (the index has it)."""
+    if text is None:
+        return None
+    whole = text if isinstance(text, str) else json.dumps(text, default=str)
+    return text if len(whole) > INDEX_TEXT_CHARS else None
 
 
 def _run_rows(run: RunInfo) -> Iterator[tuple[Row, dict[str, Any]]]:
@@ -212,19 +224,22 @@ def question_data(runs: Sequence[RunInfo]) -> QuestionData:
             context, spans = kept_context(row.context or "", items, limit)
             data.details.append(
                 {
-                    "question": row.question,
-                    "gold": row.gold,
-                    "answer": row.answer,
+                    "question": _unless_short(row.question),
+                    "gold": _unless_short(row.gold),
+                    "answer": _unless_short(row.answer),
                     "context": context,
                     "context_spans": spans,
                     "context_chars": len(row.context or ""),
                     "evidence": [{"item": i, "found": found_in(row, i)} for i in items],
-                    "verdicts": row.verdicts,
+                    "verdicts": {
+                        name: _summarised(v) if isinstance(v, Mapping) else v
+                        for name, v in row.verdicts.items()
+                    },
                     "judge": record["judge"],
                     "usage": row.usage,
                     "retrieve_ms": retrieve_ms(row),
                     "answer_ms": answer_ms(row),
-                    "metadata": _metadata(row.metadata),
+                    "metadata": _summarised(row.metadata),
                 }
             )
     return data

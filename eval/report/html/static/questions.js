@@ -191,15 +191,19 @@
     const item = document.querySelector(`.question[data-row="${index}"]`);
     if (item) item.classList.add("open");
     const d = await M.details(index);
+    // The details repeat a text only when the index holds it cut.
+    const question = d.question ?? row.question;
+    const gold = d.gold ?? row.gold;
+    const answer = d.answer ?? row.answer;
     const siblings = rows.filter((r) => r.unit === row.unit && r.question_id === row.question_id && r.row !== index);
     box.textContent = "";
-    box.append(
+    const parts = [
       el("button", { type: "button", class: "close", text: "close", onclick: () => { box.hidden = true; } }),
       el("h3", { class: "detail-title", text: `${M.questionKey(row)} · ${meta.runs[row.run]} / ${meta.systems[row.system]}` }),
-      el("p", { class: "detail-question", text: d.question }),
+      el("p", { class: "detail-question", text: question }),
       fieldList([
-        ["gold", typeof d.gold === "string" ? d.gold : JSON.stringify(d.gold)],
-        ["answer", d.answer === null ? "(no answer LLM: retrieval only)" : d.answer],
+        ["gold", typeof gold === "string" ? gold : JSON.stringify(gold)],
+        ["answer", answer === null ? "(no answer LLM: retrieval only)" : answer],
         ["task / category", row.cell !== null ? meta.cells[row.cell] : null],
         ["failure stage", row.stage !== null ? meta.stages[row.stage] : null],
         ["outcome", row.outcome === null ? "left out of the rate" : row.outcome],
@@ -220,7 +224,8 @@
           el("ul", {}, siblings.map((s) => el("li", {}, el("a", { href: `#question/${M.questionKey(s)}/${s.row}`, text: `${meta.runs[s.run]} / ${meta.systems[s.system]}` }), " ", meta.judges.map((j, k) => (s.verdicts[k] === "-" ? null : badge(s.verdicts[k], j)))))))
         : null,
       el("details", { class: "metadata" }, el("summary", { text: "metadata" }), el("pre", { text: JSON.stringify(d.metadata, null, 1) })),
-    );
+    ];
+    box.append(...parts.filter((part) => part !== null));
     box.scrollIntoView({ block: "nearest" });
   }
 

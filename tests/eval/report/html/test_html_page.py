@@ -138,23 +138,26 @@ def test_every_row_is_listed_and_clicking_shows_its_question(meme_report, open_r
     assert opened.page.inner_text("#result-count") == str(len(rows))
     listed = []
     while True:
-        listed += opened.page.eval_on_selector_all("li[data-question]", "els => els.map(e => e.dataset.question)")
+        listed += opened.page.eval_on_selector_all(
+            "li[data-question]", "els => els.map(e => e.dataset.question)"
+        )
         if opened.page.is_disabled("#next-page"):
             break
         opened.page.click("#next-page")
     assert Counter(listed) == Counter(f"{r['unit_id']}/{r['question_id']}" for r in rows)
     # Open a question of each system: its text, gold and verdict reasons show.
     for system in {r["system"] for r in rows}:
-        opened.page.select_option("#filter-system", label=next(
-            o for o in opened.page.eval_on_selector_all("#filter-system option", "els => els.map(e => e.text)")
-            if o.startswith(system + " (")
-        ))  # fmt: skip
+        labels = opened.page.eval_on_selector_all("#filter-system option", "els => els.map(e => e.text)")
+        opened.page.select_option(
+            "#filter-system", label=next(o for o in labels if o.startswith(system + " ("))
+        )
         item = opened.page.locator("li[data-question]").nth(1)
         key = item.get_attribute("data-question")
         item.click()
         opened.page.wait_for_selector(f'#question-detail[data-question="{key}"] .detail-question')
         row = next(r for r in rows if f"{r['unit_id']}/{r['question_id']}" == key and r["system"] == system)
         detail = opened.page.inner_text("#question-detail")
+        assert "null" not in detail.splitlines()
         assert row["question"] in detail
         assert str(row["gold"]) in detail
         for judge, verdict in row["verdicts"].items():
@@ -203,7 +206,9 @@ def test_each_filter_counts_what_rows_jsonl_holds(meme_report, open_report):
     opened.page.click('#filters button[type="reset"]')
     opened.page.select_option("#filter-system", index=1)
     opened.page.select_option("#filter-judge-0", value="f")
-    system = opened.page.eval_on_selector("#filter-system", "e => e.selectedOptions[0].text").rsplit(" (", 1)[0]
+    system = opened.page.eval_on_selector("#filter-system", "e => e.selectedOptions[0].text").rsplit(" (", 1)[
+        0
+    ]
     both = sum(r["system"] == system and _letter(r["verdicts"].get(judges[0])) == "fail" for r in rows)
     assert int(opened.page.inner_text("#result-count")) == both
 
@@ -219,9 +224,13 @@ def test_paired_view_lists_the_discordant_pairs(meme_report, open_report):
     a, b = (label.split(" / ", 1)[1] for label in systems[:2])
     by_key = {}
     for r in rows:
-        by_key.setdefault(f"{r['unit_id']}/{r['question_id']}", {})[r["system"]] = _letter(r["verdicts"].get(judge))
+        by_key.setdefault(f"{r['unit_id']}/{r['question_id']}", {})[r["system"]] = _letter(
+            r["verdicts"].get(judge)
+        )
     decided = ("pass", "fail")
-    discordant = {k for k, v in by_key.items() if v.get(a) in decided and v.get(b) in decided and v[a] != v[b]}
+    discordant = {
+        k for k, v in by_key.items() if v.get(a) in decided and v.get(b) in decided and v[a] != v[b]
+    }
     listed = opened.page.eval_on_selector_all("li.pair", "els => els.map(e => e.dataset.question)")
     assert set(listed) == discordant and len(listed) == len(discordant)
     a_only = sum(1 for k in discordant if by_key[k][a] == "pass")
@@ -240,9 +249,7 @@ def test_judge_view_and_disagreement_filter(judged_report, open_report):
     agreement = opened.page.locator('#view-judges table[data-table="judge_agreement"]').inner_text()
     assert "kappa" in agreement and "both_true" in agreement
     disagreeing = [
-        r
-        for r in rows
-        if {_letter(r["verdicts"]["rule"]), _letter(r["verdicts"]["llm"])} == {"pass", "fail"}
+        r for r in rows if {_letter(r["verdicts"]["rule"]), _letter(r["verdicts"]["llm"])} == {"pass", "fail"}
     ]
     links = opened.page.locator('#view-judges table[data-table="judge_disagreements"] a.open-question')
     assert links.count() == len(disagreeing) > 0
