@@ -213,7 +213,7 @@ def measure(browser, page_path: Path, repeats: int) -> dict[str, float]:
         )
         page.goto(url)
         page.wait_for_selector("body[data-ready]")
-        found["overview"].append(page.evaluate("performance.now()") / 1000)
+        found["overview"].append(float(page.get_attribute("body", "data-ready-ms")) / 1000)
         start = time.perf_counter()
         page.evaluate("location.hash = 'questions'")
         page.wait_for_selector("li[data-question]")

@@ -64,10 +64,10 @@ class SectionView:
 
 
 def _scale(table: Table, column: str) -> float:
-    """The top of a column's interval track: 1 for rates, else the largest upper end."""
+    """The top of a column's interval track: 1 for rates, 100 for percentages, else the largest upper end."""
     highs = [i.hi for (_, c), i in table.intervals.items() if c == column and math.isfinite(i.hi)]
     top = max(highs, default=1.0)
-    return 1.0 if top <= 1.0 else top
+    return next((scale for scale in (1.0, 100.0) if top <= scale), top)
 
 
 def _pct(value: float, scale: float) -> float:

@@ -41,5 +41,9 @@
 
   window.addEventListener("hashchange", route);
   M.drawCharts(document.getElementById("view-overview"));
-  route().then(() => (document.body.dataset.ready = "1"));
+  // Ready: the first view is drawn. readyMs (since navigation start) is what perf/html_report_scale.py reads.
+  route().then(() => {
+    document.body.dataset.readyMs = performance.now().toFixed(1);
+    document.body.dataset.ready = "1";
+  });
 })();

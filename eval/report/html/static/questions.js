@@ -210,7 +210,7 @@
         ["outcome judge", d.judge],
         ["retrieval latency (ms)", d.retrieve_ms === null ? null : Number(d.retrieve_ms).toFixed(1)],
         ["answer latency (ms)", d.answer_ms === null ? null : Number(d.answer_ms).toFixed(1)],
-        ["usage", Object.keys(d.usage || {}).length ? d.usage : null],
+        ...Object.entries(d.usage || {}).filter(([k]) => !k.endsWith("_ms")).map(([k, v]) => [k.replaceAll("_", " "), v]),
       ]),
       el("h4", { text: "Verdicts" }),
       verdictTable(d),
