@@ -312,14 +312,31 @@
         el("tbody", {},
           el("tr", {}, el("th", { text: `${la} passes` }), el("td", { class: "num", text: counts.pp }), el("td", { class: "num", "data-count": "a-only", text: counts.pf })),
           el("tr", {}, el("th", { text: `${la} fails` }), el("td", { class: "num", "data-count": "b-only", text: counts.fp }), el("td", { class: "num", text: counts.ff })))),
-      el("p", { class: "note", text: `Questions both answered and judge ${meta.judges[j]} decided for both; ${counts.undecided} shared questions left out (undecided, failed or not judged). The ${discordant.length} discordant pairs are the ones McNemar's test counts.` }),
-      el("ol", { class: "pairs", id: "paired-list" }, discordant.map(([key, x, y, vx]) =>
-        el("li", { class: "pair", "data-question": key },
+      el("p", { class: "note", text: `Questions both systems were asked and judge ${meta.judges[j]} decided for both; ${counts.undecided} shared questions left out (undecided, failed or not judged). The ${discordant.length} discordant pairs are the ones McNemar's test counts (memsuite compare gives the test).` }));
+    const list = el("ol", { class: "pairs", id: "paired-list" });
+    const pager = el("div", { class: "pager" });
+    out.append(list, pager);
+    const pages = Math.max(1, Math.ceil(discordant.length / PAGE));
+    const show = (at) => {
+      list.textContent = "";
+      list.start = at * PAGE + 1;
+      for (const [key, x, y, vx] of discordant.slice(at * PAGE, (at + 1) * PAGE)) {
+        list.appendChild(el("li", { class: "pair", "data-question": key },
           el("span", { class: "q-id", text: key }), " ",
-          el("span", { class: vx === "p" ? "winner" : "loser", text: vx === "p" ? `${la} passes, ${lb} fails` : `${lb} passes, ${la} fails` }), " ",
+          el("span", { class: vx === "p" ? "a-wins" : "b-wins", text: vx === "p" ? `only ${la} passes` : `only ${lb} passes` }), " ",
           el("a", { href: `#question/${key}/${x.row}`, text: "A" }), " · ",
           el("a", { href: `#question/${key}/${y.row}`, text: "B" }),
-          el("div", { class: "q-text", text: x.question })))));
+          el("div", { class: "q-text", text: x.question })));
+      }
+      pager.textContent = "";
+      if (pages > 1) {
+        pager.append(
+          el("button", { type: "button", id: "paired-prev", disabled: at === 0, onclick: () => show(at - 1), text: "previous" }),
+          el("span", { class: "note", text: ` page ${at + 1} of ${pages} ` }),
+          el("button", { type: "button", id: "paired-next", disabled: at >= pages - 1, onclick: () => show(at + 1), text: "next" }));
+      }
+    };
+    show(0);
   }
 
   M.showQuestions = showQuestions;

@@ -231,14 +231,21 @@ def test_paired_view_lists_the_discordant_pairs(meme_report, open_report):
     discordant = {
         k for k, v in by_key.items() if v.get(a) in decided and v.get(b) in decided and v[a] != v[b]
     }
-    listed = opened.page.eval_on_selector_all("li.pair", "els => els.map(e => e.dataset.question)")
+    listed = []
+    while True:
+        listed += opened.page.eval_on_selector_all("li.pair", "els => els.map(e => e.dataset.question)")
+        if not opened.page.locator("#paired-next").count() or opened.page.is_disabled("#paired-next"):
+            break
+        opened.page.click("#paired-next")
     assert set(listed) == discordant and len(listed) == len(discordant)
     a_only = sum(1 for k in discordant if by_key[k][a] == "pass")
     assert opened.page.inner_text('[data-count="a-only"]') == str(a_only)
     assert opened.page.inner_text('[data-count="b-only"]') == str(len(discordant) - a_only)
     if listed:
-        opened.page.locator("li.pair a").first.click()
-        opened.page.wait_for_selector(f'#question-detail[data-question="{listed[0]}"] .detail-question')
+        pair = opened.page.locator("li.pair").first
+        key = pair.get_attribute("data-question")
+        pair.locator("a").first.click()
+        opened.page.wait_for_selector(f'#question-detail[data-question="{key}"] .detail-question')
 
 
 def test_judge_view_and_disagreement_filter(judged_report, open_report):
