@@ -30,7 +30,7 @@
   function withInterval(point) {
     const y = point.y;
     if (y === null || y === undefined) return { y: null };
-    return point.lo !== undefined ? { y, yMin: point.lo, yMax: point.hi } : { y, yMin: y, yMax: y };
+    return point.lo !== undefined ? { y, yMin: point.lo, yMax: point.hi } : { y };
   }
 
   function canvasIn(figure, height) {
@@ -129,6 +129,9 @@
         scales: {
           x: {
             type: "logarithmic",
+            // The scale spans the outer whiskers, which the plugin does not count in its range.
+            min: Math.max(0.001, Math.min(...boxes.map((b) => b.p5)) / 1.5),
+            max: Math.max(...boxes.map((b) => b.p95)) * 1.5,
             title: { display: true, text: "ms per search call (log)" },
             // Ticks at 1, 2 and 5 of each decade only: a log axis labels every step otherwise.
             ticks: { callback: (v) => ([1, 2, 5].includes(Math.round(v / 10 ** Math.floor(Math.log10(v)))) && Number(v.toPrecision(1)) === v ? v : "") },

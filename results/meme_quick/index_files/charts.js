@@ -30,7 +30,7 @@
   function withInterval(point) {
     const y = point.y;
     if (y === null || y === undefined) return { y: null };
-    return point.lo !== undefined ? { y, yMin: point.lo, yMax: point.hi } : { y, yMin: y, yMax: y };
+    return point.lo !== undefined ? { y, yMin: point.lo, yMax: point.hi } : { y };
   }
 
   function canvasIn(figure, height) {
@@ -114,15 +114,29 @@
         labels: boxes.map((b) => b.name),
         datasets: [
           {
-            label: "median (whiskers p25-p75)",
-            data: boxes.map((b) => ({ x: Math.max(b.p50, 0.001), xMin: Math.max(b.p25, 0.001), xMax: Math.max(b.p75, 0.001) })),
+            label: "median (inner whiskers p25-p75, outer p5-p95)",
+            data: boxes.map((b) => ({
+              x: Math.max(b.p50, 0.001),
+              xMin: [Math.max(b.p25, 0.001), Math.max(b.p5, 0.001)],
+              xMax: [Math.max(b.p75, 0.001), Math.max(b.p95, 0.001)],
+            })),
             backgroundColor: "rgba(31,119,180,0.6)",
           },
         ],
       },
       options: {
         indexAxis: "y",
-        scales: { x: { type: "logarithmic", title: { display: true, text: "ms per search call (log)" } } },
+        scales: {
+          x: {
+            type: "logarithmic",
+            // The scale spans the outer whiskers, which the plugin does not count in its range.
+            min: Math.max(0.001, Math.min(...boxes.map((b) => b.p5)) / 1.5),
+            max: Math.max(...boxes.map((b) => b.p95)) * 1.5,
+            title: { display: true, text: "ms per search call (log)" },
+            // Ticks at 1, 2 and 5 of each decade only: a log axis labels every step otherwise.
+            ticks: { callback: (v) => ([1, 2, 5].includes(Math.round(v / 10 ** Math.floor(Math.log10(v)))) && Number(v.toPrecision(1)) === v ? v : "") },
+          },
+        },
         plugins: {
           legend: { display: false },
           tooltip: {
@@ -139,9 +153,12 @@
   }
 
   function stages(figure, spec) {
+    // One legend for all panels (each stacks the same stages), so every panel keeps the same height.
+    figure.appendChild(el("div", { class: "legend" }, spec.outcomes.map((o) =>
+      el("span", { class: "legend-item" }, el("span", { class: "swatch", style: `background:${STAGE_COLOURS[o] || "#999"}` }), o === "none" ? "passed" : `fails at ${o}`))));
     const grid = el("div", { class: "panels" });
     figure.appendChild(grid);
-    spec.panels.forEach((panel, index) => {
+    spec.panels.forEach((panel) => {
       const cell = el("div", { class: "panel" }, el("h4", { text: panel.title }));
       grid.appendChild(cell);
       const box = el("div", { class: "chart-box small" });
@@ -160,8 +177,7 @@
         },
         options: {
           scales: { x: { stacked: true }, y: { stacked: true, min: 0, max: 1, title: { display: true, text: "share of questions" } } },
-          // One legend, under the first panel: every panel stacks the same stages.
-          plugins: { tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${fmt(item.raw)}` } }, legend: { display: index === 0, position: "bottom" } },
+          plugins: { tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${fmt(item.raw)}` } }, legend: { display: false } },
         },
       });
     });
