@@ -246,11 +246,14 @@
   // #question/<unit>/<question_id>[/<row>]: that row, else the first row of that question.
   async function showQuestion(route) {
     await showQuestions([]);
+    // Unit ids may hold "/" and question ids may be numbers: try "<key>/<row>" first, then "<key>".
     const last = route[route.length - 1];
-    let index = route.length >= 3 && /^\d+$/.test(last) ? Number(last) : null;
-    const key = (index === null ? route : route.slice(0, -1)).join("/");
-    if (index === null || !rows[index] || M.questionKey(rows[index]) !== key) {
-      const found = rows.find((r) => M.questionKey(r) === key);
+    const withRow = route.slice(0, -1).join("/");
+    let index = null;
+    if (/^\d+$/.test(last) && rows[Number(last)] && M.questionKey(rows[Number(last)]) === withRow) {
+      index = Number(last);
+    } else {
+      const found = rows.find((r) => M.questionKey(r) === route.join("/"));
       index = found ? found.row : null;
     }
     if (index !== null) await openRow(index);
