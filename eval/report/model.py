@@ -1,7 +1,7 @@
 """What a report is made of: :class:`Table`, :class:`Figure`, :class:`Section`, :class:`Report`, the
 options every renderer receives, and where a benchmark's renderer is found.
 
-A benchmark's spec names its renderer (``BenchmarkSpec.report``); :func:`renderer_for` imports it the
+A benchmark's spec names its renderer (``BenchmarkDefinition.report``); :func:`renderer_for` imports it the
 first time a report meets a run of the benchmark, so nothing here names a benchmark.
 """
 
@@ -149,12 +149,12 @@ _RENDERERS: dict[str, Renderer] = {}
 
 def register_renderer(benchmark: str) -> Callable[[Renderer], Renderer]:
     """Deprecated decorator: the report renderer of ``benchmark``; name it in the benchmark's spec
-    (``BenchmarkSpec.report``) instead. A spec's renderer wins over one registered here."""
+    (``BenchmarkDefinition.report``) instead. A definition's renderer wins over one registered here."""
 
     def decorate(renderer: Renderer) -> Renderer:
         warnings.warn(
             f"register_renderer({benchmark!r}) is deprecated: name the renderer in the benchmark's "
-            "BenchmarkSpec (report=...); the decorator stops working in the next release",
+            "BenchmarkDefinition (report=...); the decorator stops working in the next release",
             DeprecationWarning,
             stacklevel=2,
         )
@@ -174,13 +174,12 @@ def renderer_for(benchmark: str) -> Renderer | None:
     Raises:
         ModuleNotFoundError: The renderer's module imports a missing module.
     """
-    from memsuite.eval.registry import benchmark_spec
-    from memsuite.eval.spec import resolve_callable
+    from memsuite.eval.registry import definition
 
     try:
-        spec = benchmark_spec(benchmark)
+        found = definition(benchmark)
     except ConfigError:
         return _RENDERERS.get(benchmark)
-    if spec.report is None:
+    if found.report is None:
         return _RENDERERS.get(benchmark)
-    return resolve_callable(spec.report)
+    return found.report

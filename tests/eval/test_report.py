@@ -47,11 +47,11 @@ def test_unknown_benchmark_gets_generic_table_and_renderers_register_once(tmp_pa
     assert renderer_for("tiny_bench") is None
 
 
-def test_a_benchmarks_renderer_is_the_one_its_spec_names():
+def test_a_benchmarks_renderer_is_the_one_its_definition_names():
     wmb = renderer_for("wmb")
     assert wmb is not None and wmb.__module__ == "memsuite.eval.benchmarks.wmb.report"
-    # The deprecated decorator still registers (for a benchmark without a spec renderer), and warns.
-    with pytest.warns(DeprecationWarning, match="BenchmarkSpec"):
+    # The deprecated decorator still registers (for a benchmark without a renderer), and warns.
+    with pytest.warns(DeprecationWarning, match="BenchmarkDefinition"):
         register_renderer("legacy_bench")(render_legacy := lambda runs, options: None)
     assert renderer_for("legacy_bench") is render_legacy
     with pytest.warns(DeprecationWarning), pytest.raises(ConfigError, match="registered twice"):
