@@ -139,7 +139,9 @@ def test_every_part_of_every_definition_works_on_a_small_input(name, tmp_path, r
         }
     )
     folder = run(config, out_dir=tmp_path / "run", cache_dir=None, show_progress=False)
-    assert folder.header()["status"] == "complete", folder.header()
+    # Every unit done; a judge reply the scripted model got wrong is a counted judge failure, not an error.
+    header = folder.header()
+    assert header["status"] in ("complete", "complete_with_errors") and header["errors"] == 0, header
     rows = folder.rows()
     assert rows and all(r.benchmark == name for r in rows)
 

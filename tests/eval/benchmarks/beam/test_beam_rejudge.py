@@ -20,7 +20,10 @@ def test_a_beam_run_with_answers_is_rejudged_by_the_rule_judge(tmp_path, replay_
         ]
     }
     write_conversation(tmp_path / "chats" / "100K" / "1", chat(pairs, per_batch=1), questions)
-    llm = replay_llm({"other": ["Your cat is called Tofu.", "You moved to Berlin."]})
+    def answer(messages):
+        return "Your cat is called Tofu." if "cat" in messages[-1]["content"] else "You moved to Berlin."
+
+    llm = replay_llm({"other": [answer] * 3})  # the endpoint's preflight check, then two answers
     endpoint = {"model": "replay", "base_url": llm.server.base_url, "api_key_env": None}
     config = config_from_dict(
         {
