@@ -20,6 +20,7 @@ def test_a_beam_run_with_answers_is_rejudged_by_the_rule_judge(tmp_path, replay_
         ]
     }
     write_conversation(tmp_path / "chats" / "100K" / "1", chat(pairs, per_batch=1), questions)
+
     def answer(messages):
         return "Your cat is called Tofu." if "cat" in messages[-1]["content"] else "You moved to Berlin."
 
