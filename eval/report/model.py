@@ -1,13 +1,12 @@
 """What a report is made of: :class:`Table`, :class:`Figure`, :class:`Section`, :class:`Report`, the
 options every renderer receives, and where a benchmark's renderer is found.
 
-A benchmark's spec names its renderer (``BenchmarkDefinition.report``); :func:`renderer_for` imports it the
+A benchmark's definition names its renderer (``BenchmarkDefinition.report``); :func:`renderer_for` imports it the
 first time a report meets a run of the benchmark, so nothing here names a benchmark.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,42 +143,15 @@ class Report:
 
 
 Renderer = Callable[[list[RunInfo], ReportOptions], Section]
-_RENDERERS: dict[str, Renderer] = {}
-
-
-def register_renderer(benchmark: str) -> Callable[[Renderer], Renderer]:
-    """Deprecated decorator: the report renderer of ``benchmark``; name it in the benchmark's spec
-    (``BenchmarkDefinition.report``) instead. A definition's renderer wins over one registered here."""
-
-    def decorate(renderer: Renderer) -> Renderer:
-        warnings.warn(
-            f"register_renderer({benchmark!r}) is deprecated: name the renderer in the benchmark's "
-            "BenchmarkDefinition (report=...); the decorator stops working in the next release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        existing = _RENDERERS.get(benchmark)
-        if existing is not None and existing is not renderer:
-            raise ConfigError(f"report renderer for {benchmark!r} is registered twice")
-        _RENDERERS[benchmark] = renderer
-        return renderer
-
-    return decorate
 
 
 def renderer_for(benchmark: str) -> Renderer | None:
-    """The renderer the benchmark's spec names (imported on first use); None when it names none, or
-    the run's benchmark is not installed here (the report falls back to a generic table).
-
-    Raises:
-        ModuleNotFoundError: The renderer's module imports a missing module.
-    """
+    """The renderer the benchmark's definition names; None when it names none, or the run's benchmark is
+    not installed here (the report falls back to a generic table)."""
     from memsuite.eval.registry import definition
 
     try:
         found = definition(benchmark)
     except ConfigError:
-        return _RENDERERS.get(benchmark)
-    if found.report is None:
-        return _RENDERERS.get(benchmark)
+        return None
     return found.report

@@ -83,6 +83,23 @@ def test_a_third_party_benchmark_is_run_reported_compared_shown_and_rejudged(toy
         config_from_dict({"benchmark": "toy", "systems": ["bm25"], "judges": ["exact"]})
 
 
+def test_an_entry_point_that_names_no_declared_function_is_refused_saying_what_it_names(
+    tmp_path, monkeypatch, fresh_registry
+):
+    (tmp_path / "echo_factory_mod.py").write_text("def make(**options):\n    return None\n")
+    _install(tmp_path, "echo-plugin", "echo_factory = echo_factory_mod:make")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        assert {"echo_factory", "meme"} <= set(registry.benchmark_names())
+        refused = (
+            r"'echo_factory' is not available .*'echo_factory_mod:make' is not a function declared with "
+        )
+        with pytest.raises(ConfigError, match=refused + r"@memsuite\.eval\.registry\.benchmark"):
+            config_from_dict({"benchmark": "echo_factory", "systems": ["bm25"]})
+    finally:
+        sys.modules.pop("echo_factory_mod", None)
+
+
 def test_every_builtin_benchmark_is_declared_by_a_function_in_its_package():
     builtins = registry._builtin_names()  # other tests' own benchmarks may be declared too
     assert {"beam", "dynamicmem", "locomo", "longmemeval", "meme", "wmb"} <= set(builtins)
@@ -96,7 +113,7 @@ def test_every_builtin_benchmark_is_declared_by_a_function_in_its_package():
         assert found.protocol.__module__.startswith(f"memsuite.eval.benchmarks.{name}.")
 
 
-def test_a_judge_whose_needs_the_config_does_not_meet_is_refused_for_every_benchmark():
+def test_a_judge_whose_needs_the_config_does_not_meet_is_refused_for_every_benchmark(fetched_catalogue):
     for name, found in registry.definitions().items():
         for judge, spec in found.judges.items():
             data = {"benchmark": name, "systems": ["bm25"], "judges": [judge]}
