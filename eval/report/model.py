@@ -1,8 +1,8 @@
 """What a report is made of: :class:`Table`, :class:`Figure`, :class:`Section`, :class:`Report`, the
 options every renderer receives, and where a benchmark's renderer is found.
 
-A benchmark's definition names its renderer (``BenchmarkDefinition.report``); :func:`renderer_for` imports it the
-first time a report meets a run of the benchmark, so nothing here names a benchmark.
+A benchmark's definition names its renderer (``BenchmarkDefinition.report``); :func:`renderer_for` finds it
+the first time a report meets a run of the benchmark, so nothing here names a benchmark.
 """
 
 from __future__ import annotations
