@@ -7,16 +7,16 @@ import os
 import tempfile
 from pathlib import Path
 
+import extending_example
 import pytest
-import readme_example
 from shared_copies import missing_shared_data
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-# The README's example memory system, installed like a user's package before collection, so the
+# The example memory system of docs/extending.md, installed like a user's package before collection, so the
 # contract tests (parametrized over the registry) run against it too.
-readme_example.install()
+extending_example.install()
 
 #: Development copies of the real benchmark data live outside the repo. MEMSUITE_SHARED_DATA names their
 #: folder (the Makefile sets it, so `make test` and CI read them); pytest started by hand falls back to
