@@ -15,10 +15,10 @@ The run
 - ``protocol``: what the runner needs from a benchmark (``Benchmark``, ``Row``, ``RunContext``).
 - ``answer``: the one answer-and-judge step every protocol uses.
 - ``reference``: the reference rows ``full_context`` and ``gold_evidence``.
-- ``spec``: a benchmark's declaration; ``registry``: the benchmarks and their judges.
+- ``definition``: a benchmark's parts and its judges' needs; ``registry``: the ``@benchmark`` declarations.
 
 Data
-- ``datasets``: the catalogue of released data; ``datasets_beam``: BEAM's checked hashes.
+- ``datasets``: the catalogue of released data, gathered from the benchmarks' definitions.
 - ``data_cache``: where catalogue files lie, fetched and verified; ``data_cli``: ``memsuite data``.
 - ``shared_data``: which data a benchmark reads (an option, the dev copy, else the catalogue).
 - ``json_stream``: a released JSON array read record by record, in bounded memory.

@@ -55,7 +55,9 @@ def child_bm25(data: Path, chats: list[int] | None) -> dict:
     started, cpu = time.perf_counter(), time.process_time()
     benchmark = RealtalkBenchmark(data)
     rows = [
-        r for unit in benchmark.units() for r in benchmark.run_unit(system, unit, RunContext(k=K, judges=()))
+        r
+        for unit in benchmark.units()
+        for r in benchmark.run_unit(system, unit, RunContext(benchmark="realtalk", k=K, judges=()))
     ]
     return {
         "inner_s": time.perf_counter() - started,
@@ -111,7 +113,9 @@ def child_dense(data: Path, chats: list[int] | None) -> dict:
     started, cpu = time.perf_counter(), time.process_time()
     benchmark = RealtalkBenchmark(data)
     rows = [
-        r for unit in benchmark.units() for r in benchmark.run_unit(system, unit, RunContext(k=K, judges=()))
+        r
+        for unit in benchmark.units()
+        for r in benchmark.run_unit(system, unit, RunContext(benchmark="realtalk", k=K, judges=()))
     ]
     usage = system.usage()
     return {

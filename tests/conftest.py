@@ -120,11 +120,11 @@ def fetched_catalogue(tmp_path, monkeypatch):
     catalogue entries, or rely on a benchmark's default data, validate as they do for a user once
     `memsuite data fetch` has run (validation checks that the files are there, the loaders read them)."""
     from memsuite.eval import data_cache
-    from memsuite.eval.datasets import CATALOGUE
+    from memsuite.eval.datasets import catalogue
 
     monkeypatch.setenv("MEMSUITE_DATA", str(tmp_path / "data-cache"))
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(tmp_path / "no-development-copies"))
-    for entry in CATALOGUE.values():
+    for entry in catalogue().values():
         for data_file in entry.files:
             path = data_cache.file_path(entry, data_file)
             path.parent.mkdir(parents=True, exist_ok=True)

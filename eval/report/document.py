@@ -46,7 +46,8 @@ def _numeric_leaves(value: Any, prefix: str = "", depth: int = 3) -> dict[str, f
 def render_generic(runs: list[RunInfo], options: ReportOptions) -> Section:
     """A benchmark without a renderer: the numbers of its summary scores, flattened, one row per system.
 
-    A benchmark's spec names its renderer (``BenchmarkSpec.report``) for its own table layout and plots.
+    A benchmark's definition names its renderer (``BenchmarkDefinition.report``) for its own table layout
+    and plots.
     """
     benchmark = runs[0].benchmark if runs else "?"
     prefix = run_column(runs, options)

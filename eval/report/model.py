@@ -1,7 +1,8 @@
 """What a report is made of: :class:`Table`, :class:`Figure`, :class:`Section`, :class:`Report`, the
 options every renderer receives, and where a benchmark's renderer is found.
 
-A benchmark's spec names its renderer (``BenchmarkSpec.report``); :func:`renderer_for` imports it the
+A benchmark's definition names its renderer (``BenchmarkDefinition.report``) and any section it adds
+beside another benchmark's runs (``beside``); :func:`renderer_for` and :func:`beside_for` find them the
 first time a report meets a run of the benchmark, so nothing here names a benchmark.
 """
 
@@ -148,38 +149,27 @@ Renderer = Callable[[list[RunInfo], ReportOptions], Section]
 #: A section a benchmark renders from every run of a report that holds runs of several benchmarks
 #: (its own beside another's); None when the report holds nothing it compares.
 BesideRenderer = Callable[[Sequence[RunInfo]], "Section | None"]
-_BESIDE: dict[str, BesideRenderer] = {}
-
-
-def register_beside(benchmark: str) -> Callable[[BesideRenderer], BesideRenderer]:
-    """Decorator, in the module the benchmark's spec names as its report: the section
-    ``benchmark`` adds to a report over runs of several benchmarks (its module is imported when the
-    report renders the benchmark's runs)."""
-
-    def decorate(renderer: BesideRenderer) -> BesideRenderer:
-        _BESIDE[benchmark] = renderer
-        return renderer
-
-    return decorate
 
 
 def beside_for(benchmark: str) -> BesideRenderer | None:
-    """The cross-benchmark section renderer ``benchmark`` registered, if any."""
-    return _BESIDE.get(benchmark)
+    """The cross-benchmark section renderer the benchmark's definition names; None when it names none,
+    or the run's benchmark is not installed here."""
+    from memsuite.eval.registry import definition
+
+    try:
+        found = definition(benchmark)
+    except ConfigError:
+        return None
+    return found.beside
 
 
 def renderer_for(benchmark: str) -> Renderer | None:
-    """The renderer the benchmark's spec names (imported on first use); None when it names none, or
-    the run's benchmark is not installed here (the report falls back to a generic table).
-
-    Raises:
-        ModuleNotFoundError: The renderer's module imports a missing module.
-    """
-    from memsuite.eval.registry import benchmark_spec
-    from memsuite.eval.spec import resolve_callable
+    """The renderer the benchmark's definition names; None when it names none, or the run's benchmark is
+    not installed here (the report falls back to a generic table)."""
+    from memsuite.eval.registry import definition
 
     try:
-        spec = benchmark_spec(benchmark)
+        found = definition(benchmark)
     except ConfigError:
         return None
-    return None if spec.report is None else resolve_callable(spec.report)
+    return found.report

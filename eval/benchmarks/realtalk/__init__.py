@@ -2,22 +2,23 @@
 memory-probing questions citing the messages that answer them; loader, evidence rule, protocol,
 judges, diagnostics and report."""
 
-from memsuite.eval.spec import BenchmarkSpec, DataOption
+from memsuite.eval.definition import BenchmarkDefinition
+from memsuite.eval.registry import benchmark
 
-SPEC = BenchmarkSpec(
-    name="realtalk",
-    description="REALTALK: 21-day real human chats, memory-probing questions, evidence recall per category",
-    factory="memsuite.eval.benchmarks.realtalk.protocol:RealtalkBenchmark",
-    judges="memsuite.eval.benchmarks.realtalk.judges",
-    judge_needs={
-        "retrieval": ("evidence",),
-        "f1": ("answer",),
-        "rule": ("answer",),
-        "llm": ("answer", "llm"),
-    },
-    report="memsuite.eval.benchmarks.realtalk.report:render",
-    outcomes="memsuite.eval.benchmarks.realtalk.report:OUTCOMES",
-    rejudge="memsuite.eval.benchmarks.realtalk.rejudge:realtalk_questions",
-    data=DataOption("data", "realtalk", "realtalk", folder=True),
-    configs=("realtalk_quick", "realtalk"),
-)
+
+@benchmark("realtalk")
+def realtalk() -> BenchmarkDefinition:
+    """REALTALK: 21-day real human chats, memory-probing questions, evidence recall per category"""
+    from memsuite.eval.benchmarks.realtalk import catalogue, judges, rejudge, report
+    from memsuite.eval.benchmarks.realtalk.protocol import RealtalkBenchmark
+
+    return BenchmarkDefinition(
+        protocol=RealtalkBenchmark,
+        judges=judges.JUDGES,
+        report=report.render,
+        beside=report.beside_locomo,
+        outcomes=report.OUTCOMES,
+        rejudge=rejudge.realtalk_questions,
+        data=catalogue.DATA,
+        catalogue=catalogue.CATALOGUE,
+    )

@@ -24,7 +24,7 @@ that fit the answer model's window (the whole chat without a window), in chat or
 only the question's relevant documents. They are not retrievers: no ranking.
 
 Verdicts: ``retrieval`` (always, LLM-free), ``f1``, ``llm`` and ``rule`` (with an answer LLM),
-registered in :mod:`.judges`; :mod:`.scoring` summarises them, :mod:`.diagnostics` the evidence.
+defined in :mod:`.judges`; :mod:`.scoring` summarises them, :mod:`.diagnostics` the evidence.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import answer_and_judge, context_budget, cut_oldest, cut_to_tokens
+from memsuite.eval.benchmarks.realtalk.catalogue import DATA
 from memsuite.eval.benchmarks.realtalk.diagnostics import evidence_diagnostics
 from memsuite.eval.benchmarks.realtalk.documents import (
     GRANULARITIES,
@@ -51,7 +52,6 @@ from memsuite.eval.benchmarks.realtalk.schema import Chat, Question
 from memsuite.eval.benchmarks.realtalk.scoring import realtalk_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.registry import check_judges
 from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -60,14 +60,12 @@ from memsuite.memory_systems.records import Session, Turn
 
 #: Room kept free in the answer model's window: prompt text, chat template and the answer.
 _PROMPT_RESERVE_TOKENS = 300
-#: The development copy under the shared data folder (the release's seven public chats).
-DEV_FOLDER = "realtalk"
 
 
 def default_data_path() -> Path:
     """The shared dev chats (``$MEMSUITE_SHARED_DATA/realtalk``), else the fetched catalogue entry."""
     release = "the release's data/ folder (danny911kr/REALTALK) or its Chat_<n>_*.json files"
-    return shared_data_file(DEV_FOLDER, benchmark="realtalk", release=release, folder=True)
+    return shared_data_file(DATA.dev, benchmark="realtalk", release=release, folder=True)
 
 
 def to_session(chat: Chat, number: int, documents: list[Document], corpus: list[Document]) -> Session:
@@ -111,8 +109,6 @@ class RealtalkBenchmark:
         DatasetError: A malformed file (file, message or question, and field named).
     """
 
-    name = "realtalk"
-
     def __init__(
         self,
         data: str | Path | Sequence[str | Path] | None = None,
@@ -146,9 +142,9 @@ class RealtalkBenchmark:
         if data is None:
             paths: Any = default_data_path()
         elif isinstance(data, str | Path):
-            paths = data_path(data, benchmark=self.name)
+            paths = data_path(data, benchmark="realtalk")
         else:
-            paths = [data_path(p, benchmark=self.name) for p in data]
+            paths = [data_path(p, benchmark="realtalk") for p in data]
         loaded = load_chats(paths)
         self.chats = {c.chat_id: c for c in _chosen(loaded, chats)}
         self.categories = None if categories is None else tuple(categories)
@@ -181,16 +177,11 @@ class RealtalkBenchmark:
         """Ingest one chat, then ask its questions (module docstring).
 
         Raises:
-            ConfigError: Unknown unit or judge, or an answer judge without an answer LLM.
+            ConfigError: Unknown unit.
         """
         chat = self.chats.get(unit_id)
         if chat is None:
             raise ConfigError(f"realtalk: unknown unit {unit_id!r}; units: {', '.join(self.chats)}")
-        check_judges(self.name, ctx.judges)
-        if ctx.answer_llm is None and any(j in ("f1", "llm", "rule") for j in ctx.judges):
-            raise ConfigError(
-                "realtalk judges f1, llm and rule need an answer_llm; judges: [] runs retrieval only"
-            )
         namespace = unit_id
         system.reset(namespace=namespace)
         corpus: list[Document] = []
@@ -245,7 +236,6 @@ class RealtalkBenchmark:
         )
         answer, verdicts = answer_and_judge(
             ctx,
-            self.name,
             case=case,
             context=context,
             messages=messages,
@@ -256,7 +246,7 @@ class RealtalkBenchmark:
         )
         return Row(
             system=system.name,
-            benchmark=self.name,
+            benchmark=ctx.benchmark,
             unit_id=namespace,
             question_id=question.question_id,
             question=question.question,

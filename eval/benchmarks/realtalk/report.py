@@ -22,7 +22,7 @@ from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.kit import Records, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
-from memsuite.eval.report.model import ReportOptions, Section, Table, register_beside
+from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.stats import Interval
 
@@ -265,7 +265,6 @@ def _shared_category(row: Row) -> tuple[str, ...]:
     return (CATEGORY_NAMES[category], "overall") if category in SHARED_CATEGORIES else ()
 
 
-@register_beside("realtalk")
 def beside_locomo(runs: Sequence[RunInfo]) -> Section | None:
     """LoCoMo beside REALTALK: the same systems, by category (1-3), on synthetic and on real chat.
 

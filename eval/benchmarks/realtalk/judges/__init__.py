@@ -1,6 +1,5 @@
-"""REALTALK's judges, registered under the benchmark name ``realtalk``; each maps a
-:class:`RealtalkCase` and the answer to a verdict (rows keep failed and undefined verdicts, summaries
-leave them out and count them):
+"""REALTALK's judges; each maps a :class:`RealtalkCase` and the answer to a verdict (rows keep failed
+and undefined verdicts, summaries leave them out and count them):
 
 - ``retrieval`` (always, LLM-free): recall_any, recall_all and evidence_recall of the question's
   relevant ids at every depth of :data:`~memsuite.eval.benchmarks.beam.judges.retrieval.KS` and the
@@ -18,13 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput
+from memsuite.eval.answer import JudgeInput
 from memsuite.eval.benchmarks.beam.judges.retrieval import question_metrics
 from memsuite.eval.benchmarks.locomo.judges.rule import judge_rule
 from memsuite.eval.benchmarks.realtalk.judges.llm import judge_llm
 from memsuite.eval.benchmarks.realtalk.judges.official import lexical_score, scored_gold
 from memsuite.eval.benchmarks.realtalk.schema import Question
-from memsuite.eval.registry import register_judge
+from memsuite.eval.definition import Judge
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -79,7 +78,10 @@ def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
     return {**verdict, "judge": "rule"}
 
 
-register_judge("realtalk", "retrieval")(Judge(_retrieval_judge, needs_answer=False))
-register_judge("realtalk", "f1")(Judge(_f1_judge))
-register_judge("realtalk", "llm")(Judge(_llm_judge, uses_llm=True))
-register_judge("realtalk", "rule")(Judge(_rule_judge))
+#: The judges by name, each with what it needs from a run.
+JUDGES = {
+    "retrieval": Judge(_retrieval_judge, needs=("evidence",)),
+    "f1": Judge(_f1_judge, needs=("answer",)),
+    "llm": Judge(_llm_judge, needs=("answer", "llm")),
+    "rule": Judge(_rule_judge, needs=("answer",)),
+}

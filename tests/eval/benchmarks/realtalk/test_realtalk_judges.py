@@ -50,7 +50,7 @@ def test_answers_judged_by_every_judge_and_summarised(tmp_path, replay_llm, no_s
 
     llm = replay_llm({"other": [reply] * 5})
     benchmark = RealtalkBenchmark(path)
-    ctx = RunContext(k=1, answer_llm=llm, judges=("f1", "llm", "rule"))
+    ctx = RunContext(benchmark="realtalk", k=1, answer_llm=llm, judges=("f1", "llm", "rule"))
     rows = list(benchmark.run_unit(get_system("bm25"), "Chat_1_Ann_Bob", ctx))
     first, second, third = rows
     assert first.answer == "Miso" and first.verdicts["f1"]["score"] == 1.0

@@ -42,7 +42,9 @@ def _small(tmp_path) -> Path:
 
 def _rows(tmp_path, system="bm25", **options):
     benchmark = RealtalkBenchmark(_small(tmp_path), **options)
-    rows = list(benchmark.run_unit(get_system(system), UNIT, RunContext(k=2, judges=())))
+    rows = list(
+        benchmark.run_unit(get_system(system), UNIT, RunContext(benchmark="realtalk", k=2, judges=()))
+    )
     return benchmark, {r.question_id: r for r in rows}
 
 
@@ -80,7 +82,10 @@ def test_equal_scores_rank_the_earlier_message_first(tmp_path, embedder):
     assert ranking.index("D1:2") + 1 == ranking.index("D1:4")
     benchmark = RealtalkBenchmark(_small(tmp_path / "dense"))
     dense = DenseMemory(embedder=embedder, window_tokens=1024)
-    found = {r.question_id: r for r in benchmark.run_unit(dense, UNIT, RunContext(k=2, judges=()))}
+    found = {
+        r.question_id: r
+        for r in benchmark.run_unit(dense, UNIT, RunContext(benchmark="realtalk", k=2, judges=()))
+    }
     ranking = found["q002"].metadata["ranking"]
     assert ranking.index("D1:2") + 1 == ranking.index("D1:4")
 
@@ -101,7 +106,7 @@ def test_captions_are_an_option(tmp_path):
     ):
         benchmark = RealtalkBenchmark(path, captions=captions)
         system = get_system("bm25")
-        list(benchmark.run_unit(system, UNIT, RunContext(k=1, judges=())))
+        list(benchmark.run_unit(system, UNIT, RunContext(benchmark="realtalk", k=1, judges=())))
         assert [r.text for r in system.records(namespace=UNIT)] == [shown]
 
 
@@ -132,8 +137,14 @@ def test_options_are_checked(tmp_path):
     benchmark = RealtalkBenchmark(path, chats=[1], categories=[1], max_questions=1)
     assert benchmark.units() == [UNIT] and [q.index for q in benchmark.questions_of(UNIT)] == [0]
     assert RealtalkBenchmark(path, chats=["Chat_1_Ann_Bob"]).source["questions"] == 4
-    with pytest.raises(ConfigError, match="need an answer_llm"):
-        next(benchmark.run_unit(get_system("bm25"), UNIT, RunContext(k=1, judges=("f1",))))
+    # No answer call, so no answer verdict (a config asking for one is refused when it is read).
+    (row,) = benchmark.run_unit(
+        get_system("bm25"), UNIT, RunContext(benchmark="realtalk", k=1, judges=("f1",))
+    )
+    assert "f1" not in row.verdicts and "retrieval" in row.verdicts
+    ctx = RunContext(benchmark="realtalk", k=1, judges=("exact_match",))
+    with pytest.raises(ConfigError, match="unknown realtalk judge 'exact_match'"):
+        next(benchmark.run_unit(get_system("bm25"), UNIT, ctx))
 
 
 @pytest.mark.shared_data("realtalk")
@@ -142,7 +153,9 @@ def test_bm25_on_a_real_chat_matches_the_reference(shared_data):
     reference = realtalk_reference
     benchmark = RealtalkBenchmark(folder, chats=[4])
     unit = benchmark.units()[0]
-    rows = list(benchmark.run_unit(get_system("bm25"), unit, RunContext(k=10, judges=())))
+    rows = list(
+        benchmark.run_unit(get_system("bm25"), unit, RunContext(benchmark="realtalk", k=10, judges=()))
+    )
     ids, texts, qa_items = reference.read_chat(folder / f"{unit}.json")
     rankers = reference.Rankers()
     for row in rows:

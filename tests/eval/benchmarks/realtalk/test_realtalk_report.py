@@ -39,7 +39,11 @@ def _realtalk_rows(tmp_path) -> list[Row]:
         ]
         path = write_chat(tmp_path / str(n), sessions, questions, name=f"Chat_{n}_Ann_Bob")
         benchmark = RealtalkBenchmark(path)
-        rows += list(benchmark.run_unit(get_system("bm25"), f"Chat_{n}_Ann_Bob", RunContext(k=2, judges=())))
+        rows += list(
+            benchmark.run_unit(
+                get_system("bm25"), f"Chat_{n}_Ann_Bob", RunContext(benchmark="realtalk", k=2, judges=())
+            )
+        )
     return rows
 
 
