@@ -338,7 +338,7 @@ class LlamaIndexMemory(MemorySystem):
                 "namespace": scope.namespace,
                 "facts": [[scope.ids[text], text] for text in scope.block.facts],
                 "short_term": [
-                    {"role": str(getattr(m.role, "value", m.role)), "content": _message_text(m)}
+                    {"role": str(getattr(m.role, "value", m.role)), "content": m.content or ""}
                     for m in self._short_term(scope)
                 ],
             }
