@@ -13,8 +13,9 @@ A memory is one store item under ``("memories", <namespace>)`` with langmem's ow
   ``query_limit`` memories to one trustcall tool-calling request that answers with ``Memory`` (new),
   ``PatchDoc`` (a JSON patch of a shown memory) and ``RemoveDoc`` (delete a shown memory) calls, and
   writes the result to the store. The report is the store's difference (keys added, changed, gone).
-  A failed call, a reply trustcall cannot use, or trustcall's retries running into LangGraph's
-  recursion limit is counted in ``IngestReport.failures``; any other exception is a bug and propagates.
+  A failed call, a reply trustcall cannot use, or trustcall's retries running into the recursion
+  limit (:data:`RECURSION_LIMIT` steps) is counted in ``IngestReport.failures``; any other exception
+  is a bug and propagates.
 - ``store`` puts items in the same layout without an LLM; ``search`` is the store's semantic search;
   ``update`` puts the new text under the same key; ``delete`` deletes the key.
 """
@@ -62,6 +63,10 @@ ROOT = "memories"
 _ITEMS = "items.json"
 #: Items listed per page when reading a whole namespace.
 _PAGE = 1000
+#: LangGraph steps one manager invocation may take. trustcall's update path re-asks after a failed
+#: call with no attempt limit of its own, and LangGraph's default limit is 10,007 steps: a dead
+#: endpoint would be asked ten thousand times per session. A clean run takes well under 25.
+RECURSION_LIMIT = 25
 
 
 def _import_parts() -> Any:
@@ -246,7 +251,11 @@ class LangMemMemory(MemorySystem):
                 before = {item.key: _text(item.value) for item in self._items(scope)}
                 try:
                     self._manager.invoke(
-                        {"messages": messages}, config={"configurable": {"langgraph_user_id": scope}}
+                        {"messages": messages},
+                        config={
+                            "configurable": {"langgraph_user_id": scope},
+                            "recursion_limit": RECURSION_LIMIT,
+                        },
                     )
                 except _library_failures() as exc:
                     logger.warning(

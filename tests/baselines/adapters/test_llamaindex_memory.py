@@ -28,7 +28,7 @@ SESSION = Session(
     "s1",
     "2023/03/05 (Sun) 11:24",
     (
-        Turn("user", "I renamed the router to Brindlewatch yesterday, after the old name kept confusing guests."),
+        Turn("user", "I renamed the router to Brindlewatch yesterday; the old name kept confusing guests."),
         Turn("assistant", "Noted, the router is now called Brindlewatch; I will use that name from now on."),
         Turn("user", "Also, the printer in the hall is out of cyan toner again, order more please."),
         Turn("assistant", "I will order cyan toner for the hall printer today."),
@@ -67,7 +67,8 @@ def test_retrieve_is_the_library_context_whatever_k(memory):
     assert "<ExtractedFacts>" in result.context  # rendered by the library's memory template
     assert all(f"<fact>Fact number {i}.</fact>" in result.context for i in range(8))
     assert len(result.hits) == 8
-    assert [h.text for h in memory.search("anything", k=3, namespace="a")] == [f"Fact number {i}." for i in range(3)]
+    in_order = [f"Fact number {i}." for i in range(3)]  # the block's order, whatever the query
+    assert [h.text for h in memory.search("anything", k=3, namespace="a")] == in_order
     assert memory.retrieve("anything", namespace="empty").context == NO_MEMORY
 
 
