@@ -49,7 +49,6 @@ from memsuite.baselines.adapters._common import (
     scope_id,
 )
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
-from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError, require
 from memsuite.memory_systems.llm.protocol import EndpointClient
 from memsuite.memory_systems.records import (
@@ -106,7 +105,6 @@ class LlamaIndexMemory(MemorySystem):
     """LlamaIndex ``Memory`` with a ``FactExtractionMemoryBlock``, on the run's LLM client.
 
     Args:
-        embedder: Accepted for the run's interface and unused (the fact block has no index).
         llm: The LLM client for ``ingest_session``; None allows the four verbs only.
         workdir: Folder for the SQLite chat store (the run's work dir); default a temporary folder
             removed with the adapter.
@@ -125,7 +123,6 @@ class LlamaIndexMemory(MemorySystem):
     def __init__(
         self,
         *,
-        embedder: Embedder | None = None,
         llm: EndpointClient | None = None,
         workdir: str | Path | None = None,
         top_k: int = 5,
@@ -169,9 +166,7 @@ class LlamaIndexMemory(MemorySystem):
         }
 
     def usage(self) -> Usage:
-        from memsuite.memory_systems.records import Usage as _Usage
-
-        return adapter_usage(self._account.usage(), _Usage(), self._usage.wall_s)
+        return adapter_usage(self._account.usage(), Usage(), self._usage.wall_s)  # no embedder
 
     def close(self) -> None:
         """Close the chat store and the event loop; remove a temporary state folder."""
