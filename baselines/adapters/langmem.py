@@ -22,6 +22,7 @@ A memory is one store item under ``("memories", <namespace>)`` with langmem's ow
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -250,12 +251,16 @@ class LangMemMemory(MemorySystem):
             if len(messages) > 1:
                 before = {item.key: _text(item.value) for item in self._items(scope)}
                 try:
-                    self._manager.invoke(
-                        {"messages": messages},
-                        config={
-                            "configurable": {"langgraph_user_id": scope},
-                            "recursion_limit": RECURSION_LIMIT,
-                        },
+                    # The async path: langmem 0.0.30's sync invoke runs every store search twice
+                    # (once into a list it then overwrites), each embedding its query anew.
+                    asyncio.run(
+                        self._manager.ainvoke(
+                            {"messages": messages},
+                            config={
+                                "configurable": {"langgraph_user_id": scope},
+                                "recursion_limit": RECURSION_LIMIT,
+                            },
+                        )
                     )
                 except _library_failures() as exc:
                     logger.warning(
