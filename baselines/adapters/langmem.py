@@ -13,9 +13,10 @@ A memory is one store item under ``("memories", <namespace>)`` with langmem's ow
   ``query_limit`` memories to one trustcall tool-calling request that answers with ``Memory`` (new),
   ``PatchDoc`` (a JSON patch of a shown memory) and ``RemoveDoc`` (delete a shown memory) calls, and
   writes the result to the store. The report is the store's difference (keys added, changed, gone).
-  A failed call, a reply trustcall cannot use, or trustcall's retries running into the recursion
-  limit (:data:`RECURSION_LIMIT` steps) is counted in ``IngestReport.failures``; any other exception
-  is a bug and propagates.
+  Every failed call is counted in ``IngestReport.failures`` (also one trustcall recovered from by
+  asking again), and so is a session the manager gave up on: a reply trustcall cannot use, or its
+  re-asks running into the recursion limit (:data:`RECURSION_LIMIT` steps); any other exception is a
+  bug and propagates.
 - ``store`` puts items in the same layout without an LLM; ``search`` is the store's semantic search;
   ``update`` puts the new text under the same key; ``delete`` deletes the key.
 """
@@ -250,6 +251,7 @@ class LangMemMemory(MemorySystem):
         with self.timed("ingest"):
             if len(messages) > 1:
                 before = {item.key: _text(item.value) for item in self._items(scope)}
+                failed_before, raised = self._account.usage().llm_failures, False
                 try:
                     # The async path: langmem 0.0.30's sync invoke runs every store search twice
                     # (once into a list it then overwrites), each embedding its query anew.
@@ -270,7 +272,10 @@ class LangMemMemory(MemorySystem):
                         type(exc).__name__,
                         str(exc)[:300],
                     )
-                    report.failures += 1
+                    raised = True
+                # Every failed call counts, also one trustcall recovered from by asking again.
+                failed_calls = self._account.usage().llm_failures - failed_before
+                report.failures = max(failed_calls, int(raised))
                 after = {item.key: _text(item.value) for item in self._items(scope)}
                 report.added = len(after.keys() - before.keys())
                 report.deleted = len(before.keys() - after.keys())
