@@ -2,8 +2,8 @@
 
 A protocol says what to ingest, what to ask (the answer messages and budget) and what its judges
 need (the ``case``); this module makes the answer call, records its usage in the row, applies the
-failed-call rule and runs the judges the run asked for from the benchmark's judge registry
-(:func:`memsuite.eval.registry.register_judge`). No protocol calls the answer LLM or a judge itself.
+failed-call rule and runs the judges the run asked for from the benchmark's definition
+(:class:`memsuite.eval.definition.Judge`). No protocol calls the answer LLM or a judge itself.
 
 The failed-call rule (a failed LLM call is never a wrong answer):
 
@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import get_judge
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.llm.protocol import ChatClient
 from memsuite.memory_systems.tokens import count_tokens, encoding
@@ -72,17 +71,6 @@ class JudgeInput:
     """The judge LLM (an ``LLMClient`` view), or None."""
 
 
-@dataclass(frozen=True)
-class Judge:
-    """A registered judge: a function of a :class:`JudgeInput` to a verdict dict (``correct`` at least)."""
-
-    judge: Callable[[JudgeInput], Mapping[str, Any]]
-    needs_answer: bool = True
-    """Judges the answer: skipped without an answer call, failed (not called) when the call failed."""
-    uses_llm: bool = False
-    """Calls the judge LLM (``JudgeInput.llm``); a run asking for it needs a judge LLM."""
-
-
 def ask(
     ctx: RunContext,
     messages: Sequence[Mapping[str, Any]],
@@ -122,7 +110,6 @@ def ask(
 
 def judge(
     ctx: RunContext,
-    benchmark: str,
     case: Any,
     answer: Answer | None,
     context: str,
@@ -133,8 +120,7 @@ def judge(
     """Every verdict on one question: the judges in ``always`` and those the run asked for.
 
     Args:
-        ctx: The run context (``judges`` names, ``judge_llm``).
-        benchmark: Whose judge registry to use.
+        ctx: The run context (``benchmark`` whose judges, ``judges`` names, ``judge_llm``).
         case: The question as the benchmark's judges take it.
         answer: The answer (:func:`ask`), or None without an answer call.
         context: What the memory returned.
@@ -144,9 +130,11 @@ def judge(
     Raises:
         ConfigError: An unknown judge, or (from the judge) an LLM judge without a judge LLM.
     """
+    from memsuite.eval.registry import get_judge
+
     verdicts: dict[str, dict[str, Any]] = {}
     for name in dict.fromkeys([*always, *ctx.judges]):
-        spec: Judge = get_judge(benchmark, name)
+        spec = get_judge(ctx.benchmark, name)
         if spec.needs_answer and answer is None:
             continue
         if spec.needs_answer and answer is not None and answer.failed:
@@ -171,7 +159,6 @@ def judge(
 
 def answer_and_judge(
     ctx: RunContext,
-    benchmark: str,
     *,
     case: Any,
     context: str,
@@ -193,7 +180,7 @@ def answer_and_judge(
         answer = ask(ctx, messages, usage, max_tokens=max_tokens, temperature=temperature, json=json)
     if answer is not None and not answer.failed and parse is not None:
         answer = Answer(answer.text, data=parse(answer))
-    return answer, judge(ctx, benchmark, case, answer, context, usage, always=always)
+    return answer, judge(ctx, case, answer, context, usage, always=always)
 
 
 def context_budget(ctx: RunContext, reserve_tokens: int, override: int | None = None) -> int | None:

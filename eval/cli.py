@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 from memsuite.eval import compare_cli, show_cli
-from memsuite.eval.spec import resolve_callable
 from memsuite.memory_systems.errors import MemsuiteError
 
 EXIT_CODES = (
@@ -40,20 +39,18 @@ def _cmd_systems(args: argparse.Namespace) -> int:
 
 
 def _cmd_benchmarks(args: argparse.Namespace) -> int:
-    from memsuite.eval.registry import benchmark_names, benchmark_spec
-    from memsuite.eval.validate import known_judges
+    from memsuite.eval.registry import benchmark_names, definition
     from memsuite.memory_systems.errors import ConfigError
 
     for name in benchmark_names():
         try:
-            spec, judges = benchmark_spec(name), known_judges(name)
+            found = definition(name)
         except ConfigError as exc:  # declared, but not importable in this install
             print(f"{name:12s} unavailable: {exc}")
             continue
-        print(f"{name:12s} {spec.description}")
-        needs = [f"{j} ({', '.join(spec.judge_needs[j]) or 'nothing'})" if j in spec.judge_needs else j
-                 for j in judges or ()]  # fmt: skip
-        print(f"{'':12s} judges (needs): {', '.join(needs) if judges is not None else '(not declared)'}")
+        print(f"{name:12s} {found.description}")
+        needs = [f"{j} ({', '.join(judge.needs) or 'nothing'})" for j, judge in sorted(found.judges.items())]
+        print(f"{'':12s} judges (needs): {', '.join(needs) if needs else '(not declared)'}")
     return 0
 
 
@@ -77,13 +74,12 @@ class _VersionAction(argparse.Action):
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from memsuite.eval.registry import benchmark_specs
-    from memsuite.eval.spec import resolve_callable
+    from memsuite.eval.registry import definitions
 
-    demos = [spec for spec in benchmark_specs().values() if spec.demo is not None]
+    demos = [found.demo for found in definitions().values() if found.demo is not None]
     if len(demos) != 1:
         raise MemsuiteError(f"one benchmark must declare the demo; {len(demos)} do")
-    return resolve_callable(demos[0].demo)(args)
+    return demos[0](args)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -167,13 +163,13 @@ def _cmd_llm_oracle(args: argparse.Namespace) -> int:
 
 
 def _cmd_benchmark_command(args: argparse.Namespace) -> int:
-    """A benchmark's own command (its spec's ``commands``), with the options it declared."""
-    return resolve_callable(args.benchmark_command.run)(args)
+    """A benchmark's own command (its definition's ``commands``), with the options it declared."""
+    return args.benchmark_command.run(args)
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     """``calibrate RUN_DIR [OPTIONS]``: the calibration of the benchmark the run folder records."""
-    from memsuite.eval.registry import benchmark_spec
+    from memsuite.eval.registry import definition
     from memsuite.eval.runlog import load_run
     from memsuite.memory_systems.errors import ConfigError
 
@@ -181,14 +177,14 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         benchmark = load_run(args.run_dir).header()["config"]["benchmark"]
     except FileNotFoundError as exc:
         raise ConfigError(str(exc)) from None
-    command = benchmark_spec(benchmark).commands.get("calibrate")
+    command = definition(benchmark).commands.get("calibrate")
     if command is None:
         raise MemsuiteError(f"{args.run_dir}: benchmark {benchmark!r} has no calibration")
     parser = argparse.ArgumentParser(prog=f"memsuite calibrate RUN_DIR ({benchmark})")
-    resolve_callable(command.add_arguments)(parser)
+    command.add_arguments(parser)
     options = parser.parse_args(args.options)
     options.run_dir = args.run_dir
-    return resolve_callable(command.run)(options)
+    return command.run(options)
 
 
 def _prices(path: Path | None):
@@ -211,7 +207,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     )
     report = build_report(load_runs(args.run_dirs, labels), prices=_prices(args.prices), command=command)
     files = write_report(report, out, plots=not args.no_plots)
-    print(f"report: {files[0]} ({len(files) - 1} tables and plots in {out})")
+    print(f"report: {files[0]} ({len(files) - 2} tables and plots in {out})")
+    print(f"page: {files[1]} (open it in a browser; no server needed)")
     return 0
 
 
@@ -240,6 +237,7 @@ def _cmd_ablate(args: argparse.Namespace) -> int:
     for value, label, folder in zip(ablation.values, ablation.labels, result.runs, strict=True):
         print(f"{label} ({ablation.key} = {value}): {folder}")
     print(f"report: {result.files[0]}")
+    print(f"page: {result.files[1]}")
     if result.incomplete:
         print(f"variants with failed units: {', '.join(result.incomplete)} (run again to retry them)")
     return 1 if result.incomplete else 0
@@ -362,17 +360,17 @@ def _add_report_commands(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_generate_commands(sub: argparse._SubParsersAction) -> None:
-    """``generate NAME``: synthetic data of each benchmark whose spec declares a generator."""
-    from memsuite.eval.registry import benchmark_specs
+    """``generate NAME``: synthetic data of each benchmark whose definition declares a generator."""
+    from memsuite.eval.registry import definitions
 
     generate = sub.add_parser("generate", help="generate synthetic benchmark data, deterministic by seed")
     generate_sub = generate.add_subparsers(dest="generate_command", required=True)
-    for name, spec in benchmark_specs().items():
-        command = spec.commands.get("generate")
+    for name, found in definitions().items():
+        command = found.commands.get("generate")
         if command is None:
             continue
         p = generate_sub.add_parser(name, help=command.help)
-        resolve_callable(command.add_arguments)(p)
+        command.add_arguments(p)
         p.set_defaults(func=_cmd_benchmark_command, benchmark_command=command)
 
 

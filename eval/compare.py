@@ -3,7 +3,7 @@ their rates with its paired-bootstrap interval and, for binary verdicts, the exa
 
 The two sides are a system of one run and a system of another run (or of the same run). Each
 benchmark says what a question's outcome is under a judge -- the value its rates average, in the
-cell it counts in -- with an :class:`OutcomeSpec` that its spec names (``BenchmarkSpec.outcomes``).
+cell it counts in -- with an :class:`OutcomeSpec` its definition names (``BenchmarkDefinition.outcomes``).
 The questions are paired by (unit, question id, cell); two sides whose question sets differ are
 refused, naming the questions one side lacks, since a difference over different questions is not a
 paired difference.
@@ -82,17 +82,16 @@ class OutcomeSpec:
 
 
 def outcome_spec(benchmark: str) -> OutcomeSpec:
-    """How ``benchmark``'s questions are compared (its spec's ``outcomes``, imported on first use).
+    """How ``benchmark``'s questions are compared (its definition's ``outcomes``).
 
     Raises:
         ConfigError: The benchmark declares none, or is not installed here.
     """
-    from memsuite.eval.registry import benchmark_spec
-    from memsuite.eval.spec import resolve
+    from memsuite.eval.registry import definition
 
-    spec = benchmark_spec(benchmark)
-    if spec.outcomes is not None:
-        return resolve(spec.outcomes)
+    found = definition(benchmark)
+    if found.outcomes is not None:
+        return found.outcomes
     raise ConfigError(f"{benchmark!r} has no per-question outcomes to compare systems on")
 
 

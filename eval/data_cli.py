@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from memsuite.eval import data_cache
-from memsuite.eval.datasets import CATALOGUE, Dataset, get_dataset
+from memsuite.eval.datasets import Dataset, catalogue, get_dataset
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -69,7 +69,7 @@ def _entries(names: list[str]) -> list[Dataset]:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     rows = [("name", "licence", "size", "files", "cache", "what")]
-    for entry in CATALOGUE.values():
+    for entry in catalogue().values():
         files = str(len(entry.files))
         rows.append(
             (entry.name, entry.licence, size_text(entry), files, data_cache.status(entry), entry.description)
@@ -117,7 +117,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         entries = (
             _entries(args.names)
             if args.names
-            else [e for e in CATALOGUE.values() if data_cache.status(e) != "not fetched"]
+            else [e for e in catalogue().values() if data_cache.status(e) != "not fetched"]
         )
     except ConfigError as exc:
         print(f"memsuite: error: {exc}", file=sys.stderr)

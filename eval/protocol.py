@@ -60,12 +60,15 @@ class Row:
 class RunContext:
     """What a protocol gets besides the system and the unit. Passed explicitly, never global."""
 
+    benchmark: str = ""
+    """The benchmark's name, from its declaration: the protocol writes it in its rows, and its judges
+    are looked up under it."""
     k: int = 5
     """Retrieval depth handed to ``retrieve``/``search``."""
     answer_llm: ChatClient | None = None
     """An ``LLMClient`` for answers, or None (retrieval-only scoring)."""
     judges: tuple[str, ...] = ("rule",)
-    """Judge names to apply to every row (registered by the benchmark: memsuite.eval.registry.judge_names)."""
+    """Judge names to apply to every row (the benchmark's definition names them)."""
     judge_llm: ChatClient | None = None
     """An ``LLMClient`` for LLM judges (the run's judge_llm, else its answer_llm), or None."""
     seed: int = 0
@@ -76,9 +79,7 @@ class RunContext:
 
 
 class Benchmark(Protocol):
-    """A benchmark as the runner sees it."""
-
-    name: str
+    """A benchmark as the runner sees it (its name comes from its declaration, in ``RunContext``)."""
 
     def units(self) -> list[str]:
         """Ids of the work units, in order."""

@@ -184,10 +184,10 @@ def _catalogue_record(entry: Any, path: str | None) -> dict[str, Any]:
 def _catalogue_file_with(digest: str) -> dict[str, Any] | None:
     """The catalogue record of the file whose expected sha256 is ``digest``, if any."""
     from memsuite.eval import data_cache
-    from memsuite.eval.datasets import CATALOGUE
+    from memsuite.eval.datasets import catalogue
 
     lock = data_cache.read_lock()
-    for entry in CATALOGUE.values():
+    for entry in catalogue().values():
         for f in entry.files:
             if data_cache.expected_sha256(entry, f, lock) == digest:
                 return _catalogue_record(entry, f.path)

@@ -1,56 +1,93 @@
-"""The benchmarks (one :class:`~memsuite.eval.spec.BenchmarkSpec` each) and each benchmark's judges.
+"""The benchmarks: each one a function decorated with :func:`benchmark` that returns its
+:class:`~memsuite.eval.definition.BenchmarkDefinition`.
 
-Built-in benchmarks are the packages under ``memsuite.eval.benchmarks``, each declaring ``SPEC`` in
+Built-in benchmarks are the packages under ``memsuite.eval.benchmarks``, each declaring its function in
 its ``__init__.py``; a third-party benchmark is an entry point in the group ``memsuite.benchmarks``
-whose value is its spec. A spec names its parts by reference, so listing benchmarks imports none of
-their code, and a benchmark with a missing optional dependency never blocks the others.
+whose value is its decorated function. The declaration holds the name, a one-line description and the
+function; the function runs (and imports the benchmark's code) only when its definition is needed, so
+listing benchmarks imports none of their code, and a benchmark with a missing optional dependency
+never blocks the others.
 
-Judges are registered per benchmark (``rule`` means a different test in MEME, WMB-100K and
-DynamicMem), by the module the spec names in ``judges``: :func:`register_judge`; :func:`judge_names`
-lists them so a config can be checked before any work starts.
+Judges belong to their benchmark (``rule`` means a different test in MEME, WMB-100K and DynamicMem):
+:func:`judge_names` lists them so a config can be checked before any work starts.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 import pkgutil
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from typing import Any, TypeVar
 
+from memsuite.eval.definition import BenchmarkDefinition, Judge
 from memsuite.eval.protocol import Benchmark
-from memsuite.eval.spec import BenchmarkSpec, resolve_callable
 from memsuite.memory_systems.errors import ConfigError
-from memsuite.memory_systems.registry import Registry
 
 BenchmarkFactory = Callable[..., Benchmark]
-J = TypeVar("J")
+Define = Callable[[], BenchmarkDefinition]
+D = TypeVar("D", bound=Define)
 
 ENTRY_POINT_GROUP = "memsuite.benchmarks"
 BUILTIN_PACKAGE = "memsuite.eval.benchmarks"
+#: The attribute :func:`benchmark` sets on the function it declares.
+_DECLARATION = "__memsuite_benchmark__"
 
-_SPECS: dict[str, BenchmarkSpec] = {}
+
+@dataclass(frozen=True)
+class Declaration:
+    """What declaring a benchmark records: no code of the benchmark runs until ``define()``."""
+
+    name: str
+    description: str
+    """The first line of the function's docstring."""
+    define: Define
+
+
+_DECLARED: dict[str, Declaration] = {}
+_DEFINED: dict[str, BenchmarkDefinition] = {}
 #: Built-in or entry-point benchmarks whose declaration could not be imported: name -> why.
 _UNAVAILABLE: dict[str, str] = {}
 _lock = threading.RLock()
 _discovered = False
-_JUDGES: dict[str, Registry[Any]] = {}
 
 
-def register_spec(spec: BenchmarkSpec) -> BenchmarkSpec:
-    """Add a benchmark (registering the same spec again is a no-op).
+def benchmark(name: str) -> Callable[[D], D]:
+    """Decorator: declare the function as the benchmark ``name``; it returns the benchmark's
+    definition, importing the benchmark's parts in its body.
 
     Raises:
-        ConfigError: Another benchmark of that name exists.
+        ConfigError: Another function declares that name.
     """
+
+    def decorate(define: D) -> D:
+        lines = (define.__doc__ or "").strip().splitlines()
+        declaration = Declaration(name, lines[0].strip() if lines else "", define)
+        setattr(define, _DECLARATION, declaration)
+        _declare(declaration)
+        return define
+
+    return decorate
+
+
+def _same(a: Declaration, b: Declaration) -> bool:
+    """The same declaration, perhaps from a module imported again."""
+    key = lambda d: (d.name, d.define.__module__, d.define.__qualname__)  # noqa: E731
+    return key(a) == key(b)
+
+
+def _declare(declaration: Declaration) -> None:
     with _lock:
-        existing = _SPECS.get(spec.name)
-        if existing is not None and existing != spec:
-            raise ConfigError(f"benchmark name {spec.name!r} is registered twice")
-        _SPECS[spec.name] = spec
-    return spec
+        existing = _DECLARED.get(declaration.name)
+        if existing is not None and not _same(existing, declaration):
+            raise ConfigError(f"benchmark name {declaration.name!r} is declared twice")
+        if existing is None or existing.define is not declaration.define:
+            _DEFINED.pop(declaration.name, None)
+        _DECLARED[declaration.name] = declaration
 
 
 def _builtin_names() -> list[str]:
@@ -58,8 +95,16 @@ def _builtin_names() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg)
 
 
+def _declarations_in(module: Any) -> list[Declaration]:
+    return [
+        d
+        for value in vars(module).values()
+        if isinstance(d := getattr(value, _DECLARATION, None), Declaration)
+    ]
+
+
 def _discover() -> None:
-    """Read every built-in package's ``SPEC`` and every entry point, once."""
+    """Read every built-in package's declaration and every entry point, once."""
     global _discovered
     with _lock:
         if _discovered:
@@ -71,78 +116,92 @@ def _discover() -> None:
         except ModuleNotFoundError as exc:
             _UNAVAILABLE[name] = str(exc)
             continue
-        spec = getattr(module, "SPEC", None)
-        if isinstance(spec, BenchmarkSpec):
-            register_spec(spec)
+        for declaration in _declarations_in(module):
+            _declare(declaration)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         try:
             loaded = ep.load()
         except ModuleNotFoundError as exc:
             _UNAVAILABLE[ep.name] = str(exc)
             continue
-        if isinstance(loaded, BenchmarkSpec):
-            register_spec(loaded)
-        else:
+        declaration = getattr(loaded, _DECLARATION, None)
+        if not isinstance(declaration, Declaration):
             _UNAVAILABLE[ep.name] = (
-                f"its entry point {ep.value!r} in the group {ENTRY_POINT_GROUP} names a "
-                f"{type(loaded).__name__}, not a memsuite.eval.spec.BenchmarkSpec"
+                f"the entry point {ep.value!r} is not a function declared with "
+                "@memsuite.eval.registry.benchmark"
             )
+            continue
+        _declare(declaration)
 
 
-def benchmark_specs() -> dict[str, BenchmarkSpec]:
-    """Every known benchmark's spec, by name."""
+def declarations() -> dict[str, Declaration]:
+    """Every declared benchmark, by name (no benchmark code is imported)."""
     _discover()
-    return dict(sorted(_SPECS.items()))
+    return dict(sorted(_DECLARED.items()))
 
 
 def benchmark_names() -> list[str]:
-    """Names of all known benchmarks (built-in, registered and from entry points)."""
+    """Names of all known benchmarks (built-in, declared and from entry points)."""
     _discover()
-    return sorted(set(_SPECS) | set(_UNAVAILABLE))
+    return sorted(set(_DECLARED) | set(_UNAVAILABLE))
 
 
-def benchmark_spec(name: str) -> BenchmarkSpec:
-    """The spec of ``name``.
-
-    Raises:
-        ConfigError: Unknown name (with the closest match), or a benchmark not available in this install.
-    """
+def _declaration(name: str) -> Declaration:
     _discover()
-    if name in _SPECS:
-        return _SPECS[name]
+    if name in _DECLARED:
+        return _DECLARED[name]
     if name in _UNAVAILABLE:
         raise ConfigError(f"benchmark {name!r} is not available in this install: {_UNAVAILABLE[name]}")
-    import difflib
-
     known = benchmark_names()
     close = difflib.get_close_matches(name, known, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise ConfigError(f"unknown benchmark {name!r}{hint}; known: {', '.join(known)}")
 
 
-def _import_parts(spec: BenchmarkSpec) -> None:
-    """Import the modules that register the benchmark's judges and its own systems."""
-    for module in (spec.judges, *spec.systems):
-        if module is None:
-            continue
+def definition(name: str) -> BenchmarkDefinition:
+    """The definition of ``name`` (its function is called on first use; its parts are imported).
+
+    Raises:
+        ConfigError: Unknown name (with the closest match), a benchmark whose code cannot be imported
+            in this install, or a function that returns something else.
+    """
+    declaration = _declaration(name)
+    with _lock:
+        if name in _DEFINED:
+            return _DEFINED[name]
+    try:
+        built = declaration.define()
+    except ModuleNotFoundError as exc:
+        raise ConfigError(f"benchmark {name!r} is not available in this install: {exc}") from exc
+    if not isinstance(built, BenchmarkDefinition):
+        where = f"{declaration.define.__module__}.{declaration.define.__qualname__}"
+        raise ConfigError(
+            f"benchmark {name!r}: {where} returned {type(built).__name__}, not a BenchmarkDefinition"
+        )
+    built = replace(built, name=name, description=declaration.description)
+    with _lock:
+        return _DEFINED.setdefault(name, built)
+
+
+def definitions() -> dict[str, BenchmarkDefinition]:
+    """The definition of every benchmark available in this install, by name (one whose code cannot be
+    imported is left out; :func:`definition` says why)."""
+    found = {}
+    for name in declarations():
         try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            raise ConfigError(f"benchmark {spec.name!r} is not available in this install: {exc}") from exc
+            found[name] = definition(name)
+        except ConfigError:
+            continue
+    return found
 
 
 def benchmark_factory(name: str) -> BenchmarkFactory:
-    """The factory of ``name`` (its judges and own systems registered on the way).
+    """The protocol of ``name``: ``(**benchmark_options) -> Benchmark``.
 
     Raises:
         ConfigError: Unknown name (with the closest match), or a benchmark that is not available.
     """
-    spec = benchmark_spec(name)
-    _import_parts(spec)
-    try:
-        return resolve_callable(spec.factory)
-    except ModuleNotFoundError as exc:
-        raise ConfigError(f"benchmark {name!r} is not available in this install: {exc}") from exc
+    return definition(name).protocol
 
 
 def get_benchmark(name: str, **options: Any) -> Benchmark:
@@ -150,7 +209,7 @@ def get_benchmark(name: str, **options: Any) -> Benchmark:
 
     Raises:
         ConfigError: Unknown name (with the closest match), a built-in that is not available, or
-            options the factory does not take.
+            options the protocol does not take.
     """
     factory = benchmark_factory(name)
     try:
@@ -182,48 +241,34 @@ def seeded_options(name: str, options: Mapping[str, Any], seed: int) -> dict[str
     return options
 
 
-def judge_registry(benchmark: str) -> Registry[Any]:
-    """The judge registry of one benchmark (created empty on first use)."""
-    with _lock:
-        if benchmark not in _JUDGES:
-            _JUDGES[benchmark] = Registry(f"{benchmark} judge")
-        return _JUDGES[benchmark]
-
-
-def register_judge(benchmark: str, name: str) -> Callable[[J], J]:
-    """Decorator: register a judge (an :class:`memsuite.eval.answer.Judge`) of ``benchmark`` as ``name``."""
-    return judge_registry(benchmark).register(name)  # type: ignore[return-value]
-
-
 def judge_names(benchmark: str) -> list[str]:
-    """Names of the judges ``benchmark`` registers (a config's ``judges`` must be among them).
+    """Names of the judges ``benchmark`` defines (a config's ``judges`` must be among them).
 
     Raises:
         ConfigError: Unknown benchmark.
     """
-    benchmark_factory(benchmark)  # imports the spec's judges module, which registers them
-    return judge_registry(benchmark).names()
+    return sorted(definition(benchmark).judges)
 
 
-def get_judge(benchmark: str, name: str) -> Any:
+def get_judge(benchmark: str, name: str) -> Judge:
     """The judge ``name`` of ``benchmark``.
 
     Raises:
         ConfigError: Unknown benchmark or judge (the message lists the benchmark's judges).
     """
-    benchmark_factory(benchmark)
-    return judge_registry(benchmark).get(name)
+    return definition(benchmark).get_judge(name)
 
 
-def check_judges(benchmark: str, judges: tuple[str, ...] | list[str]) -> list[Any]:
-    """The registered judges of these names; fails before any work starts on a name not registered.
+def check_judges(benchmark: str, judges: tuple[str, ...] | list[str]) -> list[Judge]:
+    """The judges of these names; fails before any work starts on a name the benchmark does not define.
 
-    A benchmark that registers no judges at all (one that judges rows itself) accepts any names and
+    A benchmark that defines no judges at all (one that judges rows itself) accepts any names and
     gives no judges back.
 
     Raises:
         ConfigError: Naming the unknown judge and the benchmark's judges.
     """
-    if not judge_names(benchmark):
+    found = definition(benchmark)
+    if not found.judges:
         return []
-    return [get_judge(benchmark, name) for name in judges]
+    return [found.get_judge(name) for name in judges]

@@ -499,6 +499,7 @@ def _compute_unit(benchmark, spec, unit, config, folder, resources, views) -> tu
     """Run one (system, unit); never raises: a failure becomes an error record (and no rows)."""
     started = time.perf_counter()
     ctx = RunContext(
+        benchmark=config.benchmark,
         k=config.k,
         answer_llm=views["answer"],
         judges=config.judges,

@@ -15,14 +15,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.spec import DataOption
+from memsuite.eval.definition import DataOption
 from memsuite.memory_systems.errors import ConfigError
 
 SHARED_DATA_ENV = "MEMSUITE_SHARED_DATA"
-
-
-#: Other development copies a benchmark reads by default, and the catalogue entry a user fetches instead.
-_OTHER_DEV_COPIES = {"published/locomo/audit/errors.json": "locomo_audit_errors"}
 
 
 def shared_dev_path(relative: str | Path, *, folder: bool = False) -> Path | None:
@@ -90,19 +86,19 @@ def shared_data_file(
 
 
 def data_option(benchmark: str) -> DataOption | None:
-    """How ``benchmark`` names its data (its spec's ``data``); None for one that declares none."""
-    from memsuite.eval.registry import benchmark_spec
+    """How ``benchmark`` names its data (its definition's ``data``); None for one that declares none."""
+    from memsuite.eval.registry import definition
 
-    return benchmark_spec(benchmark).data
+    return definition(benchmark).data
 
 
 def _default_entry(relative: str) -> str | None:
-    from memsuite.eval.registry import benchmark_specs
+    from memsuite.eval.registry import definitions
 
-    for spec in (s.data for s in benchmark_specs().values() if s.data is not None):
+    for spec in (d.data for d in definitions().values() if d.data is not None):
         if spec.dev is not None and str(Path(spec.dev)) == relative:
             return spec.default
-    return _OTHER_DEV_COPIES.get(relative)
+    return None
 
 
 def check_data(benchmark: str, options: Mapping[str, Any]) -> None:

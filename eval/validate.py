@@ -30,9 +30,10 @@ _ARBITRARY = ConfigDict(arbitrary_types_allowed=True)
 
 
 def known_judges(benchmark: str) -> list[str] | None:
-    """The judge names a benchmark registers, or None when it registers none (then not checked).
+    """The judge names a benchmark defines, or None when it defines none (then not checked).
 
-    The one place judge names are looked up: the judge registry (:func:`memsuite.eval.registry.judge_names`).
+    The one place judge names are looked up: the benchmark's definition
+    (:func:`memsuite.eval.registry.judge_names`).
     """
     from memsuite.eval.registry import judge_names
 
@@ -237,18 +238,17 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
 
 
 def _check_judge_llms(config: RunConfig, source: str) -> None:
-    """Refuse judges whose declared needs (the benchmark spec's ``judge_needs``) the config does not
-    meet: every unit would fail on them, or the run would end with no verdict of that name."""
-    from memsuite.eval.registry import benchmark_spec, check_judges
+    """Refuse judges whose needs (:class:`memsuite.eval.definition.Judge`) the config does not meet:
+    every unit would fail on them, or the run would end with no verdict of that name."""
+    from memsuite.eval.registry import check_judges
 
     no_answer = config.answer_llm in (None, "none")
-    judges = check_judges(config.benchmark, config.judges)  # [] when the benchmark registers none
+    judges = check_judges(config.benchmark, config.judges)  # [] when the benchmark defines none
     if "judges" not in config.model_fields_set:
         # The default judges apply where they can: a retrieval-only run leaves an answer judge out.
         return
-    spec = benchmark_spec(config.benchmark)
     for i, (name, judge) in enumerate(zip(config.judges, judges, strict=False)):
-        needs = spec.judge_needs.get(name, ("llm",) if judge.uses_llm else ())
+        needs = judge.needs
         if "llm" in needs and no_answer and config.judge_llm in (None, "none"):
             raise ConfigError(
                 f"{source}: judges[{i}]: the {config.benchmark} judge {name!r} calls an LLM: set judge_llm"

@@ -7,16 +7,16 @@ import os
 import tempfile
 from pathlib import Path
 
+import extending_example
 import pytest
-import readme_example
 from shared_copies import missing_shared_data
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-# The README's example memory system, installed like a user's package before collection, so the
+# The example memory system of docs/extending.md, installed like a user's package before collection, so the
 # contract tests (parametrized over the registry) run against it too.
-readme_example.install()
+extending_example.install()
 
 #: Development copies of the real benchmark data live outside the repo. MEMSUITE_SHARED_DATA names their
 #: folder (the Makefile sets it, so `make test` and CI read them); pytest started by hand falls back to
@@ -120,11 +120,11 @@ def fetched_catalogue(tmp_path, monkeypatch):
     catalogue entries, or rely on a benchmark's default data, validate as they do for a user once
     `memsuite data fetch` has run (validation checks that the files are there, the loaders read them)."""
     from memsuite.eval import data_cache
-    from memsuite.eval.datasets import CATALOGUE
+    from memsuite.eval.datasets import catalogue
 
     monkeypatch.setenv("MEMSUITE_DATA", str(tmp_path / "data-cache"))
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(tmp_path / "no-development-copies"))
-    for entry in CATALOGUE.values():
+    for entry in catalogue().values():
         for data_file in entry.files:
             path = data_cache.file_path(entry, data_file)
             path.parent.mkdir(parents=True, exist_ok=True)

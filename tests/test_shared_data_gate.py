@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from shared_copies import SHARED_COPIES
 
-from memsuite.eval.datasets import CATALOGUE
+from memsuite.eval.datasets import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A test that reads the LoCoMo development copy (marked ``shared_data("locomo")``).
@@ -54,4 +54,4 @@ def test_the_pass_without_data_refuses_a_folder_that_exists(tmp_path):
 
 def test_every_copy_names_catalogue_entries_that_exist():
     for name, (_, entries) in SHARED_COPIES.items():
-        assert entries and set(entries) <= set(CATALOGUE), name
+        assert entries and set(entries) <= set(catalogue()), name

@@ -1,4 +1,4 @@
-"""langmem adapter: LangChain's LangMem memory manager over langgraph's in-memory store (README: Systems).
+"""langmem adapter: LangChain's LangMem memory manager over langgraph's in-memory store (docs/libraries.md).
 
 langmem is pinned (``TESTED_VERSION``; the ``langmem`` extra installs it with trustcall, langgraph and
 langchain-core) and :meth:`LangMemMemory.params` records the installed versions. No server: memories

@@ -1,4 +1,4 @@
-"""llamaindex_memory adapter: LlamaIndex's ``Memory`` with its fact-extraction block (README: Systems).
+"""llamaindex_memory adapter: LlamaIndex's ``Memory`` with its fact-extraction block (docs/libraries.md).
 
 llama-index-core is pinned (``TESTED_VERSION``; the ``llamaindex`` extra installs it) and
 :meth:`LlamaIndexMemory.params` records the installed version. Each namespace is one LlamaIndex

@@ -1,8 +1,8 @@
 """What the oracle endpoint knows about one unit: its sessions' gold facts and its questions' gold answers.
 
 A benchmark serves the oracle by naming a function ``unit_gold(benchmark, unit_id) -> UnitGold`` in its
-spec (``BenchmarkSpec.oracle_gold``, by convention in ``eval/benchmarks/<name>/oracle_gold.py``); a
-benchmark without one has no gold per session and is refused before any unit (:func:`gold_source`).
+definition (``BenchmarkDefinition.oracle_gold``, by convention in ``eval/benchmarks/<name>/oracle_gold.py``);
+a benchmark without one has no gold per session and is refused before any unit (:func:`gold_source`).
 """
 
 from __future__ import annotations
@@ -96,25 +96,24 @@ GoldReader = Callable[[Any, str], UnitGold]
 
 
 def gold_source(benchmark: str) -> GoldReader:
-    """The gold reader the benchmark's spec names (``BenchmarkSpec.oracle_gold``).
+    """The gold reader the benchmark's definition names (``BenchmarkDefinition.oracle_gold``).
 
     Raises:
         ConfigError: The benchmark carries no gold per session, so the oracle cannot serve it.
     """
-    from memsuite.eval.registry import benchmark_spec
-    from memsuite.eval.spec import resolve_callable
+    from memsuite.eval.registry import definition
 
-    reader = benchmark_spec(benchmark).oracle_gold
+    reader = definition(benchmark).oracle_gold
     if reader is None:
         raise ConfigError(
             f"the oracle LLM needs gold facts per session, which benchmark {benchmark!r} does not carry"
             f" (served: {', '.join(served_benchmarks())}); use another answer_llm / internal_llm"
         )
-    return resolve_callable(reader)
+    return reader
 
 
 def served_benchmarks() -> list[str]:
-    """The benchmarks whose spec names a gold reader for the oracle."""
-    from memsuite.eval.registry import benchmark_specs
+    """The benchmarks whose definition names a gold reader for the oracle."""
+    from memsuite.eval.registry import definitions
 
-    return [name for name, spec in benchmark_specs().items() if spec.oracle_gold is not None]
+    return [name for name, found in definitions().items() if found.oracle_gold is not None]

@@ -2,7 +2,7 @@
 
 No memory system is built and no answer model is called: the answers come from SOURCE (a format of
 :mod:`.formats`), the questions from the benchmark's data file (:mod:`.questions`), and the judges
-are the benchmark's registered answer judges, run through the same step as a run's
+are the benchmark's answer judges, run through the same step as a run's
 (:func:`memsuite.eval.answer.judge`: the same failed-call rule).
 
 Rows: from a memsuite run folder, each row is kept whole and gets the asked judges' verdicts (a
@@ -76,12 +76,12 @@ def _judge_row(
     base = source.row
     usage: dict[str, Any] = dict(base.usage) if base is not None else {}
     context = base.context if base is not None else ""
-    verdicts = judge(ctx, benchmark, question.case, answer, context, usage)
+    verdicts = judge(ctx, question.case, answer, context, usage)
     repeated = [name for name in llm_judges if name in verdicts]
     if repeated and repeats > 1:
-        again = RunContext(judges=tuple(repeated), judge_llm=ctx.judge_llm)
+        again = RunContext(benchmark=benchmark, judges=tuple(repeated), judge_llm=ctx.judge_llm)
         calls = [verdicts]
-        calls += [judge(again, benchmark, question.case, answer, context, usage) for _ in range(repeats - 1)]
+        calls += [judge(again, question.case, answer, context, usage) for _ in range(repeats - 1)]
         for name in repeated:
             verdicts[name] = {**verdicts[name], "repeats": [c[name].get("correct") for c in calls]}
     if base is not None:
@@ -158,7 +158,7 @@ def rejudge(
         benchmark: Whose questions and judges.
         out_dir: The run folder to write.
         data: The benchmark file; default the source run's, else the benchmark's default.
-        judges: Answer judges to run (registered by the benchmark).
+        judges: Answer judges to run (the benchmark defines them).
         judge_repeats: Calls per LLM judge and answer.
         judge_llm: LLM spec for LLM judges (as a config's ``judge_llm``).
         format_name: The source's format; default detected.
@@ -187,7 +187,7 @@ def rejudge(
             raise ConfigError(
                 f"{benchmark} judge {name!r} judges retrieval, not answers: rejudge cannot run it"
             )
-    read_questions = question_reader(benchmark)  # registers the benchmark's own answer formats first
+    read_questions = question_reader(benchmark)
     format_name, answers = read_answers(source, benchmark, format_name)
     options: dict[str, Any] = {}
     if format_name == "memsuite_run":
@@ -243,7 +243,7 @@ def rejudge(
             units={"total": len(units), "already_done": len(units) - len(todo)},
         )
         folder.write_header(header)
-        ctx = RunContext(judges=tuple(judges), judge_llm=client)
+        ctx = RunContext(benchmark=benchmark, judges=tuple(judges), judge_llm=client)
 
         def judge_unit(key: tuple[str, str]) -> tuple[UnitRecord, list[Row]]:
             rows = [

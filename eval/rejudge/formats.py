@@ -1,12 +1,12 @@
-"""Readers of stored answers, one registered function per format (a new format is one function).
+"""Readers of stored answers, one function per format (a new format is one function).
 
 Each reader takes a path and gives :class:`SourceAnswer` records in file order; a malformed file is a
 :class:`~memsuite.memory_systems.errors.DatasetError` naming the file, the line or key, and the field.
 :func:`detect` picks the format of a path for a benchmark (or ``--format`` names it).
 
 Formats: ``memsuite_run`` (any benchmark: a memsuite run folder, ``run.json``; its rows, whole) here; a
-benchmark registers the formats of its published answer files beside its rejudge question reader
-(LongMemEval's and LoCoMo's ``answer_files.py``), so they are known once its spec's reader is imported.
+benchmark's definition lists the formats of its published answer files (``answer_formats``: LongMemEval's
+and LoCoMo's ``answer_files.py``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.config_errors import unknown_key_message
 from memsuite.eval.protocol import Row
 from memsuite.eval.runlog import load_run
 from memsuite.memory_systems.errors import ConfigError, DatasetError
-from memsuite.memory_systems.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -46,27 +46,22 @@ class SourceAnswer:
 
 @dataclass(frozen=True)
 class Format:
-    """A registered reader: which benchmarks it serves and how to recognise its files."""
+    """A reader of one answer format and how to recognise its files."""
 
     read: Callable[[Path], list[SourceAnswer]]
-    benchmarks: tuple[str, ...] | None
-    """None: any benchmark."""
     detect: Callable[[Path], bool]
 
 
-FORMATS: Registry[Format] = Registry("answer format")
+def formats_of(benchmark: str) -> dict[str, Format]:
+    """Format name -> reader of every format that holds ``benchmark``'s answers: a memsuite run folder
+    (any benchmark) and the formats its definition declares (``answer_formats``).
 
+    Raises:
+        ConfigError: Unknown benchmark.
+    """
+    from memsuite.eval.registry import definition
 
-def register_format(
-    name: str, *, benchmarks: tuple[str, ...] | None, detect: Callable[[Path], bool]
-) -> Callable[[Callable[[Path], list[SourceAnswer]]], Callable[[Path], list[SourceAnswer]]]:
-    """Decorator: register a reader function as the format ``name``."""
-
-    def decorate(read: Callable[[Path], list[SourceAnswer]]) -> Callable[[Path], list[SourceAnswer]]:
-        FORMATS.register(name)(Format(read, benchmarks, detect))
-        return read
-
-    return decorate
+    return {**GENERIC, **definition(benchmark).answer_formats}
 
 
 def detect(path: Path, benchmark: str) -> str:
@@ -77,9 +72,9 @@ def detect(path: Path, benchmark: str) -> str:
     """
     if not path.exists():
         raise ConfigError(f"{path}: no such file or folder")
-    serving = [n for n in FORMATS.names() if (b := FORMATS.get(n).benchmarks) is None or benchmark in b]
-    for name in serving:
-        if FORMATS.get(name).detect(path):
+    serving = formats_of(benchmark)
+    for name, found in serving.items():
+        if found.detect(path):
             return name
     raise ConfigError(f"{path}: not an answer file of a known {benchmark} format ({', '.join(serving)})")
 
@@ -94,10 +89,17 @@ def read_answers(
         DatasetError: The file is malformed (file, line or key and field named).
     """
     name = format_name or detect(path, benchmark)
-    spec = FORMATS.get(name)
-    if spec.benchmarks is not None and benchmark not in spec.benchmarks:
-        raise ConfigError(f"format {name!r} holds {', '.join(spec.benchmarks)} answers, not {benchmark}")
-    return name, spec.read(path)
+    serving = formats_of(benchmark)
+    if name not in serving:
+        from memsuite.eval.registry import definitions
+
+        holders = [b for b, d in definitions().items() if name in d.answer_formats]
+        if holders:
+            raise ConfigError(f"format {name!r} holds {', '.join(holders)} answers, not {benchmark}")
+        raise ConfigError(
+            unknown_key_message(name, sorted(serving), "answer format", f" of benchmark {benchmark!r}")
+        )
+    return name, serving[name].read(path)
 
 
 def json_file(path: Path) -> Any:
@@ -141,7 +143,6 @@ def verdict_field(value: Any, where: str, field: str) -> bool | None:
 # -- memsuite run folder ----------------------------------------------------------------------------
 
 
-@register_format("memsuite_run", benchmarks=None, detect=lambda path: (path / "run.json").is_file())
 def read_run_folder(path: Path) -> list[SourceAnswer]:
     """Every row of a run folder, whole."""
     rows = load_run(path).rows()
@@ -156,3 +157,7 @@ def read_run_folder(path: Path) -> list[SourceAnswer]:
         )
         for row in rows
     ]
+
+
+#: The formats of any benchmark's answers.
+GENERIC = {"memsuite_run": Format(read_run_folder, lambda path: (path / "run.json").is_file())}

@@ -1,7 +1,7 @@
 """Each benchmark's questions as rejudging needs them, and the matching of stored answers to them.
 
 A benchmark that can be rejudged names a function ``questions(data_path) -> list[RejudgeQuestion]`` in
-its spec (``BenchmarkSpec.rejudge``), imported on first use.
+its definition (``BenchmarkDefinition.rejudge``).
 
 Matching (:func:`match_answers`): an answer with an id matches the question of that id (within its
 unit when the format gives one, by id or by position), and when it also states the question's text,
@@ -44,29 +44,27 @@ class RejudgeQuestion:
 
 
 def rejudgeable_benchmarks() -> list[str]:
-    """Benchmarks whose spec names a rejudge question reader."""
-    from memsuite.eval.registry import benchmark_specs
+    """Benchmarks whose definition names a rejudge question reader."""
+    from memsuite.eval.registry import definitions
 
-    return [name for name, spec in benchmark_specs().items() if spec.rejudge is not None]
+    return [name for name, found in definitions().items() if found.rejudge is not None]
 
 
 def question_reader(benchmark: str) -> Callable[[Path | None], list[RejudgeQuestion]]:
-    """The question reader the benchmark's spec names (``BenchmarkSpec.rejudge``); importing it also
-    registers the answer formats its module declares.
+    """The question reader the benchmark's definition names (``BenchmarkDefinition.rejudge``).
 
     Raises:
         ConfigError: The benchmark cannot be rejudged (the message lists those that can).
     """
-    from memsuite.eval.registry import benchmark_spec
-    from memsuite.eval.spec import resolve_callable
+    from memsuite.eval.registry import definition
 
-    spec = benchmark_spec(benchmark)
-    if spec.rejudge is None:
+    reader = definition(benchmark).rejudge
+    if reader is None:
         raise ConfigError(
             f"benchmark {benchmark!r} cannot be rejudged (no question reader); these can: "
             f"{', '.join(rejudgeable_benchmarks())}"
         )
-    return resolve_callable(spec.rejudge)
+    return reader
 
 
 def _key(text: str | None, category: str | None) -> tuple[str, str]:

@@ -10,7 +10,7 @@ LLM, the judges and the data source (generated or official) of each run, each sc
 judge, and published numbers sit beside ours with the paper's own setup in the notes.
 
 Each benchmark contributes one renderer, in its own package (``eval/benchmarks/<name>/report.py``),
-named by its spec (``BenchmarkSpec.report``): a function ``(runs, options) -> Section`` over the
+named by its definition (``BenchmarkDefinition.report``): a function ``(runs, options) -> Section`` over the
 runs of that benchmark. A benchmark without one gets :func:`render_generic` (its summary's numbers,
 flattened); a table with no rows is not printed (neither in Markdown nor as CSV). ``options.sweep`` is
 set for an ablation (:mod:`memsuite.eval.ablation`): the runs are its variants in sweep order, and

@@ -1,8 +1,8 @@
 """What a report is made of: :class:`Table`, :class:`Figure`, :class:`Section`, :class:`Report`, the
 options every renderer receives, and where a benchmark's renderer is found.
 
-A benchmark's spec names its renderer (``BenchmarkSpec.report``); :func:`renderer_for` imports it the
-first time a report meets a run of the benchmark, so nothing here names a benchmark.
+A benchmark's definition names its renderer (``BenchmarkDefinition.report``); :func:`renderer_for` finds it
+the first time a report meets a run of the benchmark, so nothing here names a benchmark.
 """
 
 from __future__ import annotations
@@ -146,17 +146,12 @@ Renderer = Callable[[list[RunInfo], ReportOptions], Section]
 
 
 def renderer_for(benchmark: str) -> Renderer | None:
-    """The renderer the benchmark's spec names (imported on first use); None when it names none, or
-    the run's benchmark is not installed here (the report falls back to a generic table).
-
-    Raises:
-        ModuleNotFoundError: The renderer's module imports a missing module.
-    """
-    from memsuite.eval.registry import benchmark_spec
-    from memsuite.eval.spec import resolve_callable
+    """The renderer the benchmark's definition names; None when it names none, or the run's benchmark is
+    not installed here (the report falls back to a generic table)."""
+    from memsuite.eval.registry import definition
 
     try:
-        spec = benchmark_spec(benchmark)
+        found = definition(benchmark)
     except ConfigError:
         return None
-    return None if spec.report is None else resolve_callable(spec.report)
+    return found.report

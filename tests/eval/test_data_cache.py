@@ -13,7 +13,7 @@ from file_server import FileServer
 
 from memsuite.eval import data_cache
 from memsuite.eval.cli import main
-from memsuite.eval.datasets import CATALOGUE, DataFile, Dataset
+from memsuite.eval.datasets import DataFile, Dataset, catalogue
 
 WMB_FILES = ("meta.json", "questions.sample.json", "work_career.sample.jsonl")
 
@@ -53,7 +53,7 @@ def _entry(monkeypatch, name: str, files: tuple[DataFile, ...], *, folder: bool 
         hashes="test",
         folder=folder,
     )
-    monkeypatch.setitem(CATALOGUE, name, entry)
+    monkeypatch.setitem(catalogue(), name, entry)
     return entry
 
 
@@ -93,7 +93,7 @@ def test_list_shows_licence_size_and_whether_cached_and_verified(served, cache, 
     out = capsys.readouterr().out
     assert " verified " in next(row for row in out.splitlines() if row.startswith("locomo_test "))
     # Every real entry is listed with its licence.
-    for entry in CATALOGUE.values():
+    for entry in catalogue().values():
         assert any(row.startswith(f"{entry.name} ") and entry.licence in row for row in out.splitlines())
     # A cached file changed since it was verified is no longer listed as verified.
     path = cache / "locomo_test" / "locomo.dev.json"
@@ -153,7 +153,7 @@ def test_no_network_exits_2_with_the_url_the_hash_and_where_to_place_the_file(ca
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}/locomo10.json"
-    digest = CATALOGUE["locomo"].files[0].sha256
+    digest = catalogue()["locomo"].files[0].sha256
     _entry(monkeypatch, "offline_test", (DataFile("locomo10.json", url, digest),))
     assert main(["data", "fetch", "offline_test", "--quiet", "--retries", "0"]) == 2
     err = capsys.readouterr().err
@@ -200,7 +200,7 @@ def test_remove_and_unknown_names(served, cache, monkeypatch, capsys):
     main(["data", "fetch", "locomo_test", "--quiet"])
     assert main(["data", "remove", "locomo_test"]) == 0
     assert not (cache / "locomo_test").exists()
-    assert data_cache.status(CATALOGUE["locomo_test"]) == "not fetched"
+    assert data_cache.status(catalogue()["locomo_test"]) == "not fetched"
     capsys.readouterr()
     assert main(["data", "fetch", "no_such_data"]) == 2
     assert "no data named 'no_such_data'" in capsys.readouterr().err
@@ -208,13 +208,13 @@ def test_remove_and_unknown_names(served, cache, monkeypatch, capsys):
 
 def test_every_catalogue_entry_is_pinned():
     """Every URL names its entry's revision; every known hash is a sha256; names are unique."""
-    for entry in CATALOGUE.values():
+    for entry in catalogue().values():
         assert entry.licence and entry.description and len(entry.revision) == 40
         for f in entry.files:
             assert entry.revision in f.url and f.url.startswith("https://")
             assert f.sha256 is None or (len(f.sha256) == 64 and int(f.sha256, 16) >= 0)
         assert len({f.path for f in entry.files}) == len(entry.files)
-    locomo = CATALOGUE["locomo"].files[0]
+    locomo = catalogue()["locomo"].files[0]
     assert locomo.sha256 == "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
-    oracle = CATALOGUE["longmemeval_oracle"].files[0]
+    oracle = catalogue()["longmemeval_oracle"].files[0]
     assert oracle.sha256 == "821a2034d219ab45846873dd14c14f12cfe7776e73527a483f9dac095d38620c"

@@ -3,32 +3,29 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from memsuite.eval import registry
 from memsuite.eval.config import config_from_dict
+from memsuite.eval.definition import BenchmarkDefinition
 from memsuite.eval.runner import run
-from memsuite.eval.spec import resolve
 from memsuite.memory_systems.errors import ConfigError
 
 TOY_PLUGIN = Path(__file__).parent / "toy_plugin"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def fresh_registry(monkeypatch):
     """A fresh view of the registry: entry points are read again, and nothing leaks into other tests."""
-    # Every built-in benchmark's judges first: a judges module imported under the copy below would
-    # register into it and be lost for the tests after this one.
-    for name in registry.benchmark_names():
-        registry.judge_names(name)
-    monkeypatch.setattr(registry, "_SPECS", {})
+    monkeypatch.setattr(registry, "_DECLARED", {})
+    monkeypatch.setattr(registry, "_DEFINED", {})
     monkeypatch.setattr(registry, "_UNAVAILABLE", {})
     monkeypatch.setattr(registry, "_discovered", False)
-    monkeypatch.setattr(registry, "_JUDGES", dict(registry._JUDGES))
 
 
 def _install(tmp_path: Path, name: str, entry_points: str) -> None:
@@ -44,7 +41,7 @@ def toy_plugin(tmp_path, monkeypatch, fresh_registry):
     """The toy benchmark package (tests/eval/toy_plugin/toy_bench) installed through its entry point."""
     site = tmp_path / "site"
     site.mkdir()
-    _install(site, "toy-bench", "toy = toy_bench:SPEC")
+    _install(site, "toy-bench", "toy = toy_bench:toy")
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.syspath_prepend(str(TOY_PLUGIN))
     yield
@@ -52,7 +49,7 @@ def toy_plugin(tmp_path, monkeypatch, fresh_registry):
         sys.modules.pop(name, None)
 
 
-def test_a_third_party_spec_is_run_reported_compared_shown_and_rejudged(toy_plugin, tmp_path, capsys):
+def test_a_third_party_benchmark_is_run_reported_compared_shown_and_rejudged(toy_plugin, tmp_path, capsys):
     from memsuite.eval.cli import main
 
     assert {"toy", "meme", "wmb", "dynamicmem", "locomo", "longmemeval"} <= set(registry.benchmark_names())
@@ -86,7 +83,7 @@ def test_a_third_party_spec_is_run_reported_compared_shown_and_rejudged(toy_plug
         config_from_dict({"benchmark": "toy", "systems": ["bm25"], "judges": ["exact"]})
 
 
-def test_an_entry_point_that_names_no_spec_is_refused_saying_what_it_names(
+def test_an_entry_point_that_names_no_declared_function_is_refused_saying_what_it_names(
     tmp_path, monkeypatch, fresh_registry
 ):
     (tmp_path / "echo_factory_mod.py").write_text("def make(**options):\n    return None\n")
@@ -94,30 +91,33 @@ def test_an_entry_point_that_names_no_spec_is_refused_saying_what_it_names(
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
         assert {"echo_factory", "meme"} <= set(registry.benchmark_names())
-        refused = r"'echo_factory' is not available .*'echo_factory_mod:make'.* names a function, not a "
-        with pytest.raises(ConfigError, match=refused + r"memsuite\.eval\.spec\.BenchmarkSpec"):
+        refused = (
+            r"'echo_factory' is not available .*'echo_factory_mod:make' is not a function declared with "
+        )
+        with pytest.raises(ConfigError, match=refused + r"@memsuite\.eval\.registry\.benchmark"):
             config_from_dict({"benchmark": "echo_factory", "systems": ["bm25"]})
     finally:
         sys.modules.pop("echo_factory_mod", None)
 
 
-def test_every_builtin_benchmark_is_declared_by_a_spec_in_its_package():
-    builtins = registry._builtin_names()  # other tests' own benchmarks may be registered too
+def test_every_builtin_benchmark_is_declared_by_a_function_in_its_package():
+    builtins = registry._builtin_names()  # other tests' own benchmarks may be declared too
     assert {"beam", "dynamicmem", "locomo", "longmemeval", "meme", "wmb"} <= set(builtins)
-    for name, spec in registry.benchmark_specs().items():
-        if name not in builtins:
-            continue
-        assert spec.name == name
-        assert isinstance(spec.factory, str) and spec.factory.startswith(f"memsuite.eval.benchmarks.{name}.")
-        assert set(spec.judge_needs) <= set(registry.judge_names(name)), name
-        assert callable(resolve(spec.report)) and resolve(spec.outcomes).judges
+    declared = registry.declarations()
+    for name in builtins:
+        assert declared[name].define.__module__ == f"memsuite.eval.benchmarks.{name}"
+        assert declared[name].description
+        found = registry.definition(name)
+        assert found.name == name and found.description == declared[name].description
+        assert callable(found.report) and found.outcomes.judges
+        assert found.protocol.__module__.startswith(f"memsuite.eval.benchmarks.{name}.")
 
 
 def test_a_judge_whose_needs_the_config_does_not_meet_is_refused_for_every_benchmark(fetched_catalogue):
-    for name, spec in registry.benchmark_specs().items():
-        for judge, needs in spec.judge_needs.items():
+    for name, found in registry.definitions().items():
+        for judge, spec in found.judges.items():
             data = {"benchmark": name, "systems": ["bm25"], "judges": [judge]}
-            if "answer" in needs or "llm" in needs:
+            if "answer" in spec.needs or "llm" in spec.needs:
                 with pytest.raises(ConfigError, match=rf"judges\[0\]: the {name} judge '{judge}'"):
                     config_from_dict(data)
 
@@ -146,11 +146,39 @@ def test_an_unknown_judge_fails_the_run_before_any_work(tmp_path):
     assert not (tmp_path / "run" / "rows.jsonl").exists()
 
 
-def test_one_registry_mechanism_for_systems_benchmarks_and_judges():
-    from memsuite.memory_systems.registry import SYSTEMS, Registry
+def test_listing_benchmarks_imports_none_of_their_code():
+    code = (
+        "import sys; from memsuite.eval import registry; registry.benchmark_names(); registry.declarations();"
+        "print(sorted(m for m in sys.modules if m.startswith('memsuite.eval.benchmarks.')"
+        " and m.count('.') > 3))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.strip() == "[]", done.stdout
 
-    assert isinstance(SYSTEMS, Registry) and isinstance(registry.judge_registry("meme"), Registry)
-    meme = registry.benchmark_spec("meme")
-    assert registry.register_spec(meme) is meme  # the same spec again is a no-op
-    with pytest.raises(ConfigError, match="registered twice"):
-        registry.register_spec(replace(meme, description="another"))
+
+def test_a_name_is_declared_once():
+    meme = registry.declarations()["meme"].define
+    assert registry.benchmark("meme")(meme) is meme  # the same function again is a no-op
+
+    def another() -> BenchmarkDefinition:
+        return BenchmarkDefinition(protocol=object)
+
+    with pytest.raises(ConfigError, match="declared twice"):
+        registry.benchmark("meme")(another)
+
+
+def test_a_declaration_is_not_called_until_its_definition_is_needed(fresh_registry):
+    calls = []
+
+    @registry.benchmark("lazy_probe")
+    def lazy_probe() -> BenchmarkDefinition:
+        """a probe"""
+        calls.append(1)
+        raise ModuleNotFoundError("No module named 'missing_dependency'")
+
+    assert "lazy_probe" in registry.benchmark_names() and calls == []
+    assert registry.declarations()["lazy_probe"].description == "a probe"
+    with pytest.raises(ConfigError, match="'lazy_probe' is not available in this install: No module named"):
+        registry.definition("lazy_probe")
+    assert calls == [1] and "lazy_probe" not in registry.definitions()
+    assert "meme" in registry.definitions()  # a benchmark that cannot be built blocks no other

@@ -47,7 +47,7 @@ def test_unknown_benchmark_gets_generic_table(tmp_path):
     assert renderer_for("tiny_bench") is None
 
 
-def test_a_benchmarks_renderer_is_the_one_its_spec_names():
+def test_a_benchmarks_renderer_is_the_one_its_definition_names():
     wmb = renderer_for("wmb")
     assert wmb is not None and wmb.__module__ == "memsuite.eval.benchmarks.wmb.report"
 

@@ -8,11 +8,11 @@ from collections.abc import Iterator
 import pytest
 
 from memsuite.eval.config import config_from_dict, load_config
+from memsuite.eval.definition import BenchmarkDefinition
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import get_benchmark, register_spec
+from memsuite.eval.registry import benchmark, get_benchmark
 from memsuite.eval.runlog import load_run
 from memsuite.eval.runner import run, stale_reasons
-from memsuite.eval.spec import BenchmarkSpec
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 
@@ -31,8 +31,6 @@ QUESTIONS = {
 class TinyBenchmark:
     """Store two facts per unit, ask one question, judge by substring."""
 
-    name = "tiny"
-
     def __init__(self, fail_on: str | None = None, calls: list | None = None) -> None:
         self.fail_on = fail_on
         self.calls = calls if calls is not None else []
@@ -47,7 +45,7 @@ class TinyBenchmark:
         context = system.retrieve(question, k=1, namespace=unit_id).context
         yield Row(
             system.name,
-            self.name,
+            ctx.benchmark,
             unit_id,
             "q1",
             question,
@@ -69,7 +67,10 @@ def _tiny(fail_on: str | None = None) -> TinyBenchmark:
     return TinyBenchmark(fail_on, CALLS)
 
 
-register_spec(BenchmarkSpec(name="tiny_test", description="a test benchmark", factory=_tiny))
+@benchmark("tiny_test")
+def tiny_test() -> BenchmarkDefinition:
+    """a test benchmark"""
+    return BenchmarkDefinition(protocol=_tiny)
 
 
 def _config(**extra):

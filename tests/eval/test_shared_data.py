@@ -13,7 +13,7 @@ import yaml
 from file_server import FileServer
 
 from memsuite.eval.cli import main
-from memsuite.eval.datasets import CATALOGUE, DataFile, Dataset
+from memsuite.eval.datasets import DataFile, Dataset, catalogue
 from memsuite.eval.provenance import data_provenance
 from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.errors import ConfigError
@@ -62,12 +62,12 @@ def test_a_fetched_entry_runs_and_the_header_names_it(shared_data, tmp_path, mon
     shutil.copy(shared_data / LOCOMO_DEV, root / "locomo10.json")
     server = FileServer(root)
     try:
-        real = CATALOGUE["locomo"]
+        real = catalogue()["locomo"]
         served = (DataFile("locomo10.json", f"{server.url}/locomo10.json", digest),)
         entry = Dataset(
             real.name, real.description, real.licence, real.source, real.revision, served, real.hashes
         )
-        monkeypatch.setitem(CATALOGUE, "locomo", entry)
+        monkeypatch.setitem(catalogue(), "locomo", entry)
         cache = tmp_path / "cache"
         monkeypatch.setenv("MEMSUITE_DATA", str(cache))
         assert main(["data", "fetch", "locomo", "--quiet"]) == 0

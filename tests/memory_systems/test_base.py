@@ -1,4 +1,4 @@
-"""The contract's defaults, on a system that implements only what the README's walkthrough asks."""
+"""The contract's defaults, on a system that implements only what docs/extending.md asks."""
 
 from __future__ import annotations
 

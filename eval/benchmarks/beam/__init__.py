@@ -1,17 +1,22 @@
 """BEAM (ICLR 2026, "Beyond a Million Tokens"): conversations of 128K to 10M tokens, probing questions
 over ten memory abilities, and evidence retrieval scored from ``source_chat_ids`` with no LLM."""
 
-from memsuite.eval.spec import BenchmarkSpec, DataOption
+from memsuite.eval.definition import BenchmarkDefinition
+from memsuite.eval.registry import benchmark
 
-SPEC = BenchmarkSpec(
-    name="beam",
-    description="BEAM: 128K-10M-token conversations, ten memory abilities, evidence retrieval per ability",
-    factory="memsuite.eval.benchmarks.beam.protocol:BeamBenchmark",
-    judges="memsuite.eval.benchmarks.beam.judges",
-    judge_needs={"retrieval": ("evidence",), "rule": ("answer",), "llm": ("answer", "llm")},
-    report="memsuite.eval.benchmarks.beam.report:render",
-    outcomes="memsuite.eval.benchmarks.beam.report:OUTCOMES",
-    rejudge="memsuite.eval.benchmarks.beam.rejudge",
-    data=DataOption("data", None, "beam", folder=True),
-    configs=("beam_quick", "beam_128k", "beam_500k", "beam_1m"),
-)
+
+@benchmark("beam")
+def beam() -> BenchmarkDefinition:
+    """BEAM: 128K-10M-token conversations, ten memory abilities, evidence retrieval per ability"""
+    from memsuite.eval.benchmarks.beam import catalogue, judges, rejudge, report
+    from memsuite.eval.benchmarks.beam.protocol import BeamBenchmark
+
+    return BenchmarkDefinition(
+        protocol=BeamBenchmark,
+        judges=judges.JUDGES,
+        report=report.render,
+        outcomes=report.OUTCOMES,
+        rejudge=rejudge.beam_questions,
+        data=catalogue.DATA,
+        catalogue=catalogue.CATALOGUE,
+    )

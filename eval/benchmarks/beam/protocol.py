@@ -23,7 +23,7 @@ Reference rows (:mod:`memsuite.eval.reference`): ``full_context`` is given the n
 the answer model's window (in conversation order; the whole conversation without a window),
 ``gold_evidence`` only the question's evidence documents. They are not retrievers: no ranking.
 
-Verdicts: ``retrieval`` (always, LLM-free), ``llm`` and ``rule`` (with an answer LLM), registered in
+Verdicts: ``retrieval`` (always, LLM-free), ``llm`` and ``rule`` (with an answer LLM), defined in
 :mod:`.judges`; :mod:`.scoring` summarises them.
 """
 
@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import answer_and_judge, context_budget, cut_oldest, cut_to_tokens
+from memsuite.eval.benchmarks.beam.catalogue import DATA
 from memsuite.eval.benchmarks.beam.judges import BeamCase
 from memsuite.eval.benchmarks.beam.judges.llm import ANSWER_MAX_TOKENS, answer_prompt
 from memsuite.eval.benchmarks.beam.judges.retrieval import question_metrics
@@ -45,7 +46,6 @@ from memsuite.eval.benchmarks.beam.schema import GRANULARITIES, BeamQuestion, Do
 from memsuite.eval.benchmarks.beam.scoring import beam_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.registry import check_judges
 from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -92,7 +92,7 @@ def batch_sessions(
 def default_data_path() -> Path:
     """The shared dev conversations (``$MEMSUITE_SHARED_DATA/beam``, laid out as the release's chats/)."""
     release = "the release's chats/ folder (mohammadtavakoli78/BEAM), a scale folder or a catalogue name"
-    return shared_data_file("beam", benchmark="beam", release=release, folder=True)
+    return shared_data_file(DATA.dev, benchmark="beam", release=release, folder=True)
 
 
 class BeamBenchmark:
@@ -116,8 +116,6 @@ class BeamBenchmark:
         DatasetError: A malformed file (file, place and field named).
     """
 
-    name = "beam"
-
     def __init__(
         self,
         data: str | Path | None = None,
@@ -134,7 +132,7 @@ class BeamBenchmark:
             raise ConfigError(
                 f"beam granularity must be one of {', '.join(GRANULARITIES)}, got {granularity!r}"
             )
-        path = data_path(data, benchmark=self.name) if data is not None else default_data_path()
+        path = data_path(data, benchmark="beam") if data is not None else default_data_path()
         scales, chats, abilities = ([x] if isinstance(x, str) else x for x in (scales, chats, abilities))
         self.data = BeamData(path, scales=scales, chats=chats, abilities=abilities, per_ability=per_ability)
         self.granularity = granularity
@@ -157,16 +155,11 @@ class BeamBenchmark:
         """Ingest one conversation, then ask its questions (module docstring).
 
         Raises:
-            ConfigError: Unknown unit or judge, or the llm judge without an answer LLM.
+            ConfigError: Unknown unit.
         """
         conversation = self.data.conversations.get(unit_id)
         if conversation is None:
             raise ConfigError(f"beam: unknown unit {unit_id!r}")
-        check_judges(self.name, ctx.judges)
-        if ctx.answer_llm is None and ("llm" in ctx.judges or "rule" in ctx.judges):
-            raise ConfigError(
-                "the beam llm and rule judges need an answer_llm; judges: [] runs retrieval only"
-            )
         namespace = unit_id
         system.reset(namespace=namespace)
         corpus: list[Document] = []
@@ -265,7 +258,6 @@ class BeamBenchmark:
         )
         answer, verdicts = answer_and_judge(
             ctx,
-            self.name,
             case=case,
             context=context,
             messages=messages,
@@ -276,7 +268,7 @@ class BeamBenchmark:
         )
         return Row(
             system=system.name,
-            benchmark=self.name,
+            benchmark=ctx.benchmark,
             unit_id=namespace,
             question_id=question.question_id,
             question=question.question,

@@ -7,11 +7,10 @@ from pathlib import Path
 from memsuite.eval.benchmarks.beam.judges import BeamCase
 from memsuite.eval.benchmarks.beam.loader import BeamData
 from memsuite.eval.benchmarks.beam.protocol import default_data_path
-from memsuite.eval.rejudge.questions import RejudgeQuestion, register_questions
+from memsuite.eval.rejudge.questions import RejudgeQuestion
 from memsuite.eval.shared_data import data_path
 
 
-@register_questions("beam")
 def beam_questions(data: Path | None) -> list[RejudgeQuestion]:
     """Every question of a BEAM folder (the answer judges read only the question and its rubric)."""
     found = BeamData(data_path(data, benchmark="beam") if data is not None else default_data_path())

@@ -1,8 +1,8 @@
 """DynamicMem's field judges: a value or a message split into fields, each judged Core + Detail.
 
-Registered under the benchmark name ``dynamicmem``: ``rule`` (:func:`rule_judge`, deterministic) and
-``llm`` (:func:`llm_judge`, through the run's judge LLM); each reads a :class:`FieldsCase` and gives a
-row verdict (:func:`verdict_of`). Sources: DynamicMem paper, arXiv 2606.22877; the release's
+The judges (:data:`JUDGES`): ``rule`` (:func:`rule_judge`, deterministic) and ``llm``
+(:func:`llm_judge`, through the run's judge LLM); each reads a :class:`FieldsCase` and gives a row verdict
+(:func:`verdict_of`). Sources: DynamicMem paper, arXiv 2606.22877; the release's
 ``evaluation/eval_tce.py`` holistic track.
 
 - **Fields.** A gold value is split into fields: one per leaf path of a dict (keys sorted), while a
@@ -41,8 +41,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput
-from memsuite.eval.registry import register_judge
+from memsuite.eval.answer import JudgeInput
+from memsuite.eval.definition import Judge
 from memsuite.memory_systems.errors import ConfigError
 
 CORE_WEIGHT = 0.8
@@ -564,5 +564,8 @@ def _llm_fields_judge(inp: JudgeInput) -> dict[str, Any]:
     return _fields_verdict(llm_judge(call), inp)
 
 
-register_judge("dynamicmem", "rule")(Judge(lambda inp: _fields_verdict(rule_judge, inp)))
-register_judge("dynamicmem", "llm")(Judge(_llm_fields_judge, uses_llm=True))
+#: The judges by name, each with what it needs from a run.
+JUDGES = {
+    "rule": Judge(lambda inp: _fields_verdict(rule_judge, inp), needs=("answer",)),
+    "llm": Judge(_llm_fields_judge, needs=("answer", "llm")),
+}

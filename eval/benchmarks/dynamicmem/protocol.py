@@ -26,8 +26,8 @@ release's ``docs/protocols/tce_generation_and_adapter_contract.md``):
    the release's format (``snapshot_state``, ``evidence``, ``rq3_apply_answers``) to
    ``<workdir>/prediction_C<i>.json`` and, for all checkpoints, ``<workdir>/prediction.json``.
 
-The answer call, its usage, the failed-call rule and the judges (``rule``, ``llm``: registered in
-:mod:`.judges` for ``dynamicmem``) run in the shared step (:mod:`memsuite.eval.answer`). A failed answer
+The answer call, its usage, the failed-call rule and the judges (``rule``, ``llm``: defined in
+:mod:`.judges`) run in the shared step (:mod:`memsuite.eval.answer`). A failed answer
 call is recorded in its row (``metadata.answer_failure``, ``usage.answer_failure``) and every judge's
 verdict is ``correct: None`` with the failure kind: the row is left out of the scores, never scored 0. Without
 an answer model the run is retrieval-only: rows carry the retrieved ids, from which the evidence
@@ -78,7 +78,6 @@ from memsuite.eval.benchmarks.dynamicmem.schema import (
     category_of,
 )
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import check_judges
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.chunking import chunk_documents
 from memsuite.memory_systems.errors import ConfigError
@@ -171,8 +170,6 @@ class DynamicMemBenchmark:
     Raises:
         ConfigError: Conflicting or invalid options.
     """
-
-    name = "dynamicmem"
 
     def __init__(
         self,
@@ -283,7 +280,6 @@ class DynamicMemBenchmark:
         user = self.user(unit_id)
         namespace = user.user_id
         k = self.top_k or ctx.k
-        check_judges(self.name, ctx.judges)  # before any ingestion
         workdir = Path(ctx.workdir) if ctx.workdir is not None else None
         if workdir is None and self.memory_action != "build_then_predict":
             raise ConfigError(f"dynamicmem: memory_action {self.memory_action!r} needs a work folder")
@@ -489,7 +485,7 @@ class DynamicMemBenchmark:
             rows.append(
                 Row(
                     system.name,
-                    self.name,
+                    ctx.benchmark,
                     user.user_id,
                     f"{cp.label}/{key}",
                     task.question_text,
@@ -566,7 +562,7 @@ class DynamicMemBenchmark:
         body = f"[Scenario]\n{item.scenario}\n\n[Task Instruction]\n{item.task_instruction}"
         return Row(
             system.name,
-            self.name,
+            ctx.benchmark,
             user.user_id,
             f"{cp.label}/{item.state_key}/{item.qa_id}",
             body,
@@ -591,7 +587,6 @@ class DynamicMemBenchmark:
         """The shared answer-and-judge step; (parsed answer, raw reply, verdicts), metadata updated."""
         answered, verdicts = shared.answer_and_judge(
             ctx,
-            self.name,
             case=case,
             context=MEMORY_SEPARATOR.join(blocks) if blocks else NO_MEMORY,
             messages=messages_for(prompt),

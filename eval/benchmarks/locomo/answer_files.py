@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.rejudge.formats import SourceAnswer, json_file, register_format, text_field, verdict_field
+from memsuite.eval.rejudge.formats import Format, SourceAnswer, json_file, text_field, verdict_field
 from memsuite.memory_systems.errors import DatasetError
 
 _ZEP_KEY = re.compile(r"^locomo_experiment_user_(\d+)$")
@@ -87,14 +87,12 @@ def _locomo_answers(
     return answers
 
 
-@register_format("zep_locomo", benchmarks=("locomo",), detect=_is_zep)
 def read_zep_locomo(path: Path) -> list[SourceAnswer]:
     """Zep's LoCoMo grades (or responses, without ``grade``)."""
     fields = {"question": "question", "answer": "answer"}
     return _locomo_answers(path, json_file(path), _ZEP_KEY, fields, "grade", "gpt-4o-mini (mem0 J prompt)")
 
 
-@register_format("mem0_locomo", benchmarks=("locomo",), detect=_is_mem0)
 def read_mem0_locomo(path: Path) -> list[SourceAnswer]:
     """mem0's LoCoMo evaluation output (or its search output, without ``llm_score``)."""
     fields = {"question": "question", "answer": "response"}
@@ -134,7 +132,6 @@ def majority(judgments: tuple[bool, ...]) -> bool | None:
     return None if yes == no else yes > no
 
 
-@register_format("eval_results", benchmarks=("locomo",), detect=_is_eval_results)
 def read_eval_results(path: Path) -> list[SourceAnswer]:
     """The audit's ``eval_results`` answer sets, every published judgment kept."""
     data = json_file(path)
@@ -179,3 +176,11 @@ def read_eval_results(path: Path) -> list[SourceAnswer]:
                 )
             )
     return answers
+
+
+#: The formats of published answer files, by name.
+FORMATS = {
+    "zep_locomo": Format(read_zep_locomo, _is_zep),
+    "mem0_locomo": Format(read_mem0_locomo, _is_mem0),
+    "eval_results": Format(read_eval_results, _is_eval_results),
+}

@@ -189,7 +189,7 @@ def audit_findings(path: str | Path, conversations: list[Conversation]) -> dict[
     return found
 
 
-def default_audit_path(data: Path, dev_file: Path) -> Path | None:
+def default_audit_path(data: Path, dev_file: str | Path) -> Path | None:
     """The shared copy of the audit (:data:`SHARED_AUDIT` under ``$MEMSUITE_SHARED_DATA``) when ``data``
     is the shared dev file ``dev_file`` beside it, else None."""
     root = os.environ.get(SHARED_DATA_ENV)

@@ -43,9 +43,9 @@ original key's ceiling (:mod:`.scoring`). ``audited`` without an audit file is r
 without one is ``original``, said in the summary (``answer_key``).
 
 The answer call, its usage, the failed-call rule and the judges run in the shared step
-(:mod:`memsuite.eval.answer`); the judges are registered in :mod:`.judges` under the benchmark name
-``locomo``. A failed answer or judge call gives ``correct: None`` with the failure kind; summaries count it in
-``n_failed``. The summary records the data file read (``source``).
+(:mod:`memsuite.eval.answer`); the judges are defined in :mod:`.judges`. A failed answer or judge call
+gives ``correct: None`` with the failure kind; summaries count it in ``n_failed``. The summary records the
+data file read (``source``).
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ from memsuite.eval.benchmarks.locomo.audit import (
     check_answer_key,
     default_audit_path,
 )
+from memsuite.eval.benchmarks.locomo.catalogue import DATA
 from memsuite.eval.benchmarks.locomo.judges import LocomoCase, gold_for_scoring
 from memsuite.eval.benchmarks.locomo.judges.adversarial import NOT_MENTIONED, choice_options
 from memsuite.eval.benchmarks.locomo.judges.llm import ANSWER_MAX_TOKENS, answer_prompt, resolve_choice
@@ -79,7 +80,6 @@ from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
 from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.registry import check_judges
 from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -87,8 +87,6 @@ from memsuite.memory_systems.records import Document, Session, Turn
 
 logger = logging.getLogger(__name__)
 
-#: File name of the shared dev sample under the shared data folder.
-DEV_FILE = Path("locomo") / "locomo.dev.json"
 #: Room kept free in the answer model's window: prompt text, chat template and the answer.
 _PROMPT_RESERVE_TOKENS = 300
 
@@ -100,7 +98,7 @@ def default_data_path() -> Path:
         ConfigError: It is not there; the message says where to get the released file.
     """
     release = "the released locomo10.json (snap-research/LoCoMo, data/locomo10.json)"
-    return shared_data_file(DEV_FILE, benchmark="locomo", release=release)
+    return shared_data_file(DATA.dev, benchmark="locomo", release=release)
 
 
 #: Category 5's answer formats (module docstring).
@@ -169,7 +167,6 @@ def answer_question(
         messages = [{"role": "user", "content": answer_prompt(case.question, context, options=options)}]
     answer, verdicts = answer_and_judge(
         ctx,
-        LocomoBenchmark.name,
         case=case,
         context=context,
         messages=messages,
@@ -208,8 +205,6 @@ class LocomoBenchmark:
         DatasetError: The file is malformed (file, conversation, question and field named).
     """
 
-    name = "locomo"
-
     def __init__(
         self,
         data: str | Path | None = None,
@@ -233,7 +228,7 @@ class LocomoBenchmark:
         audit_path = (
             data_path(audit, benchmark="locomo", option="audit")
             if audit is not None
-            else default_audit_path(path, DEV_FILE)
+            else default_audit_path(path, DATA.dev)
         )
         self.answer_key = check_answer_key(answer_key, audit_path)
         if categories is not None and (
@@ -308,15 +303,10 @@ class LocomoBenchmark:
         """Ingest one conversation, then ask each of its questions (module docstring).
 
         Raises:
-            ConfigError: Unknown unit or judge, or an answer judge without an answer LLM.
+            ConfigError: Unknown unit, or the f1 judge without nltk.
         """
         if unit_id not in self.conversations:
             raise ConfigError(f"locomo: unknown unit {unit_id!r}; units: {', '.join(self.conversations)}")
-        check_judges(self.name, ctx.judges)
-        if ctx.answer_llm is None and any(j in ("f1", "llm", "rule") for j in ctx.judges):
-            raise ConfigError(
-                "locomo judges f1, llm and rule need an answer_llm; judges: [] runs retrieval only"
-            )
         if "f1" in ctx.judges:
             stemmer()  # a missing nltk fails here, before any ingestion
         conversation = self.conversations[unit_id]
@@ -360,7 +350,7 @@ class LocomoBenchmark:
         )
         return Row(
             system=system.name,
-            benchmark=self.name,
+            benchmark=ctx.benchmark,
             unit_id=namespace,
             question_id=f"q{question.index:03d}",
             question=question.question,

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memsuite.eval.benchmarks.locomo import answer_files  # noqa: F401 -- registers LoCoMo's answer file formats
 from memsuite.eval.benchmarks.locomo.audit import audit_findings, default_audit_path
+from memsuite.eval.benchmarks.locomo.catalogue import DATA
 from memsuite.eval.benchmarks.locomo.judges import LocomoCase
 from memsuite.eval.benchmarks.locomo.judges.llm import NOT_MENTIONED
 from memsuite.eval.benchmarks.locomo.loader import load_conversations
-from memsuite.eval.benchmarks.locomo.protocol import DEV_FILE, default_data_path
+from memsuite.eval.benchmarks.locomo.protocol import default_data_path
 from memsuite.eval.rejudge.questions import RejudgeQuestion
 
 
@@ -24,7 +24,7 @@ def locomo_questions(data: Path | None) -> list[RejudgeQuestion]:
     """Every question of every conversation, in file order."""
     path = Path(data) if data is not None else default_data_path()
     conversations, _ = load_conversations(path)
-    audit = default_audit_path(path, DEV_FILE)
+    audit = default_audit_path(path, DATA.dev)
     findings = audit_findings(audit, conversations) if audit is not None else {}
     out = []
     for index, conversation in enumerate(conversations):

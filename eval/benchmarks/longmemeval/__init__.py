@@ -1,22 +1,30 @@
 """LongMemEval (ICLR 2025): long-term chat memory, one haystack of sessions per question."""
 
-from memsuite.eval.spec import BenchmarkSpec, DataOption
+from memsuite.eval.definition import BenchmarkDefinition
+from memsuite.eval.registry import benchmark
 
-SPEC = BenchmarkSpec(
-    name="longmemeval",
-    description="LongMemEval: long-term chat memory, one haystack of sessions per question (ICLR 2025)",
-    factory="memsuite.eval.benchmarks.longmemeval.protocol:LongMemEvalBenchmark",
-    judges="memsuite.eval.benchmarks.longmemeval.judges",
-    judge_needs={
-        "retrieval": ("evidence",),
-        "answer_in_context": (),
-        "rule": ("answer",),
-        "llm": ("answer", "llm"),
-    },
-    report="memsuite.eval.benchmarks.longmemeval.report:render_longmemeval",
-    outcomes="memsuite.eval.benchmarks.longmemeval.report:OUTCOMES",
-    rejudge="memsuite.eval.benchmarks.longmemeval.rejudge:longmemeval_questions",
-    systems=("memsuite.eval.benchmarks.longmemeval.reference",),
-    data=DataOption("data", "longmemeval_s", "longmemeval/longmemeval_s_cleaned.dev.json.gz"),
-    configs=("longmemeval_quick", "longmemeval_s"),
-)
+
+@benchmark("longmemeval")
+def longmemeval() -> BenchmarkDefinition:
+    """LongMemEval: long-term chat memory, one haystack of sessions per question (ICLR 2025)"""
+    # reference registers flat_bm25, the official lexical baseline, a system of this benchmark alone.
+    from memsuite.eval.benchmarks.longmemeval import (  # noqa: F401
+        answer_files,
+        catalogue,
+        judges,
+        reference,
+        rejudge,
+        report,
+    )
+    from memsuite.eval.benchmarks.longmemeval.protocol import LongMemEvalBenchmark
+
+    return BenchmarkDefinition(
+        protocol=LongMemEvalBenchmark,
+        judges=judges.JUDGES,
+        report=report.render_longmemeval,
+        outcomes=report.OUTCOMES,
+        rejudge=rejudge.longmemeval_questions,
+        answer_formats=answer_files.FORMATS,
+        data=catalogue.DATA,
+        catalogue=catalogue.CATALOGUE,
+    )

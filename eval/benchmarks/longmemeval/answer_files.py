@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 
 from memsuite.eval.rejudge.formats import (
+    Format,
     SourceAnswer,
     first_json_line,
-    register_format,
     text_field,
     verdict_field,
 )
@@ -25,7 +25,6 @@ def _is_hypothesis_file(path: Path) -> bool:
     return isinstance(first, dict) and "question_id" in first and "hypothesis" in first
 
 
-@register_format("longmemeval_jsonl", benchmarks=("longmemeval",), detect=_is_hypothesis_file)
 def read_hypothesis_jsonl(path: Path) -> list[SourceAnswer]:
     """LongMemEval hypotheses, with ``autoeval_label`` as the published verdict when present."""
     answers = []
@@ -58,3 +57,9 @@ def read_hypothesis_jsonl(path: Path) -> list[SourceAnswer]:
                 )
             )
     return answers
+
+
+#: The formats of published answer files, by name.
+FORMATS = {
+    "longmemeval_jsonl": Format(read_hypothesis_jsonl, _is_hypothesis_file),
+}

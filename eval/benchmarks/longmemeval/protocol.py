@@ -21,7 +21,7 @@ each session in full (both speakers, as the paper's long-context setting shows i
 date order, the oldest sessions dropped first to fit the window. They are not retrievers: no ranking.
 
 Verdicts: ``retrieval`` and ``answer_in_context`` (always, LLM-free), ``llm`` and ``rule`` (with an
-answer LLM), registered and described in :mod:`.judges`; :mod:`.scoring` summarises them.
+answer LLM), defined and described in :mod:`.judges`; :mod:`.scoring` summarises them.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from memsuite.eval.answer import (
     cut_to_tokens,
 )
 from memsuite.eval.answer_rules.overlap import has_answer
+from memsuite.eval.benchmarks.longmemeval.catalogue import DATA
 from memsuite.eval.benchmarks.longmemeval.judges import LmeCase
 from memsuite.eval.benchmarks.longmemeval.judges.llm import ANSWER_MAX_TOKENS, answer_prompt
 from memsuite.eval.benchmarks.longmemeval.judges.retrieval import question_metrics, retrieval_metrics
@@ -56,7 +57,6 @@ from memsuite.eval.benchmarks.longmemeval.schema import (
 from memsuite.eval.benchmarks.longmemeval.scoring import longmemeval_scores
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.registry import check_judges
 from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -64,14 +64,13 @@ from memsuite.memory_systems.records import Document, Session, Turn
 
 logger = logging.getLogger(__name__)
 
-DEV_FILE = Path("longmemeval") / "longmemeval_s_cleaned.dev.json.gz"
 _PROMPT_RESERVE_TOKENS = 400
 
 
 def default_data_path() -> Path:
     """The shared dev S file (:func:`memsuite.eval.shared_data.shared_data_file`)."""
     release = "a released file (xiaowu0162/LongMemEval: longmemeval_oracle, _s_cleaned or _m_cleaned .json)"
-    return shared_data_file(DEV_FILE, benchmark="longmemeval", release=release)
+    return shared_data_file(DATA.dev, benchmark="longmemeval", release=release)
 
 
 def dated_text(date: str, text: str) -> str:
@@ -146,8 +145,6 @@ class LongMemEvalBenchmark:
         DatasetError: The file is malformed (file, record index and field named).
     """
 
-    name = "longmemeval"
-
     def __init__(
         self,
         data: str | Path | None = None,
@@ -187,13 +184,10 @@ class LongMemEvalBenchmark:
         """Ingest one question's haystack, then ask it (module docstring).
 
         Raises:
-            ConfigError: Unknown unit or judge, or the llm judge without an answer LLM.
+            ConfigError: Unknown unit.
         """
         if unit_id not in self.file.ids:
             raise ConfigError(f"longmemeval: unknown unit {unit_id!r}")
-        check_judges(self.name, ctx.judges)
-        if ctx.answer_llm is None and "llm" in ctx.judges:
-            raise ConfigError("the longmemeval llm judge needs an answer_llm; judges: [] runs retrieval only")
         question = self.file.question(unit_id)
         documents = corpus(question, self.granularity)
         namespace = unit_id
@@ -276,7 +270,6 @@ class LongMemEvalBenchmark:
         )
         answer, verdicts = answer_and_judge(
             ctx,
-            self.name,
             case=case,
             context=context,
             messages=messages,
@@ -287,7 +280,7 @@ class LongMemEvalBenchmark:
         )
         return Row(
             system=system.name,
-            benchmark=self.name,
+            benchmark=ctx.benchmark,
             unit_id=namespace,
             question_id=question.question_id,
             question=question.question,

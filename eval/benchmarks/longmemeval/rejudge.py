@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from memsuite.eval.benchmarks.longmemeval import answer_files  # noqa: F401 -- registers its answer file format
 from memsuite.eval.benchmarks.longmemeval.judges import LmeCase
 from memsuite.eval.benchmarks.longmemeval.loader import LmeFile
 from memsuite.eval.benchmarks.longmemeval.protocol import default_data_path

@@ -155,7 +155,7 @@ def print_wiring(folder: RunFolder) -> None:
     print(
         f"\n== Wiring only: answers from {llm} (135M) on 1 episode without filler, judged by the rule "
         "judge.\nThey prove the answer step runs end to end (prompt, call, cache, accounting, judge), "
-        "not quality;\nfor accuracy point answer_llm at a capable endpoint (README 'LLM endpoints').\n"
+        "not quality;\nfor accuracy point answer_llm at a capable endpoint (docs/llm-endpoints.md).\n"
     )
     print("\n".join(_score_lines(summary, "rule", width)))
     for entry in summary.values():
@@ -207,7 +207,8 @@ def run_demo(
         command="memsuite demo --out " + str(out_dir),
     )
     files = write_report(report, out_dir / "report")
-    print(f"\nReport (tables and plots): {files[0]}\nRows: {_rows_paths(folders)}")
+    print(f"\nReport (tables and plots): {files[0]}\nPage (open in a browser): {files[1]}")
+    print(f"Rows: {_rows_paths(folders)}")
     return files[0]
 
 

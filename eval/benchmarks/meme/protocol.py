@@ -18,7 +18,7 @@ budget 1) and, when the run has an answer LLM, one answer call with the same pro
 - ``llm`` (when ``judges`` includes "llm"): the rubric judge, asked through the judge LLM.
 
 The answer call, its usage, the failed-call rule and the judges run in the shared step
-(:mod:`memsuite.eval.answer`); the judges are registered in :mod:`.judges` under the benchmark name ``meme``.
+(:mod:`memsuite.eval.answer`); the judges are defined in :mod:`.judges`.
 
 The context handed to the answer LLM is cut to ``max_context_tokens`` cl100k tokens when set (by
 default the answer model's window minus room for the prompt and the answer, when the endpoint says
@@ -263,8 +263,6 @@ class MemeBenchmark:
             families) or ``heldout`` (wording they were not written against).
     """
 
-    name = "meme"
-
     def __init__(
         self,
         data: str | Path | None = None,
@@ -366,7 +364,6 @@ class MemeBenchmark:
         usage: dict[str, Any] = {"retrieve_ms": retrieve_ms}
         answer, verdicts = answer_and_judge(
             ctx,
-            self.name,
             case=case,
             context=retrieved,
             messages=answer_messages(cut, question.question, date),
@@ -380,7 +377,7 @@ class MemeBenchmark:
             evidence_after_cut = case.evidence(cut)["correct"]
         return Row(
             system=system.name,
-            benchmark=self.name,
+            benchmark=ctx.benchmark,
             unit_id=episode.episode_id,
             question_id=question_id,
             question=question.question,

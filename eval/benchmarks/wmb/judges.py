@@ -1,4 +1,4 @@
-"""WMB-100K's judges, registered under the benchmark name ``wmb``: ``rule`` (the coverage judge) and
+"""WMB-100K's judges: ``rule`` (the coverage judge) and
 ``llm`` (the reference's LLM judge, through callables); a FalseMemory probe is correct iff nothing was
 returned under either name (no judge call).
 
@@ -33,9 +33,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput
+from memsuite.eval.answer import JudgeInput
 from memsuite.eval.benchmarks.wmb.schema import Question
-from memsuite.eval.registry import register_judge
+from memsuite.eval.definition import Judge
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm.protocol import ChatClient
 from memsuite.memory_systems.llm.replies import ENDPOINT_ERRORS
@@ -289,6 +289,11 @@ def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
     if case.question.is_false_memory:
         return judge_false_memory(list(case.memories))
     judges = case.llm_judges or ((client_judge(inp.llm),) if inp.llm is not None else ())
+    if not judges:
+        raise ConfigError(
+            "the wmb llm judge needs a judge_llm (or answer_llm) in the config, or judge callables: "
+            "WMBBenchmark(llm_judges=[prompt -> reply, ...])"
+        )
     question = case.question
     verdict = judge_llm(
         question.text, question.required_memories, list(case.memories), judges, official=case.official
@@ -298,5 +303,9 @@ def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
     return verdict
 
 
-register_judge("wmb", "rule")(Judge(_rule_judge, needs_answer=False))
-register_judge("wmb", "llm")(Judge(_llm_judge, needs_answer=False, uses_llm=True))
+#: The judges by name, each with what it needs from a run: both judge the retrieved memories
+#: themselves, not an answer.
+JUDGES = {
+    "rule": Judge(_rule_judge, needs=()),
+    "llm": Judge(_llm_judge, needs=("llm",)),
+}

@@ -23,9 +23,9 @@ Row layout: ``context`` = the returned memories joined with newlines (what the j
 ``k``, ``min_score``, ``memories`` (returned, after the cutoff), ``hits`` (every hit before it:
 text, score, namespace, id, lines, turn_ids, gold) and ``gold_turn_retrieved`` (a returned memory
 sits on a line carrying a gold turn id; None without gold ids) and ``context_is_whole_memory``.
-Verdicts: ``rule`` (the coverage judge) and, when asked for, ``llm`` (registered in :mod:`.judges` for
-``wmb`` and run by the shared step, :mod:`memsuite.eval.answer`: a failed judge call gives ``correct: None``
-with the failure kind, left out of the scores); probes get "correct iff nothing returned" under every
+Verdicts: ``rule`` (the coverage judge) and, when asked for, ``llm`` (defined in :mod:`.judges`
+and run by the shared step, :mod:`memsuite.eval.answer`: a failed judge call gives ``correct: None`` with
+the failure kind, left out of the scores); probes get "correct iff nothing returned" under every
 judge name.
 """
 
@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import judge, memory_flags
+from memsuite.eval.benchmarks.wmb.catalogue import DATA
 from memsuite.eval.benchmarks.wmb.judges import JudgeFn, WMBCase
 from memsuite.eval.benchmarks.wmb.loader import (
     find_questions_file,
@@ -50,7 +51,6 @@ from memsuite.eval.benchmarks.wmb.loader import (
 from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, Conversation, Question
 from memsuite.eval.benchmarks.wmb.scoring import kept_hits, result_json, wmb_scores
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import check_judges
 from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -61,7 +61,6 @@ QUESTION_SETS = ("all", "gold_in_turns")
 CROSS_CATEGORY_MODES = ("ingest", "skip")
 JUDGE_MODES = ("quick", "official")
 #: The shared dev sample's folder under the shared data folder.
-DEV_DIR = Path("wmb100k")
 
 
 def resolve_min_score(option: Any, system_name: str) -> float | None:
@@ -105,7 +104,7 @@ def default_data_dir() -> Path:
         ConfigError: It is not there; the message names the variable to set and the release.
     """
     release = "a clone of wontopos/WMB-100K (or its datasets/ folder)"
-    return shared_data_file(DEV_DIR, benchmark="wmb", release=release, folder=True, option="data_dir")
+    return shared_data_file(DATA.dev, benchmark="wmb", release=release, folder=True, option=DATA.option)
 
 
 class WMBBenchmark:
@@ -136,8 +135,6 @@ class WMBBenchmark:
         ConfigError: A bad option (the message names it and the valid choices).
         DatasetError: The questions file is missing or malformed.
     """
-
-    name = "wmb"
 
     def __init__(
         self,
@@ -232,20 +229,13 @@ class WMBBenchmark:
         """Ingest the category (and S3 partners), then search, judge and yield one row per question.
 
         Raises:
-            ConfigError: Unknown unit or judge, or the ``llm`` judge without judge callables.
+            ConfigError: Unknown unit.
             DatasetError: A turn file is missing or malformed.
         """
         if unit_id not in self.categories:
             raise ConfigError(f"wmb: unknown unit {unit_id!r}; units: {', '.join(self.categories)}")
         if not ctx.judges:
             ctx = replace(ctx, judges=("rule",))
-        check_judges(self.name, ctx.judges)  # before any ingestion
-        has_llm = ctx.judge_llm is not None or ctx.answer_llm is not None
-        if "llm" in ctx.judges and not self.llm_judges and not has_llm:
-            raise ConfigError(
-                "the wmb llm judge needs a judge_llm (or answer_llm) in the config, or judge callables: "
-                "WMBBenchmark(llm_judges=[prompt -> reply, ...])"
-            )
         questions = self.questions_of(unit_id)
         # Namespaces this unit's questions search, the unit's own first (a fresh system per unit).
         namespaces = [unit_id]
@@ -320,10 +310,10 @@ class WMBBenchmark:
         memories = [hit["text"] for hit in returned]
         case = WMBCase(question, tuple(memories), self.llm_judges, self.judge_mode == "official")
         usage: dict[str, Any] = {"latency_ms": latency_ms, "search_calls": len(question.namespaces)}
-        verdicts = judge(ctx, self.name, case, None, "\n".join(memories), usage)
+        verdicts = judge(ctx, case, None, "\n".join(memories), usage)
         return Row(
             system=system.name,
-            benchmark=self.name,
+            benchmark=ctx.benchmark,
             unit_id=question.category,  # == the unit: a unit asks its own category's questions
             question_id=question.id,
             question=question.text,

@@ -1,4 +1,4 @@
-"""BEAM's judges, registered under the benchmark name ``beam``; each maps a :class:`BeamCase` and the
+"""BEAM's judges; each maps a :class:`BeamCase` and the
 answer to a verdict:
 
 - ``retrieval`` (always, LLM-free): recall_any, recall_all and evidence_recall of the evidence messages
@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput
+from memsuite.eval.answer import JudgeInput
 from memsuite.eval.benchmarks.beam.judges.llm import judge_llm
 from memsuite.eval.benchmarks.beam.judges.rule import judge_rule
 from memsuite.eval.benchmarks.beam.schema import BeamQuestion
-from memsuite.eval.registry import register_judge
+from memsuite.eval.definition import Judge
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -58,6 +58,9 @@ def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
     return judge_rule(inp.case.question, inp.answer.text or "")
 
 
-register_judge("beam", "retrieval")(Judge(_retrieval_judge, needs_answer=False))
-register_judge("beam", "llm")(Judge(_llm_judge, uses_llm=True))
-register_judge("beam", "rule")(Judge(_rule_judge))
+#: The judges by name, each with what it needs from a run.
+JUDGES = {
+    "retrieval": Judge(_retrieval_judge, needs=("evidence",)),
+    "llm": Judge(_llm_judge, needs=("answer", "llm")),
+    "rule": Judge(_rule_judge, needs=("answer",)),
+}

@@ -1,4 +1,4 @@
-"""LoCoMo's judges, registered under the benchmark name ``locomo``; each maps a :class:`LocomoCase` and
+"""LoCoMo's judges; each maps a :class:`LocomoCase` and
 the answer to a verdict (rows keep failed and undefined verdicts, summaries leave them out and count them):
 
 - ``evidence`` (always, LLM-free): the recall of the question's evidence dia_ids among the retrieved
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput
+from memsuite.eval.answer import JudgeInput
 from memsuite.eval.answer_rules.overlap import has_answer
 from memsuite.eval.benchmarks.locomo.audit import Finding
 from memsuite.eval.benchmarks.locomo.judges.adversarial import NOT_MENTIONED, chosen_option, judge_adversarial
@@ -34,7 +34,7 @@ from memsuite.eval.benchmarks.locomo.judges.llm import judge_adversarial_llm, ju
 from memsuite.eval.benchmarks.locomo.judges.official import category_f1, evidence_recall
 from memsuite.eval.benchmarks.locomo.judges.rule import judge_rule
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Question
-from memsuite.eval.registry import register_judge
+from memsuite.eval.definition import Judge
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -166,8 +166,11 @@ def _evidence_verdict(question: Question, dia_ids: list[str], turns: bool, in_co
     }
 
 
-register_judge("locomo", "evidence")(Judge(_evidence_judge, needs_answer=False))
-register_judge("locomo", "f1")(Judge(_f1_judge))
-register_judge("locomo", "llm")(Judge(_llm_judge, uses_llm=True))
-register_judge("locomo", "rule")(Judge(_rule_judge))
-register_judge("locomo", "rule_official")(Judge(_rule_official_judge))
+#: The judges by name, each with what it needs from a run.
+JUDGES = {
+    "evidence": Judge(_evidence_judge, needs=("evidence",)),
+    "f1": Judge(_f1_judge, needs=("answer",)),
+    "llm": Judge(_llm_judge, needs=("answer", "llm")),
+    "rule": Judge(_rule_judge, needs=("answer",)),
+    "rule_official": Judge(_rule_official_judge, needs=("answer",)),
+}

@@ -1,4 +1,4 @@
-"""LongMemEval's judges, registered under the benchmark name ``longmemeval``; each maps an
+"""LongMemEval's judges; each maps an
 :class:`LmeCase` and the answer to a verdict:
 
 - ``retrieval`` (always, LLM-free): the official metrics at every depth (:mod:`.retrieval`),
@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memsuite.eval.answer import Judge, JudgeInput
+from memsuite.eval.answer import JudgeInput
 from memsuite.eval.benchmarks.longmemeval.judges.llm import judge_llm
 from memsuite.eval.benchmarks.longmemeval.judges.rule import judge_rule
 from memsuite.eval.benchmarks.longmemeval.schema import LmeQuestion
-from memsuite.eval.registry import register_judge
+from memsuite.eval.definition import Judge
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -69,7 +69,10 @@ def _rule_judge(inp: JudgeInput) -> dict[str, Any]:
     return judge_rule(inp.case.question, inp.answer.text or "")
 
 
-register_judge("longmemeval", "retrieval")(Judge(_retrieval_judge, needs_answer=False))
-register_judge("longmemeval", "answer_in_context")(Judge(_in_context_judge, needs_answer=False))
-register_judge("longmemeval", "llm")(Judge(_llm_judge, uses_llm=True))
-register_judge("longmemeval", "rule")(Judge(_rule_judge))
+#: The judges by name, each with what it needs from a run.
+JUDGES = {
+    "retrieval": Judge(_retrieval_judge, needs=("evidence",)),
+    "answer_in_context": Judge(_in_context_judge, needs=()),
+    "llm": Judge(_llm_judge, needs=("answer", "llm")),
+    "rule": Judge(_rule_judge, needs=("answer",)),
+}

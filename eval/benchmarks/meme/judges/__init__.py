@@ -1,6 +1,6 @@
 """MEME's judges map (task, question, answer, gold) to a :class:`Verdict`: a rule judge and an LLM judge.
 
-Registered under the benchmark name ``meme``, each reading a :class:`~..protocol.MemeCase`:
+The judges (:data:`JUDGES`), each reading a :class:`~..protocol.MemeCase`:
 ``evidence`` (always, LLM-free: the retrieved context holds what the question needs, :mod:`..evidence`),
 ``rule`` (deterministic, :mod:`.rule`) and ``llm`` (through the run's judge LLM, :mod:`.llm`).
 """
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memsuite.eval.answer import Judge, JudgeInput
+from memsuite.eval.answer import JudgeInput
 from memsuite.eval.benchmarks.meme.judges.llm import judge_llm
 from memsuite.eval.benchmarks.meme.judges.rule import Verdict, judge_rule
 from memsuite.eval.benchmarks.meme.matching import contains, normalize
-from memsuite.eval.registry import register_judge
+from memsuite.eval.definition import Judge
 from memsuite.memory_systems.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -42,6 +42,9 @@ def _llm_judge(inp: JudgeInput) -> dict[str, Any]:
     return judge_llm(inp.llm, q.task, q.question, inp.answer.text or "", q.gold, **args).to_dict()
 
 
-register_judge("meme", "evidence")(Judge(_evidence_judge, needs_answer=False))
-register_judge("meme", "rule")(Judge(_rule_judge))
-register_judge("meme", "llm")(Judge(_llm_judge, uses_llm=True))
+#: The judges by name, each with what it needs from a run.
+JUDGES = {
+    "evidence": Judge(_evidence_judge, needs=("evidence",)),
+    "rule": Judge(_rule_judge, needs=("answer",)),
+    "llm": Judge(_llm_judge, needs=("answer", "llm")),
+}

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memsuite.eval.benchmarks.dynamicmem import load_user
 from memsuite.eval.benchmarks.dynamicmem.generator import generate_user, generate_users, user_rng, write_users
-from memsuite.eval.benchmarks.dynamicmem.loader import parse_app_logs, parse_task_packs
+from memsuite.eval.benchmarks.dynamicmem.loader import load_user, parse_app_logs, parse_task_packs
 from memsuite.eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
     CATEGORIES,

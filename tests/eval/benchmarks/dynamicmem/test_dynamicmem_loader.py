@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from memsuite.eval.benchmarks.dynamicmem import load_user, load_users, replay_states
+from memsuite.eval.benchmarks.dynamicmem.checkpoints import replay_states
 from memsuite.eval.benchmarks.dynamicmem.generator import generate_users, write_users
-from memsuite.eval.benchmarks.dynamicmem.loader import user_folders
+from memsuite.eval.benchmarks.dynamicmem.loader import load_user, load_users, user_folders
 from memsuite.eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
     TASK_PACK_FILE,

@@ -98,7 +98,7 @@ def test_runner_retrieval_only_bm25_and_dense_find_the_evidence(tmp_path):
 def test_memory_holds_exactly_the_visible_events_and_queries_do_not_change_it(bench, tmp_path):
     user = bench.user("001_user_001")
     system = BM25Memory()
-    rows = list(bench.run_unit(system, "001_user_001", RunContext(workdir=tmp_path)))
+    rows = list(bench.run_unit(system, "001_user_001", RunContext(benchmark="dynamicmem", workdir=tmp_path)))
     assert len(rows) == sum(len(cp.completion_keys()) + len(cp.service) for cp in user.checkpoints)
     namespace = user.user_id
     for cp in user.checkpoints:
@@ -119,13 +119,19 @@ def test_a_system_that_writes_on_search_fails_the_unit(bench, tmp_path):
             return hits
 
     with pytest.raises(RuntimeError, match="queries must not mutate memory"):
-        list(bench.run_unit(Scribbler(), "001_user_001", RunContext(workdir=tmp_path)))
+        list(
+            bench.run_unit(Scribbler(), "001_user_001", RunContext(benchmark="dynamicmem", workdir=tmp_path))
+        )
 
 
 def test_gold_answers_score_one_everywhere(bench, tmp_path):
     user = bench.user("001_user_001")
     llm = ScriptedLLM(_oracle_replies(user))
-    rows = list(bench.run_unit(BM25Memory(), "001_user_001", RunContext(answer_llm=llm, workdir=tmp_path)))
+    rows = list(
+        bench.run_unit(
+            BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem", answer_llm=llm, workdir=tmp_path)
+        )
+    )
     assert not llm.replies and all(phase == "answer" for phase, _ in llm.calls)
     summary = bench.summarize(rows)
     for metric in (
@@ -153,7 +159,11 @@ def test_failed_answers_are_recorded_and_left_out_not_scored_zero(bench, tmp_pat
     user = bench.user("001_user_001")
     replies = _oracle_replies(user)
     replies[0] = LLMFailure("context_length", "prompt too long", 400)
-    rows = list(bench.run_unit(BM25Memory(), "001_user_001", RunContext(answer_llm=ScriptedLLM(replies))))
+    rows = list(
+        bench.run_unit(
+            BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem", answer_llm=ScriptedLLM(replies))
+        )
+    )
     first = rows[0]
     assert first.answer is None and first.metadata["answer_failure"]["kind"] == "context_length"
     assert first.metadata["prediction"] is None
@@ -179,7 +189,11 @@ def test_llm_judge_verdicts_sit_beside_the_rule_judge(bench):
 
     llm = ScriptedLLM(_oracle_replies(user), judge=judge)
     rows = list(
-        bench.run_unit(BM25Memory(), "001_user_001", RunContext(answer_llm=llm, judges=("rule", "llm")))
+        bench.run_unit(
+            BM25Memory(),
+            "001_user_001",
+            RunContext(benchmark="dynamicmem", answer_llm=llm, judges=("rule", "llm")),
+        )
     )
     assert all(r.verdicts["llm"]["score"] == pytest.approx(0.9) for r in rows)
     summary = bench.summarize(rows)
@@ -189,23 +203,36 @@ def test_llm_judge_verdicts_sit_beside_the_rule_judge(bench):
 
 def test_build_only_then_predict_from_prebuilt_matches_build_then_predict(bench, tmp_path):
     built = _variant(memory_action="build_only")
-    assert list(built.run_unit(BM25Memory(), "001_user_001", RunContext(workdir=tmp_path))) == []
+    assert (
+        list(
+            built.run_unit(BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem", workdir=tmp_path))
+        )
+        == []
+    )
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["C1", "C2", "C3", "C4", "C5"]
     predicted = _variant(memory_action="predict_from_prebuilt", checkpoints=[2, "C5"])
-    rows = list(predicted.run_unit(BM25Memory(), "001_user_001", RunContext(workdir=tmp_path)))
+    rows = list(
+        predicted.run_unit(BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem", workdir=tmp_path))
+    )
     assert {r.metadata["checkpoint"] for r in rows} == {"C2", "C5"}
     reference = {
         r.question_id: r.metadata["retrieved_app_log_ids"]
-        for r in bench.run_unit(BM25Memory(), "001_user_001", RunContext())
+        for r in bench.run_unit(BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem"))
     }
     assert all(reference[r.question_id] == r.metadata["retrieved_app_log_ids"] for r in rows)
     with pytest.raises(ConfigError, match="no prebuilt store"):
-        list(predicted.run_unit(BM25Memory(), "001_user_001", RunContext(workdir=tmp_path / "empty")))
+        list(
+            predicted.run_unit(
+                BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem", workdir=tmp_path / "empty")
+            )
+        )
 
 
 def test_session_ingest_wraps_each_day_as_a_dialogue(bench):
     rows = list(
-        _variant(ingest="session", checkpoints=[1]).run_unit(BM25Memory(), "001_user_001", RunContext())
+        _variant(ingest="session", checkpoints=[1]).run_unit(
+            BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem")
+        )
     )
     assert rows and all(r.metadata["checkpoint"] == "C1" for r in rows)
     assert "User: {" in rows[0].context and "Assistant: [ingested]" in rows[0].context

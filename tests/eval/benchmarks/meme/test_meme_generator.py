@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memsuite.eval.benchmarks.meme import load_episodes, save_episodes
 from memsuite.eval.benchmarks.meme.generator import (
     EVIDENCE_TYPES,
     FILLER_BUDGETS,
@@ -21,6 +20,7 @@ from memsuite.eval.benchmarks.meme.generator import (
 )
 from memsuite.eval.benchmarks.meme.generator.domains import DOMAINS, VERBATIM_MAKERS
 from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
+from memsuite.eval.benchmarks.meme.loader import load_episodes, save_episodes
 from memsuite.eval.benchmarks.meme.schema import BEFORE_TASK_TYPES, DELETION_GOLD, TASK_TYPES, Episode
 from memsuite.eval.cli import main
 from memsuite.memory_systems.errors import ConfigError

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from memsuite.eval.benchmarks.meme import load_episodes, parse_task_type, save_episodes
+from memsuite.eval.benchmarks.meme.loader import load_episodes, save_episodes
 from memsuite.eval.benchmarks.meme.parsing import parse_episode
-from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD
+from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, parse_task_type
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 from memsuite.memory_systems.records import Session
 

@@ -85,7 +85,7 @@ def test_protocol_rows_agree_on_released_and_generated_files(tmp_path):
         save_episodes([ep], path)
         bench = MemeBenchmark(data=path, snapshots=False)
         system = get_system("bm25")
-        ctx = RunContext(k=5, judges=())
+        ctx = RunContext(benchmark="meme", k=5, judges=())
         rows[label] = list(bench.run_unit(system, "ep", ctx))
     for gen, rel in zip(rows["generated"], rows["released"], strict=True):
         assert gen.context == rel.context

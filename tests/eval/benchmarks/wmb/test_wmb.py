@@ -13,28 +13,25 @@ from typing import Any
 import pytest
 from runfolders import write_run
 
-from memsuite.eval.benchmarks.wmb import (
-    WMBBenchmark,
-    calibrate,
-    calibrate_run,
-    judge_coverage,
-    load_documents,
-    load_questions,
-    load_turns,
-    result_json,
-    select_within_turns,
-    wmb_scores,
-)
+from memsuite.eval.benchmarks.wmb.calibration import calibrate, calibrate_run
 from memsuite.eval.benchmarks.wmb.judges import (
     JudgeCallError,
     content_stems,
+    judge_coverage,
     judge_false_memory,
     judge_llm,
     judge_prompt,
     parse_judge_reply,
 )
-from memsuite.eval.benchmarks.wmb.loader import find_turn_file, gold_turns_loaded
-from memsuite.eval.benchmarks.wmb.protocol import resolve_min_score
+from memsuite.eval.benchmarks.wmb.loader import (
+    find_turn_file,
+    gold_turns_loaded,
+    load_documents,
+    load_questions,
+    load_turns,
+    select_within_turns,
+)
+from memsuite.eval.benchmarks.wmb.protocol import WMBBenchmark, resolve_min_score
 from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, QTYPES, QUICK_CATEGORIES
 from memsuite.eval.benchmarks.wmb.scoring import (
     FALSE_MEMORY,
@@ -44,7 +41,9 @@ from memsuite.eval.benchmarks.wmb.scoring import (
     grade,
     kept_hits,
     latency_percentiles,
+    result_json,
     speed_penalty,
+    wmb_scores,
 )
 from memsuite.eval.cli import main
 from memsuite.eval.config import load_config
@@ -575,7 +574,7 @@ def test_protocol_ingests_partners_merges_s3_and_abstains(tmp_path: Path) -> Non
     assert isinstance(benchmark, WMBBenchmark)
     assert benchmark.units() == ["daily_life", "relationships"]
     system = get_system("bm25")
-    ctx = RunContext(k=5, options={"min_score": {"bm25": 0.01}})  # drops zero-score hits
+    ctx = RunContext(benchmark="wmb", k=5, options={"min_score": {"bm25": 0.01}})  # drops zero-score hits
     rows = {row.question_id: row for row in benchmark.run_unit(system, "daily_life", ctx)}
     assert set(rows) == {"daily_life.S1.001", "daily_life_relationships.S3.001", "daily_life.FM.001"}
     # The unit ingested its S3 partner; empty turns were skipped.
@@ -607,7 +606,9 @@ def test_protocol_ingests_partners_merges_s3_and_abstains(tmp_path: Path) -> Non
 
     # A cutoff above every score returns nothing: situational questions fail, probes pass.
     strict = list(
-        benchmark.run_unit(get_system("bm25"), "daily_life", RunContext(options={"min_score": 1e9}))
+        benchmark.run_unit(
+            get_system("bm25"), "daily_life", RunContext(benchmark="wmb", options={"min_score": 1e9})
+        )
     )
     assert all(not row.metadata["memories"] for row in strict)
     assert [row.metadata["min_score"] for row in strict] == [1e9] * 3
@@ -629,7 +630,9 @@ def test_protocol_options_fail_clearly(tmp_path: Path) -> None:
         get_benchmark("wmb", data_dir=str(root), categoires=["daily_life"])
     with pytest.raises(ConfigError, match="judge callables"):
         list(
-            WMBBenchmark(root).run_unit(get_system("bm25"), "daily_life", RunContext(judges=("rule", "llm")))
+            WMBBenchmark(root).run_unit(
+                get_system("bm25"), "daily_life", RunContext(benchmark="wmb", judges=("rule", "llm"))
+            )
         )
     assert resolve_min_score({"dense": 0.4, "default": 2}, "bm25") == 2.0
     assert resolve_min_score({"dense": 0.4}, "bm25") is None
@@ -658,7 +661,7 @@ def test_real_bm25_run_on_the_daily_life_sample(shared_data: Path) -> None:
         questions="gold_in_turns",
     )
     system = get_system("bm25")
-    rows = list(benchmark.run_unit(system, "daily_life", RunContext(k=5)))
+    rows = list(benchmark.run_unit(system, "daily_life", RunContext(benchmark="wmb", k=5)))
     assert len(rows) == 134  # 114 questions with gold turns in the prefix + 20 probes
     assert len(system.records(namespace="daily_life")) == 2240
     assert all(row.metadata["part"] == "B" and row.unit_id == "daily_life" for row in rows)
@@ -690,7 +693,9 @@ def test_llm_judge_through_the_real_local_model(shared_data: Path, local_llm, mo
     client = LLMClient(local_config(local_llm.base_url))
     rows = list(
         benchmark.run_unit(
-            get_system("bm25"), "daily_life", RunContext(k=3, answer_llm=client, judges=("rule", "llm"))
+            get_system("bm25"),
+            "daily_life",
+            RunContext(benchmark="wmb", k=3, answer_llm=client, judges=("rule", "llm")),
         )
     )
     assert len(rows) == 4

@@ -8,8 +8,6 @@ from toy_bench.data import CAPITALS
 
 
 class ToyBenchmark:
-    name = "toy"
-
     def __init__(self, countries: int = len(CAPITALS)) -> None:
         self._countries = list(CAPITALS)[:countries]
 
@@ -21,9 +19,9 @@ class ToyBenchmark:
         question = f"What is the capital of {unit_id}?"
         result = system.retrieve(question, k=1, namespace=unit_id)
         usage: dict = {}
-        verdicts = judge(ctx, "toy", CAPITALS[unit_id], None, result.context, usage)
+        verdicts = judge(ctx, CAPITALS[unit_id], None, result.context, usage)
         yield Row(
-            system.name, self.name, unit_id, "q", question, CAPITALS[unit_id], result.context,
+            system.name, ctx.benchmark, unit_id, "q", question, CAPITALS[unit_id], result.context,
             verdicts=verdicts, metadata={"category": "capitals"},
         )  # fmt: skip
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memsuite.eval.rejudge.formats import SourceAnswer, register_format
+from memsuite.eval.rejudge.formats import Format, SourceAnswer
 from memsuite.eval.rejudge.questions import RejudgeQuestion
 from toy_bench.data import CAPITALS
 
@@ -22,7 +22,6 @@ def _is_toy_answers(path: Path) -> bool:
     return path.suffix == ".jsonl" and path.name.startswith("toy")
 
 
-@register_format("toy_answers", benchmarks=("toy",), detect=_is_toy_answers)
 def read_toy_answers(path: Path) -> list[SourceAnswer]:
     answers = []
     for line_no, line in enumerate(path.read_text().splitlines(), 1):
@@ -31,3 +30,6 @@ def read_toy_answers(path: Path) -> list[SourceAnswer]:
             SourceAnswer(item["answer"], f"{path}:{line_no}", question_id="q", unit_id=item["country"])
         )
     return answers
+
+
+ANSWERS = Format(read_toy_answers, _is_toy_answers)

@@ -1,11 +1,52 @@
-"""sha256 and size of the BEAM release files that were checked byte for byte here.
+"""BEAM's data: how the benchmark names it, its catalogue entries (one per scale) and the hashes of
+the release files checked byte for byte here.
 
-Computed from whole copies of the release files (the ``chat.json`` and ``probing_questions.json`` of
-52 conversations at the pinned revision); the other conversations' hashes are recorded by the first
-verified fetch (:mod:`memsuite.eval.datasets`, lock file).
+The hashes were computed from whole copies of the release files (the ``chat.json`` and
+``probing_questions.json`` of 52 conversations at the pinned revision); the other conversations' hashes
+are recorded by the first verified fetch (the data cache's lock file).
 """
 
 from __future__ import annotations
+
+from memsuite.eval.datasets import LOCK, DataFile, Dataset, github_url
+from memsuite.eval.definition import DataOption
+
+_BEAM_REPO, _BEAM_REV = "mohammadtavakoli78/BEAM", "b2da22eac88bb0874c64665f13457eb99835774a"
+#: BEAM per scale: the release's folder under ``chats/``, its conversations, and about how large they are
+#: (the checked conversations' mean size times the count).
+BEAM_SCALES = {"100k": ("100K", 20, "12 MB"), "500k": ("500K", 35, "85 MB"), "1m": ("1M", 35, "160 MB")}
+
+#: The ``data`` option: no single default; the shared dev conversations under
+#: ``$MEMSUITE_SHARED_DATA/beam`` (laid out as the release's ``chats/``) when they are there.
+DATA = DataOption("data", None, "beam", folder=True)
+
+
+def _beam(scale: str) -> Dataset:
+    folder, count, approx = BEAM_SCALES[scale]
+    known = BEAM_KNOWN[folder]
+    files = []
+    for n in range(1, count + 1):
+        chat, questions = known.get(n, ((None, None), (None, None)))
+        for path, (digest, size) in (
+            (f"{n}/chat.json", chat),
+            (f"{n}/probing_questions/probing_questions.json", questions),
+        ):
+            files.append(
+                DataFile(path, github_url(_BEAM_REPO, _BEAM_REV, f"chats/{folder}/{path}"), digest, size)
+            )
+    checked = len(known)
+    return Dataset(
+        name=f"beam_{scale}",
+        description=f"BEAM {folder} scale: {count} conversations (chat.json) and their probing questions",
+        licence="CC BY-SA 4.0",
+        source=f"https://github.com/{_BEAM_REPO}",
+        revision=_BEAM_REV,
+        files=tuple(files),
+        hashes=f"{checked} of {count} conversations checked against whole copies; others {LOCK}",
+        approx_size=approx,
+        folder=True,
+    )
+
 
 #: scale -> conversation number -> ((chat sha256, chat bytes), (questions sha256, questions bytes)).
 BEAM_KNOWN: dict[str, dict[int, tuple[tuple[str, int], tuple[str, int]]]] = {
@@ -224,3 +265,6 @@ BEAM_KNOWN: dict[str, dict[int, tuple[tuple[str, int], tuple[str, int]]]] = {
         ),
     },
 }
+
+#: The catalogue entries (``memsuite data``).
+CATALOGUE = tuple(_beam(scale) for scale in BEAM_SCALES)
