@@ -14,9 +14,21 @@ export TRANSFORMERS_OFFLINE := 1
 # reads the catalogue files `memsuite data fetch` caches. Set it to use another copy.
 export MEMSUITE_SHARED_DATA ?= $(abspath ../shared/data)
 
-.PHONY: install demo test lint bench results results-oracle clean
+# Memory libraries measured through their own code (baselines/adapters/) whose installs are heavy: the
+# tests and the oracle results install them, `make demo` does not. One extra per library (pyproject.toml),
+# comma-separated.
+LIBRARY_EXTRAS := amem
+LIBRARY_STAMP := $(VENV)/.memsuite-libraries
+
+.PHONY: install libraries demo test lint bench results results-oracle clean
 
 install: $(STAMP)
+
+libraries: $(LIBRARY_STAMP)
+
+$(LIBRARY_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e ".[$(LIBRARY_EXTRAS)]"
+	touch $(LIBRARY_STAMP)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +49,7 @@ $(STAMP): pyproject.toml setup.py Makefile | $(BIN)/python
 demo: install
 	$(BIN)/memsuite demo
 
-test: install
+test: install libraries
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/python -m pytest -q
 
@@ -90,7 +102,7 @@ results: install
 # warm (mem0ai alone takes minutes per MEME episode cold). Runs go to
 # runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored / maintained /
 # retrieved shares and evidence rate per system, the README's figures) to results/.
-results-oracle: install
+results-oracle: install libraries
 	rm -rf runs/results_oracle
 	$(BIN)/memsuite run configs/oracle_libraries.yaml --out runs/results_oracle/oracle_libraries --quiet
 	$(BIN)/memsuite run configs/oracle_libraries_dynamicmem.yaml \
