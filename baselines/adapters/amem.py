@@ -187,11 +187,6 @@ class AMemMemory(MemorySystem):
             self._systems[scope] = system
         return system
 
-    def _ids(self, scope: str) -> list[str]:
-        if scope not in self._systems and not (self._state.path / "chroma" / scope).exists():
-            return []
-        return list(self._system(scope).retriever.get_all_ids())
-
     def _owned(self, memory_id: object, namespace: str) -> tuple[Any, str]:
         """The namespace's system and ``memory_id`` if that note is in it, else raise."""
         check_memory_id(memory_id)
@@ -266,7 +261,7 @@ class AMemMemory(MemorySystem):
         return [MemoryRecord(i, m["content"], namespace, dict(meta.get(i, {}))) for i, m in notes]
 
     def namespaces(self) -> list[str]:
-        return [scope for scope, system in self._systems.items() if system.retriever.count()]
+        return [_namespace_of(scope) for scope, system in self._systems.items() if system.retriever.count()]
 
     def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
         """Add each non-empty turn as an a-mem note, with a-mem's LLM analysis and evolution.
@@ -347,3 +342,8 @@ class AMemMemory(MemorySystem):
             start += count
             system._metadata[entry["scope"]] = entry["metadata"]
         return system
+
+
+def _namespace_of(scope: str) -> str:
+    """The namespace a :func:`scope_id` was made from (its escaped form is ``ns-`` + UTF-8 hex)."""
+    return bytes.fromhex(scope[3:]).decode("utf-8") if scope.startswith("ns-") else scope

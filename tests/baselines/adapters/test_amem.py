@@ -78,6 +78,8 @@ def test_update_delete_and_namespaces(memory):
     memory.delete(a[1], namespace="a")
     assert [h.id for h in memory.search("cat salmon", k=5, namespace="a")] == [a[0]]
     assert memory.search("anything", namespace="nobody") == []
+    memory.store(["A note of a namespace with a space."], namespace="team b")
+    assert sorted(memory.namespaces()) == ["a", "b", "team b"]
     memory.reset(namespace="a")
     assert memory.records(namespace="a") == [] and len(memory.records(namespace="b")) == 1
 
