@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.memsuite-installed
+# The memory libraries beyond the `adapters` extra (docs/libraries.md): installed for the tests and the
+# oracle ceilings, not for the demo, so the newcomer's install does not pay for them.
+LIBRARY_EXTRAS := amem
+LIBRARIES_STAMP := $(VENV)/.memsuite-libraries-installed
 LINT_PATHS := memsuite memory_systems baselines eval tests perf setup.py
 # llama-cpp-python is source-only; the default build crashes on decode on CPUs with AMX. Build with
 # explicit AVX2 flags, and --no-cache-dir because pip's wheel cache ignores CMAKE_ARGS.
@@ -14,21 +18,9 @@ export TRANSFORMERS_OFFLINE := 1
 # reads the catalogue files `memsuite data fetch` caches. Set it to use another copy.
 export MEMSUITE_SHARED_DATA ?= $(abspath ../shared/data)
 
-# Memory libraries measured through their own code (baselines/adapters/) whose installs are heavy: the
-# tests and the oracle results install them, `make demo` does not. One extra per library (pyproject.toml),
-# comma-separated.
-LIBRARY_EXTRAS := amem
-LIBRARY_STAMP := $(VENV)/.memsuite-libraries
-
 .PHONY: install libraries demo test lint bench results results-oracle clean
 
 install: $(STAMP)
-
-libraries: $(LIBRARY_STAMP)
-
-$(LIBRARY_STAMP): $(STAMP)
-	$(BIN)/pip install --quiet -e ".[$(LIBRARY_EXTRAS)]"
-	touch $(LIBRARY_STAMP)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +37,12 @@ $(STAMP): pyproject.toml setup.py Makefile | $(BIN)/python
 	rm -rf memsuite.egg-info
 	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo,longmemeval,frames]"
 	touch $(STAMP)
+
+libraries: $(LIBRARIES_STAMP)
+
+$(LIBRARIES_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo,longmemeval,frames,$(LIBRARY_EXTRAS)]"
+	touch $(LIBRARIES_STAMP)
 
 demo: install
 	$(BIN)/memsuite demo
