@@ -1,4 +1,4 @@
-"""The Karpathy wiki: entity and concept pages maintained by an LLM agent (README: Systems).
+"""The Karpathy wiki: entity and concept pages maintained by an LLM agent (docs/systems.md).
 
 The system keeps raw sessions immutable (``raw/<session>.md``, never rewritten or retrieved)
 and lets the LLM maintain entity and concept pages that link each other as ``[[Title]]``. An

@@ -1,4 +1,4 @@
-"""LLM-extraction memory: mem0's original (v1) algorithm, natively (README: Systems).
+"""LLM-extraction memory: mem0's original (v1) algorithm, natively (docs/systems.md).
 
 Per session (in chunks that fit the internal LLM's window):
 

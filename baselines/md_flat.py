@@ -1,4 +1,4 @@
-"""MD-flat: a markdown file of dated one-line memories maintained by an LLM agent (README: Systems).
+"""MD-flat: a markdown file of dated one-line memories maintained by an LLM agent (docs/systems.md).
 
 The system keeps one ``memory.md`` of dated one-line entries (``[2023/03/05] Team uses a paired
 on-call rotation.``). Ingestion is a tool-calling loop of at most ``max_rounds`` (5) LLM calls whose

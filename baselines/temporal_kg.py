@@ -1,4 +1,4 @@
-"""Temporal knowledge-graph memory on networkx, with dependency reasoning (README: Systems).
+"""Temporal knowledge-graph memory on networkx, with dependency reasoning (docs/systems.md).
 
 Entities are nodes; facts are edges ``subject -[relation]-> object`` carrying Graphiti's bi-temporal
 fields: ``valid_at`` / ``invalid_at`` (when the fact held in the world: the session's time) and

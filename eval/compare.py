@@ -11,7 +11,6 @@ paired difference.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -82,20 +81,6 @@ class OutcomeSpec:
     """Pseudo-judges computed from the rows themselves (no verdict key), available on every run."""
 
 
-_LEGACY: dict[str, OutcomeSpec] = {}
-
-
-def register_outcomes(benchmark: str, spec: OutcomeSpec) -> None:
-    """Deprecated: name the :class:`OutcomeSpec` in the benchmark's spec (``BenchmarkSpec.outcomes``)."""
-    warnings.warn(
-        f"register_outcomes({benchmark!r}) is deprecated: name the OutcomeSpec in the benchmark's "
-        "BenchmarkSpec (outcomes=...); it stops working in the next release",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    _LEGACY[benchmark] = spec
-
-
 def outcome_spec(benchmark: str) -> OutcomeSpec:
     """How ``benchmark``'s questions are compared (its spec's ``outcomes``, imported on first use).
 
@@ -108,8 +93,6 @@ def outcome_spec(benchmark: str) -> OutcomeSpec:
     spec = benchmark_spec(benchmark)
     if spec.outcomes is not None:
         return resolve(spec.outcomes)
-    if benchmark in _LEGACY:
-        return _LEGACY[benchmark]
     raise ConfigError(f"{benchmark!r} has no per-question outcomes to compare systems on")
 
 

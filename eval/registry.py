@@ -16,10 +16,8 @@ import importlib
 import inspect
 import pkgutil
 import threading
-import warnings
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
-from types import ModuleType
 from typing import Any, TypeVar
 
 from memsuite.eval.protocol import Benchmark
@@ -28,7 +26,6 @@ from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.registry import Registry
 
 BenchmarkFactory = Callable[..., Benchmark]
-F = TypeVar("F", bound=BenchmarkFactory)
 J = TypeVar("J")
 
 ENTRY_POINT_GROUP = "memsuite.benchmarks"
@@ -85,37 +82,11 @@ def _discover() -> None:
             continue
         if isinstance(loaded, BenchmarkSpec):
             register_spec(loaded)
-        elif isinstance(loaded, ModuleType):
-            # A legacy plugin module: importing it ran register_benchmark (which warned).
-            continue
-        elif callable(loaded) and ep.name not in _SPECS:
-            _warn_legacy(ep.name, f"the entry point {ep.value!r} names a factory")
-            register_spec(BenchmarkSpec(name=ep.name, description="", factory=loaded))
-
-
-def _warn_legacy(name: str, how: str) -> None:
-    warnings.warn(
-        f"benchmark {name!r}: {how}; declare a memsuite.eval.spec.BenchmarkSpec instead (SPEC in the "
-        "package's __init__.py, or the entry point memsuite.benchmarks pointing at it). The old way "
-        "stops working in the next release.",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-
-
-def register_benchmark(name: str) -> Callable[[F], F]:
-    """Deprecated decorator: register a bare benchmark factory under ``name``.
-
-    Declare a :class:`~memsuite.eval.spec.BenchmarkSpec` instead; this one builds a spec that has only
-    the factory (no report, outcomes or judge needs).
-    """
-
-    def decorate(factory: F) -> F:
-        _warn_legacy(name, "register_benchmark is deprecated")
-        register_spec(BenchmarkSpec(name=name, description=factory.__doc__ or "", factory=factory))
-        return factory
-
-    return decorate
+        else:
+            _UNAVAILABLE[ep.name] = (
+                f"its entry point {ep.value!r} in the group {ENTRY_POINT_GROUP} names a "
+                f"{type(loaded).__name__}, not a memsuite.eval.spec.BenchmarkSpec"
+            )
 
 
 def benchmark_specs() -> dict[str, BenchmarkSpec]:

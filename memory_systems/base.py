@@ -11,7 +11,6 @@ import functools
 import inspect
 import json
 import time
-import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -57,10 +56,8 @@ class MemorySystem(ABC):
     """Hits of :meth:`search` and :meth:`retrieve` when the caller passes no ``k``."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Record, for every instance, the arguments its class's constructor was called with; adapt a
-        system written against the older contract (``search`` overridden, no ``_search``)."""
+        """Record, for every instance, the arguments its class's constructor was called with."""
         super().__init_subclass__(**kwargs)
-        _adapt_legacy_search(cls)
         init = cls.__dict__.get("__init__")
         if init is None or getattr(init, "_records_settings", False):
             return
@@ -260,27 +257,6 @@ class MemorySystem(ABC):
     @classmethod
     def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> MemorySystem:
         raise NotImplementedError(f"{cls.__name__} does not implement load()")
-
-
-def _adapt_legacy_search(cls: type) -> None:
-    """A subclass that overrides ``search`` and defines no ``_search`` (the older contract) keeps
-    working, with a warning: its ``search`` serves as ``_search`` for :meth:`MemorySystem.retrieve`."""
-    own = [c for c in cls.__mro__ if issubclass(c, MemorySystem) and c is not MemorySystem]
-    if "search" not in cls.__dict__ or any("_search" in c.__dict__ for c in own):
-        return
-    warnings.warn(
-        f"{cls.__qualname__} overrides search(): implement _search(self, query, *, k, namespace) instead "
-        "(MemorySystem.search now checks k, the query and the namespace once, then calls _search; "
-        "retrieve likewise calls _retrieve). Overriding search stops working in the next release.",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    legacy_search = cls.__dict__["search"]
-
-    def _search(self: MemorySystem, query: str, *, k: int, namespace: str) -> list[Hit]:
-        return legacy_search(self, query, k=k, namespace=namespace)
-
-    cls._search = _search  # type: ignore[attr-defined]
 
 
 def _settings_of(init: Any, system: MemorySystem, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:

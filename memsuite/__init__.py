@@ -4,9 +4,9 @@ The public surface, importable from the top::
 
     import memsuite
 
-    memory = memsuite.get_system("bm25")                 # any registered memory system
-    config = memsuite.load_config("meme_quick")          # a shipped config, or a path to a YAML file
-    folder = memsuite.run(config, out_dir="runs/quick")  # resumable; rows in folder.rows()
+    memory = memsuite.get_system("bm25")                      # any registered memory system
+    config = memsuite.load_config("configs/meme_quick.yaml")  # a path to a run config
+    folder = memsuite.run(config, out_dir="runs/quick")       # resumable; rows in folder.rows()
     report = memsuite.build_report(memsuite.load_runs(["runs/quick"]))
 
 Everything else lives in the subpackages and is internal unless their docs say otherwise:

@@ -1,5 +1,5 @@
 """Per system, the share of gold facts stored, maintained and retrieved, and its evidence rate, read from
-the generated report of an oracle-libraries run (MEME or DynamicMem) -- the README's figures.
+the generated report of an oracle-libraries run (MEME or DynamicMem) -- the figures of docs/llm-endpoints.md.
 
 The report's failure-stage table gives each question's (MEME after-question, DynamicMem state key)
 first failing stage per task or category; the cumulative shares follow from it over all of a system's

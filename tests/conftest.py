@@ -7,37 +7,59 @@ import os
 import tempfile
 from pathlib import Path
 
+import extending_example
 import pytest
-import readme_example
+from shared_copies import missing_shared_data
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-# The README's example memory system, installed like a user's package before collection, so the
+# The example memory system of docs/extending.md, installed like a user's package before collection, so the
 # contract tests (parametrized over the registry) run against it too.
-readme_example.install()
+extending_example.install()
 
-#: Benchmark data samples live outside the repo. MEMSUITE_SHARED_DATA names them (the Makefile sets it,
-#: so `make test` and CI read them); pytest started by hand falls back to the folder beside the checkout.
-#: The package itself never looks there: without the variable it reads fetched catalogue files.
-os.environ.setdefault(
-    "MEMSUITE_SHARED_DATA", str(Path(__file__).resolve().parents[1].parent / "shared" / "data")
-)
+#: Development copies of the real benchmark data live outside the repo. MEMSUITE_SHARED_DATA names their
+#: folder (the Makefile sets it, so `make test` and CI read them); pytest started by hand falls back to
+#: the folder beside the checkout. The package itself never looks there: without the variable it reads
+#: fetched catalogue files.
+if not os.environ.get("MEMSUITE_SHARED_DATA"):
+    os.environ["MEMSUITE_SHARED_DATA"] = str(Path(__file__).resolve().parents[1].parent / "shared" / "data")
 SHARED_DATA = Path(os.environ["MEMSUITE_SHARED_DATA"])
+#: Set for a pass that is meant to run without the development copies (CI's fresh-clone pass): tests
+#: that need them skip even under CI, and the folder must really be absent.
+NO_SHARED_DATA = "MEMSUITE_NO_SHARED_DATA"
 #: The data cache (`memsuite data`) of the tests: an empty folder of their own, never the user's cache.
 os.environ["MEMSUITE_DATA"] = tempfile.mkdtemp(prefix="memsuite-test-data-")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get(NO_SHARED_DATA) and SHARED_DATA.exists():
+        raise pytest.UsageError(
+            f"{NO_SHARED_DATA} is set, but MEMSUITE_SHARED_DATA names an existing folder ({SHARED_DATA}): "
+            "point it at a folder that does not exist"
+        )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked ``shared_data(NAME, ...)`` skips, saying which data and how to get it, when a copy
+    is absent; under CI it fails instead (CI is given the folder: a skip there would hide that the
+    real-data tests ran on nothing), except in a pass run without the data on purpose."""
+    names = [name for marker in item.iter_markers("shared_data") for name in marker.args]
+    if "shared_data" in getattr(item, "fixturenames", ()) and not names:
+        pytest.fail("the test reads shared_data: name which copies with @pytest.mark.shared_data(NAME, ...)")
+    reason = missing_shared_data(SHARED_DATA, names)
+    if reason is None:
+        return
+    if os.environ.get("CI") and not os.environ.get(NO_SHARED_DATA):
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """Folder of real benchmark samples. Absent: the test is skipped with the reason, except under CI,
-    where it fails (CI is given the folder; a skip there would hide that the real-data tests ran on
-    nothing)."""
-    if not SHARED_DATA.is_dir():
-        message = f"shared benchmark data not found at {SHARED_DATA} (set MEMSUITE_SHARED_DATA)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    """Folder of the development copies; a test that reads it names the copies it needs with
+    ``@pytest.mark.shared_data(NAME, ...)`` (checked before the test starts)."""
     return SHARED_DATA.resolve()
 
 
@@ -94,13 +116,14 @@ def replay_llm():
 
 @pytest.fixture
 def fetched_catalogue(tmp_path, monkeypatch):
-    """A data cache holding every catalogue file (empty): configs that name catalogue entries validate
-    as they will once `memsuite data fetch` has run (validation checks that the files are there, the
-    loaders read them)."""
+    """A machine that holds every catalogue file (empty) and no development copy: configs that name
+    catalogue entries, or rely on a benchmark's default data, validate as they do for a user once
+    `memsuite data fetch` has run (validation checks that the files are there, the loaders read them)."""
     from memsuite.eval import data_cache
     from memsuite.eval.datasets import CATALOGUE
 
     monkeypatch.setenv("MEMSUITE_DATA", str(tmp_path / "data-cache"))
+    monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(tmp_path / "no-development-copies"))
     for entry in CATALOGUE.values():
         for data_file in entry.files:
             path = data_cache.file_path(entry, data_file)

@@ -13,7 +13,7 @@ JSON request that cannot parse it fails with ``invalid_json``, as the real clien
 
 - :class:`ReplayLLM` is the real :class:`~memsuite.memory_systems.llm.LLMClient` (openai SDK, JSON parsing and
   repair, tool-call decoding, accounting) pointed at a :class:`ReplayServer`: a loopback
-  OpenAI-compatible endpoint (memory_systems/fake_endpoint.py) that serves the script over HTTP. A
+  OpenAI-compatible endpoint (tests/fake_endpoint.py) that serves the script over HTTP. A
   failure reply becomes what the endpoint would really do (a timeout, a dropped connection, an HTTP
   error, a non-JSON body). Use it for logic tests.
 - :class:`FakeLLM` has the client's interface in-process and records each call's phase and system
@@ -30,9 +30,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from fake_endpoint import FakeEndpoint
+
 from memsuite.baselines import karpathy_wiki, llm_extraction, md_flat, temporal_kg
 from memsuite.baselines._llm_support import parse_ops
-from memsuite.memory_systems.fake_endpoint import FakeEndpoint
 from memsuite.memory_systems.llm import (
     JSON_RETRY_PROMPT,
     NO_KEY,
@@ -154,7 +155,7 @@ def _is_json_retry(messages: Sequence[Mapping[str, Any]]) -> bool:
 
 
 def _behaviour(reply: Any, tool_choice: Any) -> tuple[Any, ...]:
-    """The :class:`~memsuite.memory_systems.fake_endpoint.FakeEndpoint` behaviour that sends ``reply``."""
+    """The :class:`~fake_endpoint.FakeEndpoint` behaviour that sends ``reply``."""
     if isinstance(reply, LLMFailure):
         kind, message = reply.kind, reply.message
         if kind == "timeout":

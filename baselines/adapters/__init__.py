@@ -1,4 +1,4 @@
-"""Adapters over third-party memory libraries (README: Systems).
+"""Adapters over third-party memory libraries (docs/systems.md).
 
 One module per library, each registered like a built-in system: ``mem0ai`` (mem0ai), ``graphiti``
 (graphiti-core on embedded Kuzu) and ``langchain_faiss`` (LangChain's FAISS vector store). A module

@@ -1,4 +1,4 @@
-"""graphiti adapter: graphiti-core's temporal knowledge graph on embedded Kuzu (README: Systems).
+"""graphiti adapter: graphiti-core's temporal knowledge graph on embedded Kuzu (docs/systems.md).
 
 No server: graphiti's Kuzu driver keeps the graph in one database file in the adapter's state folder
 (the run's work dir when given). graphiti-core is pinned (``TESTED_VERSION``) and recorded in

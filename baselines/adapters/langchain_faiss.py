@@ -1,4 +1,4 @@
-"""langchain_faiss adapter: LangChain's FAISS vector store over the shared embedder (README: Systems).
+"""langchain_faiss adapter: LangChain's FAISS vector store over the shared embedder (docs/systems.md).
 
 WMB-100K's LangChain baseline: one document per turn, ``"{speaker}: {text}"``, in a LangChain
 ``FAISS`` store, retrieved by similarity. Here each namespace has its own store (an exact

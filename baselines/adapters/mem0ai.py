@@ -1,4 +1,4 @@
-"""mem0ai adapter: the mem0 library behind the memsuite contract (README: Systems).
+"""mem0ai adapter: the mem0 library behind the memsuite contract (docs/systems.md).
 
 mem0ai is pinned (``TESTED_VERSION``; the ``adapters`` extra installs it) and :meth:`Mem0Memory.params`
 records the installed version, because mem0 changed its algorithm across majors: 2.x extracts

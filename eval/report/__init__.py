@@ -10,10 +10,11 @@ LLM, the judges and the data source (generated or official) of each run, each sc
 judge, and published numbers sit beside ours with the paper's own setup in the notes.
 
 Each benchmark contributes one renderer, in its own package (``eval/benchmarks/<name>/report.py``),
-registered by name with :func:`register_renderer`: a function ``(runs, options) -> Section`` over the
+named by its spec (``BenchmarkSpec.report``): a function ``(runs, options) -> Section`` over the
 runs of that benchmark. A benchmark without one gets :func:`render_generic` (its summary's numbers,
-flattened). ``options.sweep`` is set for an ablation (:mod:`memsuite.eval.ablation`): the runs are its
-variants in sweep order, and renderers add sweep curves.
+flattened); a table with no rows is not printed (neither in Markdown nor as CSV). ``options.sweep`` is
+set for an ablation (:mod:`memsuite.eval.ablation`): the runs are its variants in sweep order, and
+renderers add sweep curves.
 
 Cost and usage go in every section: LLM calls, tokens, cost under a :class:`PriceTable` (tokens x
 the price of the model named in the run header's ``answer_llm`` / ``internal_llm`` identity), and
@@ -23,15 +24,16 @@ Every rate says what it left out: a cell whose rows include failed LLM calls sho
 ("0.50 (2 left out)"), and a cell whose questions were asked of a memory holding at most k items is
 marked (the context was the whole memory); :mod:`.caveats` has the shared marks and notes.
 
-Modules: :mod:`.runs` (loading), :mod:`.model` (tables, figures, sections, the renderer registry),
-:mod:`.usage` (usage and cost), :mod:`.layout` (helpers for renderers: run column, stage tables),
-:mod:`.caveats` (left-out and whole-memory marks),
+Modules: :mod:`.runs` (loading), :mod:`.kit` (``summary.json`` as typed data, read with each benchmark's
+layout of its judges; the helpers renderers share: percentages, judge order, rates with intervals, ranking
+metrics), :mod:`.model` (tables, figures, sections, where a renderer is found), :mod:`.usage` (usage and
+cost), :mod:`.layout` (helpers for renderers: run column, stage tables), :mod:`.caveats` (left-out and
+whole-memory marks),
 :mod:`.document` (building and writing). Import from those modules; this package re-exports only
 what a user of reports needs.
 """
 
 from memsuite.eval.report.document import build_report, write_report
-from memsuite.eval.report.model import register_renderer
 from memsuite.eval.report.runs import load_runs
 
-__all__ = ["build_report", "load_runs", "register_renderer", "write_report"]
+__all__ = ["build_report", "load_runs", "write_report"]

@@ -37,7 +37,7 @@ def _numeric_leaves(value: Any, prefix: str = "", depth: int = 3) -> dict[str, f
 def render_generic(runs: list[RunInfo], options: ReportOptions) -> Section:
     """A benchmark without a renderer: the numbers of its summary scores, flattened, one row per system.
 
-    Register a renderer (:func:`register_renderer`) to get the benchmark's own table layout and plots.
+    A benchmark's spec names its renderer (``BenchmarkSpec.report``) for its own table layout and plots.
     """
     benchmark = runs[0].benchmark if runs else "?"
     prefix = run_column(runs, options)
@@ -136,6 +136,8 @@ def build_report(
         # A sweep belongs to one benchmark; with several, curves would pair unrelated runs.
         group_options = options if len(by_benchmark) == 1 else ReportOptions(prices=options.prices)
         section = (renderer_for(benchmark) or render_generic)(group, group_options)
+        # A table with no rows says nothing; what it would have said belongs in its renderer's notes.
+        section.tables = [table for table in section.tables if table.rows]
         if not any(figure.name.endswith("_latency") for figure in section.figures):
             latency = latency_figure(f"{slug(benchmark)}_latency", section.title, group)
             section.figures += [latency] if latency is not None else []

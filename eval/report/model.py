@@ -7,7 +7,6 @@ first time a report meets a run of the benchmark, so nothing here names a benchm
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,27 +143,6 @@ class Report:
 
 
 Renderer = Callable[[list[RunInfo], ReportOptions], Section]
-_RENDERERS: dict[str, Renderer] = {}
-
-
-def register_renderer(benchmark: str) -> Callable[[Renderer], Renderer]:
-    """Deprecated decorator: the report renderer of ``benchmark``; name it in the benchmark's spec
-    (``BenchmarkSpec.report``) instead. A spec's renderer wins over one registered here."""
-
-    def decorate(renderer: Renderer) -> Renderer:
-        warnings.warn(
-            f"register_renderer({benchmark!r}) is deprecated: name the renderer in the benchmark's "
-            "BenchmarkSpec (report=...); the decorator stops working in the next release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        existing = _RENDERERS.get(benchmark)
-        if existing is not None and existing is not renderer:
-            raise ConfigError(f"report renderer for {benchmark!r} is registered twice")
-        _RENDERERS[benchmark] = renderer
-        return renderer
-
-    return decorate
 
 
 def renderer_for(benchmark: str) -> Renderer | None:
@@ -180,7 +158,5 @@ def renderer_for(benchmark: str) -> Renderer | None:
     try:
         spec = benchmark_spec(benchmark)
     except ConfigError:
-        return _RENDERERS.get(benchmark)
-    if spec.report is None:
-        return _RENDERERS.get(benchmark)
-    return resolve_callable(spec.report)
+        return None
+    return None if spec.report is None else resolve_callable(spec.report)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.protocol import Row
+from memsuite.eval.report.summary import Summary, SystemSummary
 from memsuite.eval.runlog import RunFolder, load_run
 from memsuite.memory_systems.errors import ConfigError
 
@@ -59,9 +60,18 @@ class RunInfo:
                 return str(spec.get("name"))
         return system
 
-    def scores(self, system: str) -> dict[str, Any]:
+    @cached_property
+    def typed_summary(self) -> Summary:
+        """``summary.json`` as typed data."""
+        return Summary.from_json(self.summary)
+
+    def system_summary(self, system: str) -> SystemSummary:
+        """One system's entry of ``summary.json`` (empty for a system the run did not score)."""
+        return self.typed_summary.system(system)
+
+    def scores(self, system: str) -> Mapping[str, Any]:
         """The benchmark's scores of one system (``summary[system]["scores"]``)."""
-        return (self.summary.get(system) or {}).get("scores") or {}
+        return self.system_summary(system).scores
 
     @cached_property
     def rows_by_system(self) -> dict[str, list[Row]]:

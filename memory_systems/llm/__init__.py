@@ -5,7 +5,7 @@ jsonparse (parse_json), accounting (the ledgers), replies (responses and errors)
 protocol (ChatClient, EndpointClient: what systems, judges and adapters ask of a client).
 
 Every LLM use in memsuite (a system's internal LLM, the answer LLM, LLM judges, adapters over mem0ai
-and graphiti-core) goes through :class:`LLMClient` (README: LLM endpoints):
+and graphiti-core) goes through :class:`LLMClient` (docs/llm-endpoints.md):
 
 - **Accounting**: requests, cache hits, failures, prompt/completion tokens and wall time per
   (memory system, phase); :meth:`LLMClient.usage` sums them into a

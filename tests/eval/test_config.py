@@ -165,7 +165,7 @@ def _refused(tmp_path, capsys, data, *flags) -> str:
     ],
 )
 def test_a_mistake_exits_2_with_its_key_path_before_anything_starts(
-    tmp_path, capsys, nothing_starts, change, flags, expected
+    tmp_path, capsys, nothing_starts, fetched_catalogue, change, flags, expected
 ):
     err = _refused(tmp_path, capsys, {**BASE, **change}, *flags)
     assert re.search(expected, err), err
@@ -236,7 +236,7 @@ def test_with_systems_keeps_known_specs_and_checks_new_names():
         with_systems(config, ["bm2"])
 
 
-def test_overrides_and_missing_keys(tmp_path):
+def test_overrides_and_missing_keys(tmp_path, fetched_catalogue):
     assert parse_override("benchmark_options.episodes=3") == (["benchmark_options", "episodes"], 3)
     path = tmp_path / "c.yaml"
     path.write_text("benchmark: meme\nsystems: [bm25]\nanswer_llm: local\n")

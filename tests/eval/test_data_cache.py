@@ -1,5 +1,5 @@
-"""`memsuite data`: catalogue files fetched from a real HTTP server (tests/file_server.py serving the
-shared data samples), verified by sha256, cached by name, refused when corrupted, cut or unreachable."""
+"""`memsuite data`: catalogue files fetched from a real HTTP server (tests/file_server.py serving files
+the tests write), verified by sha256, cached by name, refused when corrupted, cut or unreachable."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from memsuite.eval import data_cache
 from memsuite.eval.cli import main
 from memsuite.eval.datasets import CATALOGUE, DataFile, Dataset
 
-LOCOMO_DEV = "locomo/locomo.dev.json"
 WMB_FILES = ("meta.json", "questions.sample.json", "work_career.sample.jsonl")
 
 
@@ -24,13 +23,13 @@ def _sha(path) -> str:
 
 
 @pytest.fixture
-def served(shared_data, tmp_path):
-    """A server over a copy of some shared samples (a test may change what it serves)."""
+def served(tmp_path):
+    """A server over a file of 1.5 MB and a set of three small ones (a test may change what it serves)."""
     root = tmp_path / "served"
     (root / "wmb").mkdir(parents=True)
-    shutil.copy(shared_data / LOCOMO_DEV, root / "locomo.dev.json")
+    (root / "locomo.dev.json").write_bytes(b"0123456789abcdef" * 94_688)
     for name in WMB_FILES:
-        shutil.copy(shared_data / "wmb100k" / name, root / "wmb" / name)
+        (root / "wmb" / name).write_text(json.dumps({"file": name}))
     server = FileServer(root)
     yield server
     server.close()
@@ -69,8 +68,8 @@ def _leftovers(folder) -> list[str]:
     return sorted(p.name for p in folder.rglob("*") if p.is_file()) if folder.exists() else []
 
 
-def test_a_fetch_verifies_and_a_second_fetch_does_nothing(served, cache, shared_data, monkeypatch, capsys):
-    expected = _sha(shared_data / LOCOMO_DEV)
+def test_a_fetch_verifies_and_a_second_fetch_does_nothing(served, cache, monkeypatch, capsys):
+    expected = _sha(served.root / "locomo.dev.json")
     _locomo_entry(monkeypatch, served, expected)
     assert main(["data", "fetch", "locomo_test", "--quiet"]) == 0
     path = cache / "locomo_test" / "locomo.dev.json"
@@ -83,10 +82,8 @@ def test_a_fetch_verifies_and_a_second_fetch_does_nothing(served, cache, shared_
     assert capsys.readouterr().out.strip() == str(path)
 
 
-def test_list_shows_licence_size_and_whether_cached_and_verified(
-    served, cache, shared_data, monkeypatch, capsys
-):
-    _locomo_entry(monkeypatch, served, _sha(shared_data / LOCOMO_DEV))
+def test_list_shows_licence_size_and_whether_cached_and_verified(served, cache, monkeypatch, capsys):
+    _locomo_entry(monkeypatch, served, _sha(served.root / "locomo.dev.json"))
     assert main(["data", "list"]) == 0
     line = next(row for row in capsys.readouterr().out.splitlines() if row.startswith("locomo_test "))
     assert "CC BY-NC 4.0" in line and "1.5 MB" in line and "not fetched" in line
@@ -106,8 +103,8 @@ def test_list_shows_licence_size_and_whether_cached_and_verified(
     assert " cached " in row and "verified" not in row.split("test entry")[0]
 
 
-def test_a_file_that_fails_its_hash_is_refused_and_removed(served, cache, shared_data, monkeypatch, capsys):
-    actual = _sha(shared_data / LOCOMO_DEV)
+def test_a_file_that_fails_its_hash_is_refused_and_removed(served, cache, monkeypatch, capsys):
+    actual = _sha(served.root / "locomo.dev.json")
     wrong = hashlib.sha256(b"not the release").hexdigest()
     _locomo_entry(monkeypatch, served, wrong)
     assert main(["data", "fetch", "locomo_test", "--quiet", "--retries", "0"]) == 1
@@ -116,10 +113,8 @@ def test_a_file_that_fails_its_hash_is_refused_and_removed(served, cache, shared
     assert _leftovers(cache / "locomo_test") == []  # neither under the final name nor a temporary file
 
 
-def test_verify_deletes_a_cached_file_changed_after_its_fetch(
-    served, cache, shared_data, monkeypatch, capsys
-):
-    expected = _sha(shared_data / LOCOMO_DEV)
+def test_verify_deletes_a_cached_file_changed_after_its_fetch(served, cache, monkeypatch, capsys):
+    expected = _sha(served.root / "locomo.dev.json")
     _locomo_entry(monkeypatch, served, expected)
     main(["data", "fetch", "locomo_test", "--quiet"])
     assert main(["data", "verify", "locomo_test"]) == 0
@@ -137,8 +132,8 @@ def _sha_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def test_a_cut_download_leaves_nothing_and_a_retry_succeeds(served, cache, shared_data, monkeypatch, capsys):
-    expected = _sha(shared_data / LOCOMO_DEV)
+def test_a_cut_download_leaves_nothing_and_a_retry_succeeds(served, cache, monkeypatch, capsys):
+    expected = _sha(served.root / "locomo.dev.json")
     _locomo_entry(monkeypatch, served, expected)
     served.cut = 1
     assert main(["data", "fetch", "locomo_test", "--quiet", "--retries", "0"]) == 1
@@ -167,27 +162,25 @@ def test_no_network_exits_2_with_the_url_the_hash_and_where_to_place_the_file(ca
     assert "memsuite data verify offline_test" in err
 
 
-def test_a_file_placed_by_hand_is_verified(served, cache, shared_data, monkeypatch, capsys):
-    expected = _sha(shared_data / LOCOMO_DEV)
+def test_a_file_placed_by_hand_is_verified(served, cache, monkeypatch, capsys):
+    expected = _sha(served.root / "locomo.dev.json")
     _locomo_entry(monkeypatch, served, expected)
     target = cache / "locomo_test" / "locomo.dev.json"
     target.parent.mkdir(parents=True)
-    shutil.copy(shared_data / LOCOMO_DEV, target)
+    shutil.copy(served.root / "locomo.dev.json", target)
     assert main(["data", "verify", "locomo_test"]) == 0
     assert main(["data", "fetch", "locomo_test", "--quiet"]) == 0 and served.requests == 0
 
 
 def test_a_file_set_without_known_hashes_records_them_once_and_checks_them_after(
-    served, cache, shared_data, monkeypatch, capsys
+    served, cache, monkeypatch, capsys
 ):
     files = tuple(DataFile(f"datasets/{name}", f"{served.url}/wmb/{name}") for name in WMB_FILES)
     _entry(monkeypatch, "wmb_test", files, folder=True)
     assert main(["data", "fetch", "wmb_test", "--quiet"]) == 0
     assert "3 fetched, hash recorded in the lock file" in capsys.readouterr().out
     lock = json.loads((cache / "lock.json").read_text())
-    assert lock["wmb_test"] == {
-        f"datasets/{name}": _sha(shared_data / "wmb100k" / name) for name in WMB_FILES
-    }
+    assert lock["wmb_test"] == {f"datasets/{name}": _sha(served.root / "wmb" / name) for name in WMB_FILES}
     assert main(["data", "path", "wmb_test"]) == 0
     assert capsys.readouterr().out.strip() == str(cache / "wmb_test")
     # The release changes upstream: a new fetch is checked against the recorded hash and refused.
@@ -202,8 +195,8 @@ def test_a_file_set_without_known_hashes_records_them_once_and_checks_them_after
     assert not (cache / "wmb_test" / "datasets" / "meta.json").exists()
 
 
-def test_remove_and_unknown_names(served, cache, shared_data, monkeypatch, capsys):
-    _locomo_entry(monkeypatch, served, _sha(shared_data / LOCOMO_DEV))
+def test_remove_and_unknown_names(served, cache, monkeypatch, capsys):
+    _locomo_entry(monkeypatch, served, _sha(served.root / "locomo.dev.json"))
     main(["data", "fetch", "locomo_test", "--quiet"])
     assert main(["data", "remove", "locomo_test"]) == 0
     assert not (cache / "locomo_test").exists()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,34 +14,6 @@ from memsuite.eval.config import config_from_dict
 from memsuite.eval.runner import run
 from memsuite.eval.spec import resolve
 from memsuite.memory_systems.errors import ConfigError
-
-#: A legacy third-party benchmark module: registers its benchmark and a judge when imported (the
-#: deprecated way, kept working for one release).
-LEGACY_MODULE = """
-from memsuite.eval.answer import Judge
-from memsuite.eval.protocol import Row
-from memsuite.eval.registry import register_benchmark, register_judge
-
-
-class EchoBenchmark:
-    name = "echo_plugin"
-
-    def __init__(self, units=("a", "b")):
-        self._units = list(units)
-
-    def units(self):
-        return self._units
-
-    def run_unit(self, system, unit_id, ctx):
-        yield Row(system.name, self.name, unit_id, "q", "q?", unit_id, unit_id)
-
-    def summarize(self, rows):
-        return {"rows": len(rows)}
-
-
-register_benchmark("echo_plugin")(EchoBenchmark)
-register_judge("echo_plugin", "exact")(Judge(lambda inp: {"correct": inp.context == inp.case}))
-"""
 
 TOY_PLUGIN = Path(__file__).parent / "toy_plugin"
 
@@ -66,21 +37,6 @@ def _install(tmp_path: Path, name: str, entry_points: str) -> None:
     dist.mkdir()
     (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text(f"[memsuite.benchmarks]\n{entry_points}\n")
-
-
-@pytest.fixture
-def legacy_plugin(tmp_path, monkeypatch, fresh_registry):
-    """Entry points of the old kind: a module that registers, and a bare factory."""
-    (tmp_path / "echo_plugin_mod.py").write_text(textwrap.dedent(LEGACY_MODULE))
-    (tmp_path / "echo_factory_mod.py").write_text(
-        "def make(**options):\n    from echo_plugin_mod import EchoBenchmark\n"
-        "    return EchoBenchmark(**options)\n"
-    )
-    _install(tmp_path, "echo-plugin", "echo_plugin = echo_plugin_mod\necho_factory = echo_factory_mod:make")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield
-    for name in ("echo_plugin_mod", "echo_factory_mod"):
-        sys.modules.pop(name, None)
 
 
 @pytest.fixture
@@ -130,18 +86,19 @@ def test_a_third_party_spec_is_run_reported_compared_shown_and_rejudged(toy_plug
         config_from_dict({"benchmark": "toy", "systems": ["bm25"], "judges": ["exact"]})
 
 
-def test_a_legacy_plugin_still_works_and_says_what_to_change(legacy_plugin, tmp_path):
-    with pytest.warns(DeprecationWarning, match="BenchmarkSpec"):
-        names = registry.benchmark_names()
-    assert {"echo_plugin", "echo_factory", "meme"} <= set(names)
-    assert registry.get_benchmark("echo_factory", units=["x"]).units() == ["x"]
-    assert registry.judge_names("echo_plugin") == ["exact"]
-    config = config_from_dict({"benchmark": "echo_plugin", "systems": ["bm25"], "judges": ["exact"]})
-    folder = run(config, out_dir=tmp_path / "run", show_progress=False)
-    assert folder.header()["status"] == "complete" and len(folder.rows()) == 2
-    # The config is refused when it is read, before any run starts (eval/validate.py).
-    with pytest.raises(ConfigError, match=r"judges\[0\]: unknown judge 'rule' of benchmark 'echo_plugin'"):
-        config_from_dict({"benchmark": "echo_plugin", "systems": ["bm25"]})
+def test_an_entry_point_that_names_no_spec_is_refused_saying_what_it_names(
+    tmp_path, monkeypatch, fresh_registry
+):
+    (tmp_path / "echo_factory_mod.py").write_text("def make(**options):\n    return None\n")
+    _install(tmp_path, "echo-plugin", "echo_factory = echo_factory_mod:make")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        assert {"echo_factory", "meme"} <= set(registry.benchmark_names())
+        refused = r"'echo_factory' is not available .*'echo_factory_mod:make'.* names a function, not a "
+        with pytest.raises(ConfigError, match=refused + r"memsuite\.eval\.spec\.BenchmarkSpec"):
+            config_from_dict({"benchmark": "echo_factory", "systems": ["bm25"]})
+    finally:
+        sys.modules.pop("echo_factory_mod", None)
 
 
 def test_every_builtin_benchmark_is_declared_by_a_spec_in_its_package():
@@ -156,7 +113,7 @@ def test_every_builtin_benchmark_is_declared_by_a_spec_in_its_package():
         assert callable(resolve(spec.report)) and resolve(spec.outcomes).judges
 
 
-def test_a_judge_whose_needs_the_config_does_not_meet_is_refused_for_every_benchmark():
+def test_a_judge_whose_needs_the_config_does_not_meet_is_refused_for_every_benchmark(fetched_catalogue):
     for name, spec in registry.benchmark_specs().items():
         for judge, needs in spec.judge_needs.items():
             data = {"benchmark": name, "systems": ["bm25"], "judges": [judge]}

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 
 import pytest
 import yaml
+from fake_endpoint import FakeEndpoint
 
 from memsuite.eval.cli import main
 from memsuite.eval.runlog import load_run
-from memsuite.memory_systems.fake_endpoint import FakeEndpoint
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """Shared report machinery: the Markdown and CSV writers, the generic table of a benchmark without a
-renderer, the renderer registry, and run-folder errors. Each benchmark's tables are tested in its own
+renderer, where a renderer is found, and run-folder errors. Each benchmark's tables are tested in its own
 package's tests (tests/eval/benchmarks/<name>/test_<name>_report.py)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from runfolders import table_of, write_run
 
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_csv, table_markdown
-from memsuite.eval.report.model import NA, Table, register_renderer, renderer_for
+from memsuite.eval.report.model import NA, Table, renderer_for
 from memsuite.eval.report.runs import load_runs
 from memsuite.eval.runlog import RunFolder
 from memsuite.memory_systems.errors import ConfigError
@@ -36,7 +36,7 @@ def test_markdown_and_csv_renderers():
     ]
 
 
-def test_unknown_benchmark_gets_generic_table_and_renderers_register_once(tmp_path):
+def test_unknown_benchmark_gets_generic_table(tmp_path):
     rows = [Row("bm25", "tiny", "u1", "q1", "q", "g", "c")]
     path = write_run(
         tmp_path / "tiny", benchmark="tiny_bench", rows=rows, scores={"accuracy": 0.5, "by": {"x": 2}}
@@ -50,12 +50,6 @@ def test_unknown_benchmark_gets_generic_table_and_renderers_register_once(tmp_pa
 def test_a_benchmarks_renderer_is_the_one_its_spec_names():
     wmb = renderer_for("wmb")
     assert wmb is not None and wmb.__module__ == "memsuite.eval.benchmarks.wmb.report"
-    # The deprecated decorator still registers (for a benchmark without a spec renderer), and warns.
-    with pytest.warns(DeprecationWarning, match="BenchmarkSpec"):
-        register_renderer("legacy_bench")(render_legacy := lambda runs, options: None)
-    assert renderer_for("legacy_bench") is render_legacy
-    with pytest.warns(DeprecationWarning), pytest.raises(ConfigError, match="registered twice"):
-        register_renderer("legacy_bench")(lambda runs, options: None)
 
 
 def test_load_runs_errors_name_the_folder(tmp_path):

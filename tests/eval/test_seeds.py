@@ -41,7 +41,7 @@ def test_runs_per_seed_and_tabulates_mean_and_spread(tmp_path, capsys):
     assert "Headline across seeds: Overall (mean of the task rates) [evidence]" in capsys.readouterr().out
 
 
-def test_released_data_is_refused():
+def test_released_data_is_refused(fetched_catalogue):
     config = config_from_dict({"benchmark": "locomo", "systems": ["bm25"], "judges": []})
     with pytest.raises(ConfigError, match="does not generate its data"):
         seed_config(config, 1)

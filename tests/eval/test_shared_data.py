@@ -51,6 +51,7 @@ def test_without_the_shared_folder_the_default_is_the_catalogue_entry(tmp_path, 
     assert "memsuite data fetch locomo" in capsys.readouterr().err and not out.exists()
 
 
+@pytest.mark.shared_data("locomo")
 def test_a_fetched_entry_runs_and_the_header_names_it(shared_data, tmp_path, monkeypatch):
     """`data: locomo` once fetched (here the catalogue entry is pointed at a local server serving the
     dev file): the run reads the cached file, and its header records name, revision and sha256 instead
@@ -91,6 +92,7 @@ def test_a_fetched_entry_runs_and_the_header_names_it(shared_data, tmp_path, mon
     )
 
 
+@pytest.mark.shared_data("locomo")
 def test_headers_of_the_dev_copy_and_of_a_users_file(shared_data, tmp_path, monkeypatch):
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
     digest = hashlib.sha256((shared_data / LOCOMO_DEV).read_bytes()).hexdigest()
@@ -105,6 +107,7 @@ def test_headers_of_the_dev_copy_and_of_a_users_file(shared_data, tmp_path, monk
     assert data_provenance("meme", {}) is None  # generated data: the benchmark's own source says so
 
 
+@pytest.mark.shared_data("locomo")
 def test_names_and_paths(shared_data, tmp_path, monkeypatch):
     monkeypatch.setenv("MEMSUITE_DATA", str(tmp_path / "cache"))
     assert data_path(str(shared_data / LOCOMO_DEV), benchmark="locomo") == shared_data / LOCOMO_DEV

@@ -1,4 +1,4 @@
-"""The contract's defaults, on a system that implements only what the README's walkthrough asks."""
+"""The contract's defaults, on a system that implements only what docs/extending.md asks."""
 
 from __future__ import annotations
 
@@ -134,29 +134,23 @@ def test_top_k_is_the_bases_default_k():
         MemorySystem.__init__(Minimal(), top_k=0)
 
 
-def test_a_system_written_against_the_older_contract_still_works_and_is_told_what_to_change():
-    with pytest.warns(DeprecationWarning, match=r"overrides search\(\): implement _search"):
+def test_a_system_that_overrides_search_instead_of_implementing_search_cannot_be_built():
+    # The base's search checks k, the query and the namespace once, then calls _search: a system
+    # that overrides search itself would skip those checks, so it is refused by name.
+    class OverridesSearch(MemorySystem):
+        name = "overrides_search"
 
-        class Legacy(MemorySystem):
-            name = "legacy"
+        def store(self, items, *, namespace="default", metadata=None):
+            return []
 
-            def __init__(self) -> None:
-                super().__init__()
-                self._records = RecordStore()
+        def search(self, query, *, k=5, namespace="default"):
+            return []
 
-            def store(self, items, *, namespace="default", metadata=None):
-                return [r.id for r in self._records.add(items, namespace, metadata)]
+        def update(self, memory_id, text, *, namespace="default"):
+            pass
 
-            def search(self, query, *, k=5, namespace="default"):
-                return [Hit(r.id, r.text, 1.0) for r in self._records.list(namespace) if query in r.text][:k]
+        def delete(self, memory_id, *, namespace="default"):
+            pass
 
-            def update(self, memory_id, text, *, namespace="default"):
-                self._records.replace(memory_id, text, namespace)
-
-            def delete(self, memory_id, *, namespace="default"):
-                self._records.remove(memory_id, namespace)
-
-    memory = Legacy()
-    memory.store(["router one", "cat"])
-    assert [h.text for h in memory.search("router")] == ["router one"]
-    assert memory.retrieve("router").context == "router one"
+    with pytest.raises(TypeError, match="_search"):
+        OverridesSearch()

@@ -56,7 +56,7 @@ LOCAL_PROTOCOL = "tools"
 REPLAY_LLM_TESTS = {
     "test_ingest_session_reports_and_is_searchable": (
         "it asserts what was said (the router's new name) is found and nothing failed; SmolLM2-135M's "
-        "extractions are often wrong or malformed (README), so with it this clause would test the "
+        "extractions are often wrong or malformed, so with it this clause would test the "
         "model, not the system. The replay server answers each system's prompts deterministically, "
         "through the real client over HTTP; test_ingest_session_with_the_local_model checks the rest of "
         "the ingest contract with the real model."
@@ -98,7 +98,7 @@ _NATIVE_THRESHOLD = (
     "isolation holds, but this test reads it through an unrelated query and expects every memory of "
     "'b' back; {why}, so an unrelated memory is no hit. tests/baselines/adapters/ checks isolation."
 )
-#: (test, system) -> why that system's library cannot pass the test as written (README: Systems).
+#: (test, system) -> why that system's library cannot pass the test as written (docs/systems.md).
 KNOWN_FAILURES = {
     ("test_ingest_session_reports_and_is_searchable", "mem0ai"): _LIBRARY_INGEST,
     ("test_ingest_session_reports_and_is_searchable", "graphiti"): _LIBRARY_INGEST,
@@ -120,7 +120,7 @@ EXPECTED_INGEST = {
     # SESSION sets no document layout: the default ingest_session stores one document per turn.
     "bm25": (2, 0, 0),
     "dense": (2, 0, 0),
-    "word_overlap": (2, 0, 0),  # the README's example
+    "word_overlap": (2, 0, 0),  # the example of docs/extending.md
     "langchain_faiss": (2, 0, 0),  # one document per turn
     "llm_extraction": (1, 0, 0),  # one fact, ADDed
     "temporal_kg": (1, 0, 0),  # one fact edge

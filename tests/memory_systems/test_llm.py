@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_endpoint import FakeEndpoint
 
 from memsuite.memory_systems.errors import ConfigError, InvalidInputError
-from memsuite.memory_systems.fake_endpoint import FakeEndpoint
 from memsuite.memory_systems.llm import (
     LLMClient,
     LLMConfig,

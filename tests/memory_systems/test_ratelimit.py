@@ -5,9 +5,9 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from fake_endpoint import FakeEndpoint
 
 from memsuite.memory_systems.errors import ConfigError
-from memsuite.memory_systems.fake_endpoint import FakeEndpoint
 from memsuite.memory_systems.llm import LLMClient, LLMConfig
 from memsuite.memory_systems.ratelimit import RateLimiter
 

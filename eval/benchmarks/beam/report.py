@@ -10,7 +10,7 @@ their protocol differs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from memsuite.eval.benchmarks.beam.judges.retrieval import METRICS
@@ -19,12 +19,12 @@ from memsuite.eval.benchmarks.beam.schema import ABILITIES, SCALES
 from memsuite.eval.benchmarks.beam.scoring import ability_of, answer_value, row_metrics, scale_of
 from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.intervals import interval_note
+from memsuite.eval.report.kit import Records, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.report.usage import usage_table
-from memsuite.eval.stats import Interval
 
 #: The evidence table's metric.
 EVIDENCE = "recall_all@10"
@@ -43,13 +43,19 @@ def _metric(row: Row, name: str) -> float | None:
     return None if value is None else float(value)
 
 
-def _pct(found: Mapping[Any, Interval]) -> dict[Any, Interval]:
-    return {cell: interval.scaled(100.0) for cell, interval in found.items()}
-
-
 def _scales(runs: Sequence[RunInfo], systems: Sequence[str]) -> list[str]:
     seen = {scale_of(r) for run in runs for s in systems if s in run.systems for r in run.rows(s)}
     return list(dict.fromkeys(s for s in (*SCALES, *sorted(seen)) if s in seen))
+
+
+def _at_scale(
+    runs: Sequence[RunInfo], systems: Sequence[str], scale: str
+) -> Iterator[tuple[RunInfo, str, list[Row]]]:
+    """(run, system, its rows of one scale) in table order: systems first, then runs."""
+    for system in systems:
+        for run in runs:
+            if system in run.systems:
+                yield run, system, [r for r in run.rows(system) if scale_of(r) == scale]
 
 
 def _by_ability_table(
@@ -63,37 +69,28 @@ def _by_ability_table(
     notes: tuple[str, ...],
     extra=None,
 ) -> Table:
-    records, intervals = [], {}
-    for system in systems:
-        for run in runs:
-            if system not in run.systems:
-                continue
-            rows = [r for r in run.rows(system) if scale_of(r) == scale]
-            found = _pct(
-                cell_intervals(rows, value, lambda r: (ability_of(r), "overall"), unit=lambda r: r.unit_id)
-            )
-            if not found:
-                continue
-            record: dict[str, Any] = {**run_cell(run, prefix), "system": system}
-            for cell in (*ABILITIES, "overall"):
-                interval = found.get(cell)
-                record[cell] = None if interval is None else interval.value
-            record["n"] = found["overall"].n if "overall" in found else 0
-            if extra is not None:
-                record.update(extra(rows))
-            intervals.update(placed({c: i for c, i in found.items()}, len(records), record))
-            records.append(record)
+    records = Records()
+    for run, system, rows in _at_scale(runs, systems, scale):
+        found = rate_intervals(rows, value, lambda r: (ability_of(r), "overall"), unit=lambda r: r.unit_id)
+        if not found:
+            continue
+        record: dict[str, Any] = {**run_cell(run, prefix), "system": system}
+        for cell in (*ABILITIES, "overall"):
+            interval = found.get(cell)
+            record[cell] = None if interval is None else interval.value
+        record["n"] = found["overall"].n if "overall" in found else 0
+        if extra is not None:
+            record.update(extra(rows))
+        records.add(record, found)
     columns = (*prefix, "system", *ABILITIES, "overall", "n")
-    if extra is not None and records:
-        columns += tuple(k for k in records[0] if k not in columns)
-    return Table.from_records(
+    if extra is not None and records.rows:
+        columns += tuple(k for k in records.rows[0] if k not in columns)
+    return records.table(
         name,
         title,
         columns,
-        records,
         (*notes, interval_note("conversation")),
         {c: ".1f" for c in (*ABILITIES, "overall")},
-        intervals=intervals,
     )
 
 
@@ -127,11 +124,7 @@ def render(runs: list[RunInfo], options: ReportOptions) -> Section:
                 "Questions without evidence ids (abstention, two others) are left out.",
             ),
         )
-        if table.rows:
-            section.tables.append(table)
-        retrieval = _retrieval_table(runs, systems, prefix, scale)
-        if retrieval.rows:
-            section.tables.append(retrieval)
+        section.tables += [table, _retrieval_table(runs, systems, prefix, scale)]
         for judge, title, note, extra in (
             (
                 "llm",
@@ -149,64 +142,51 @@ def render(runs: list[RunInfo], options: ReportOptions) -> Section:
                 _coverage,
             ),
         ):
-            answers = _by_ability_table(
-                runs,
-                systems,
-                prefix,
-                scale,
-                lambda r, j=judge: answer_value(r, j),
-                f"beam_{judge}_{label}",
-                f"BEAM {label}: {title}",
-                (note,),
-                extra,
+            section.tables.append(
+                _by_ability_table(
+                    runs,
+                    systems,
+                    prefix,
+                    scale,
+                    lambda r, j=judge: answer_value(r, j),
+                    f"beam_{judge}_{label}",
+                    f"BEAM {label}: {title}",
+                    (note,),
+                    extra,
+                )
             )
-            if answers.rows:
-                section.tables.append(answers)
     section.tables.append(_published_table())
+    if not PUBLISHED:
+        section.notes.append(f"Published BEAM answer scores: none. {PUBLISHED_NOTE}")
     section.tables.append(usage_table("beam_usage", "BEAM usage and cost", runs, options))
     return section
 
 
 def _retrieval_table(runs, systems, prefix, scale) -> Table:
     names = tuple(f"{m}@{k}" for k in (5, 10, 50) for m in METRICS)
-    records, intervals = [], {}
-    for system in systems:
-        for run in runs:
-            if system not in run.systems:
-                continue
-            rows = [r for r in run.rows(system) if scale_of(r) == scale]
-            found: dict[str, Interval] = {}
-            for name in names:
-                found.update(
-                    _pct(
-                        cell_intervals(
-                            rows, lambda r, n=name: _metric(r, n), lambda r, n=name: (n,), lambda r: r.unit_id
-                        )
-                    )
-                )
-            if not found:
-                continue
-            record = {
-                **run_cell(run, prefix),
-                "system": system,
-                **{n: found[n].value if n in found else None for n in names},
-                "n": max(i.n for i in found.values()),
-                "conversations": len({r.unit_id for r in rows}),
-            }
-            intervals.update(placed(found, len(records), record))
-            records.append(record)
-    return Table.from_records(
+    records = Records()
+    for run, system, rows in _at_scale(runs, systems, scale):
+        found = ranking_intervals(rows, _metric, names, unit=lambda r: r.unit_id)
+        if not found:
+            continue
+        record = {
+            **run_cell(run, prefix),
+            "system": system,
+            **{n: found[n].value if n in found else None for n in names},
+            "n": max(i.n for i in found.values()),
+            "conversations": len({r.unit_id for r in rows}),
+        }
+        records.add(record, found)
+    return records.table(
         f"beam_retrieval_{scale_label(scale)}",
         f"BEAM {scale_label(scale)}: evidence retrieval, all abilities (%)",
         (*prefix, "system", *names, "n", "conversations"),
-        records,
         (
             "recall_any: any evidence message in the top k; recall_all: every one; evidence_recall: the "
             "share retrieved. Depths 1, 3, 5, 10, 30, 50 and the run's k are in summary.json.",
             interval_note("conversation"),
         ),
         {n: ".1f" for n in names},
-        intervals=intervals,
     )
 
 

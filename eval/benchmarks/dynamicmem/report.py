@@ -26,6 +26,7 @@ from memsuite.eval.report.caveats import (
     oracle_system,
 )
 from memsuite.eval.report.intervals import cell_intervals, interval_note
+from memsuite.eval.report.kit import Records, judge_order
 from memsuite.eval.report.layout import (
     has_number,
     ordered_systems,
@@ -161,10 +162,9 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
         (run.label, system, judge): summary
         for run in runs
         for system in run.systems
-        for judge, summary in dynamicmem_by_judge(run.scores(system)).items()
+        for judge, summary in run.system_summary(system).judges(dynamicmem_by_judge).items()
     }
-    judges = list(dict.fromkeys(key[2] for key in summaries))
-    judge = next((j for j in ("llm", "rule") if j in judges), judges[0] if judges else None)
+    judge = next(iter(judge_order((key[2] for key in summaries), ("llm", "rule"))), None)
     usage = usage_table("dynamicmem_usage", "DynamicMem usage and cost", runs, options)
     if judge is None:
         section.notes.append("No DynamicMem curves in these runs' summaries.")
@@ -174,10 +174,7 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
     checkpoints = sorted(
         {c for s in picked.values() for c in s.get("checkpoints") or []}, key=_checkpoint_key
     )
-    records, split_records = [], []
-    marks: dict[tuple[int, str], str] = {}
-    intervals: dict[tuple[int, str], Interval] = {}
-    split_intervals: dict[tuple[int, str], Interval] = {}
+    records, split_records = Records(), Records()
     for system in ordered_systems(runs):
         for run in runs:
             summary = picked.get((run.label, system))
@@ -189,38 +186,39 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
             for metric, name in DYNAMICMEM_METRICS.items():
                 curve = dict(zip(checkpoints, _dm_curve(summary, checkpoints, metric), strict=True))
                 mean = (summary.get("overall") or {}).get(metric)
-                for c, value in (*curve.items(), (DYNAMICMEM_MEAN, mean)):
-                    if isinstance(value, int | float) and (metric, c) in found:
-                        intervals[(len(records), c)] = found[(metric, c)]
+                intervals = {
+                    c: found[(metric, c)] for c in (*checkpoints, DYNAMICMEM_MEAN) if (metric, c) in found
+                }
+                marks = {}
                 if metric in DYNAMICMEM_ANSWER_METRICS:  # retrieved-evidence F1 needs no LLM call
-                    for c in checkpoints:
-                        if isinstance(curve[c], int | float):
-                            marks[(len(records), c)] = left_out_mark(left_out.get(c))
-                records.append({**head, "metric": name, **curve, DYNAMICMEM_MEAN: mean})
+                    marks = {
+                        c: left_out_mark(left_out.get(c))
+                        for c in checkpoints
+                        if isinstance(curve[c], int | float)
+                    }
+                records.add({**head, "metric": name, **curve, DYNAMICMEM_MEAN: mean}, intervals, marks)
             if any(left_out.values()):
                 total = (summary.get("counts") or {}).get("n_failed", sum(left_out.values()))
                 counts = {c: left_out.get(c, 0) for c in checkpoints}
-                records.append({**head, "metric": DYNAMICMEM_LEFT_OUT, **counts, "total": total})
+                records.add({**head, "metric": DYNAMICMEM_LEFT_OUT, **counts, "total": total})
             for split in DYNAMICMEM_SPLITS:
                 found = dynamicmem_intervals(run, system, judge, split)
                 for metric in DYNAMICMEM_METRICS:
                     values = _dm_curve(summary, checkpoints, metric, split)
                     if any(v is not None for v in values):
-                        for c, value in zip(checkpoints, values, strict=True):
-                            if isinstance(value, int | float) and (metric, c) in found:
-                                split_intervals[(len(split_records), c)] = found[(metric, c)]
-                        split_records.append(
+                        split_records.add(
                             {
                                 **head,
                                 "keys": split,
                                 "metric": DYNAMICMEM_METRICS[metric],
                                 **dict(zip(checkpoints, values, strict=True)),
-                            }
+                            },
+                            {c: found[(metric, c)] for c in checkpoints if (metric, c) in found},
                         )
-    any_left_out = any(r["metric"] == DYNAMICMEM_LEFT_OUT for r in records)
+    any_left_out = any(r["metric"] == DYNAMICMEM_LEFT_OUT for r in records.rows)
     oracle_note = _oracle_note(runs)
     section.tables.append(
-        Table.from_records(
+        records.table(
             "dynamicmem_checkpoints",
             f"DynamicMem per checkpoint -- judge: {judge}",
             (
@@ -231,7 +229,6 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
                 DYNAMICMEM_MEAN,
                 *(("total",) if any_left_out else ()),
             ),
-            records,
             (
                 f"judge: {judge}.",
                 *DYNAMICMEM_NOTES,
@@ -239,23 +236,19 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
                 *((*left_out_note(True), LEFT_OUT_ROW_NOTE) if any_left_out else ()),
                 *oracle_note,
             ),
-            marks=marks,
-            intervals=intervals,
         )
     )
     section.tables.append(
-        Table.from_records(
+        split_records.table(
             "dynamicmem_retention",
             f"DynamicMem retention vs update -- judge: {judge}",
             (*prefix, "system", "keys", "metric", *checkpoints),
-            split_records,
             (
                 "keys: retained = gold value unchanged since the previous checkpoint, updated = changed, "
                 "new = not asked before.",
                 interval_note("user", counted="users"),
                 *oracle_note,
             ),
-            intervals=split_intervals,
         )
     )
     stages = _dynamicmem_stage_table(runs, prefix)

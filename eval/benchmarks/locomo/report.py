@@ -14,13 +14,13 @@ from typing import Any
 
 from memsuite.eval import plots as plotting
 from memsuite.eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM, PublishedRow
-from memsuite.eval.benchmarks.locomo.report_audit import audit_tables
-from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL as ADVERSARIAL_CATEGORY
+from memsuite.eval.benchmarks.locomo.report_audit import AUDITED, audit_tables
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
-from memsuite.eval.benchmarks.locomo.scoring import row_value
+from memsuite.eval.benchmarks.locomo.scoring import category_cells, row_value
 from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.intervals import cell_intervals, interval_note
+from memsuite.eval.report.kit import BY_JUDGE, Records, judges_in, percent, rate_intervals
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug
 from memsuite.eval.report.model import Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
@@ -44,10 +44,9 @@ JUDGE_NOTES = {
 
 def _scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
     """``judge``'s scores; a run under the audited key alone (``answer_key: audited``) gives those."""
-    scores = run.scores(system)
-    key = "by_judge_audited" if scores.get("answer_key") == "audited" else "by_judge"
-    found = (scores.get(key) or scores.get("by_judge") or {}).get(judge)
-    return found if isinstance(found, Mapping) else None
+    summary = run.system_summary(system)
+    audited = summary.judges(AUDITED) if summary.scores.get("answer_key") == "audited" else {}
+    return (audited or summary.judges(BY_JUDGE)).get(judge)
 
 
 def _n_failed(cell: Mapping[str, Any]) -> int:
@@ -56,21 +55,11 @@ def _n_failed(cell: Mapping[str, Any]) -> int:
 
 
 def _pct(cell: Mapping[str, Any] | None) -> float | None:
-    value = (cell or {}).get("mean")
-    return None if value is None else 100 * value
-
-
-def _judges(runs: Sequence[RunInfo]) -> list[str]:
-    present = {j for run in runs for s in run.systems for j in (run.scores(s).get("by_judge") or {})}
-    return [j for j in JUDGE_ORDER if j in present] + sorted(present - set(JUDGE_ORDER))
+    return percent((cell or {}).get("mean"))
 
 
 def _source(run: RunInfo) -> Mapping[str, Any]:
-    for system in run.systems:
-        source = run.scores(system).get("source")
-        if isinstance(source, Mapping):
-            return source
-    return {}
+    return next((found for s in run.systems if (found := run.system_summary(s).part("source"))), {})
 
 
 def _differences(run: RunInfo, paper: PublishedRow) -> str:
@@ -100,12 +89,6 @@ def _differences(run: RunInfo, paper: PublishedRow) -> str:
     return "ours: " + ", ".join(parts)
 
 
-def _category_cells(row: Row, with_adversarial: bool) -> tuple[str, ...]:
-    category = int(row.metadata.get("category", 0))
-    name = CATEGORY_NAMES.get(category, "?")
-    return (name, "overall") if with_adversarial or category != ADVERSARIAL_CATEGORY else (name,)
-
-
 def locomo_intervals(run: RunInfo, system: str, judge: str, scale: float = 100.0) -> dict[str, Interval]:
     """Per category and overall: the interval of ``judge``'s mean value, resampling conversations,
     in the tables' units (x100). Rows are left out exactly as :func:`.scores.judge_scores` leaves them."""
@@ -113,7 +96,7 @@ def locomo_intervals(run: RunInfo, system: str, judge: str, scale: float = 100.0
     found = cell_intervals(
         run.rows(system),
         lambda row: row_value(row, judge)[0],
-        lambda row: _category_cells(row, with_adversarial),
+        lambda row: category_cells(row, with_adversarial),
         unit=lambda row: row.unit_id,
     )
     return {cell: interval.scaled(scale) for cell, interval in found.items()}
@@ -132,7 +115,7 @@ def locomo_outcomes(rows: Sequence[Row], judge: str) -> list[Outcome]:
         value = row_value(row, judge)[0]
         if value is None:
             continue
-        cells = _category_cells(row, False)
+        cells = category_cells(row, False)
         out.append(Outcome(row.unit_id, row.question_id, cells[0], value, in_overall="overall" in cells))
     return out
 
@@ -152,9 +135,8 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
     section = Section("LoCoMo")
     prefix = run_column(runs, options)
     systems = ordered_systems(runs)
-    for judge in _judges(runs):
-        records, failed_total, left_out = [], 0, []
-        intervals: dict[tuple[int, str], Interval] = {}
+    for judge in judges_in(runs, BY_JUDGE, JUDGE_ORDER):
+        records, failed_total, left_out = Records(), 0, []
         for system in systems:
             for run in runs:
                 s = _scores(run, system, judge)
@@ -177,14 +159,15 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                     "n_failed": failed,
                     **usage_record(usage_summary(run, system, options.prices)),
                 }
-                intervals.update(placed(locomo_intervals(run, system, judge), len(records), record))
-                records.append(record)
+                records.add(record, locomo_intervals(run, system, judge))
         notes = [JUDGE_NOTES.get(judge, f"judge: {judge}"), interval_note("conversation")]
         adversarial_in = any(run.scores(s).get("adversarial_in_overall") for run in runs for s in run.systems)
         if any(run.scores(s).get("answer_key") == "audited" for run in runs for s in run.systems):
             notes.append("answer key: audited (answer_key: audited); the original key is in the table below")
         asked = {
-            (run.scores(s).get("source") or {}).get("adversarial_format") for run in runs for s in run.systems
+            run.system_summary(s).part("source").get("adversarial_format")
+            for run in runs
+            for s in run.systems
         }
         notes.append(
             f"{ADVERSARIAL}: category 5, always its own column (format: "
@@ -208,7 +191,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                 ours = [
                     s for s, row in PUBLISHED_ROW_OF_SYSTEM.items() if row == paper.system and s in systems
                 ]
-                records.append(
+                records.add(
                     {
                         **({prefix[0]: "published"} if prefix else {}),
                         "system": f"{paper.system} (published)",
@@ -223,17 +206,8 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
                 )
         columns = (*prefix, "system", *MAIN, "overall", ADVERSARIAL, "n", "n_failed", *USAGE_COLUMNS)
         formats = {c: ".1f" for c in (*MAIN, "overall", ADVERSARIAL)}
-        section.tables.append(
-            Table.from_records(
-                f"locomo_{judge}",
-                f"LoCoMo -- judge: {judge}",
-                columns,
-                records,
-                notes,
-                formats,
-                intervals=intervals,
-            )
-        )
+        title = f"LoCoMo -- judge: {judge}"
+        section.tables.append(records.table(f"locomo_{judge}", title, columns, notes, formats))
     section.tables += audit_tables(runs, systems, prefix)
     section.tables.append(_recall_table(runs, systems, prefix))
     section.figures += _recall_figures(runs, systems, options)
@@ -244,8 +218,7 @@ def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
 
 def _recall_table(runs, systems, prefix) -> Table:
     names = [CATEGORY_NAMES[c] for c in CATEGORY_ORDER]
-    records = []
-    intervals: dict[tuple[int, str], Interval] = {}
+    records = Records()
     # k is the run column of a k ablation; a separate k column would repeat it.
     k_column = () if "k" in prefix else ("k",)
     for system in systems:
@@ -263,13 +236,11 @@ def _recall_table(runs, systems, prefix) -> Table:
                 "questions": (s.get("overall") or {}).get("n"),
                 "no evidence id": sum(int(c.get("undefined") or 0) for c in categories.values()),
             }
-            intervals.update(placed(locomo_intervals(run, system, "evidence"), len(records), record))
-            records.append(record)
-    return Table.from_records(
+            records.add(record, locomo_intervals(run, system, "evidence"))
+    return records.table(
         "locomo_recall",
         "LoCoMo evidence recall@k per category (%)",
         (*prefix, "system", *k_column, *names, "overall", "questions", "no evidence id"),
-        records,
         (
             "Share of a question's evidence dia_ids among the retrieved turns, averaged over questions with "
             "at least one well-formed id (LoCoMo task_eval/evaluation.py). Systems whose memories are "
@@ -277,14 +248,12 @@ def _recall_table(runs, systems, prefix) -> Table:
             interval_note("conversation"),
         ),
         {name: ".1f" for name in (*names, "overall")},
-        intervals=intervals,
     )
 
 
 def _in_context_table(runs, systems, prefix) -> Table:
     names = [CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5]
-    records = []
-    intervals: dict[tuple[int, str], Interval] = {}
+    records = Records()
     for system in systems:
         for run in runs:
             rates = run.scores(system).get("answer_in_context") or {}
@@ -293,29 +262,25 @@ def _in_context_table(runs, systems, prefix) -> Table:
             record = {
                 **run_cell(run, prefix),
                 "system": system,
-                **{n: _pct({"mean": (rates.get(n) or {}).get("rate")}) for n in names},
-                "overall": _pct({"mean": (rates.get("overall") or {}).get("rate")}),
+                **{n: percent((rates.get(n) or {}).get("rate")) for n in names},
+                "overall": percent((rates.get("overall") or {}).get("rate")),
             }
-            found = cell_intervals(
+            found = rate_intervals(
                 run.rows(system),
                 _in_context_value,
-                lambda row: _category_cells(row, False),
+                lambda row: category_cells(row, False),
                 unit=lambda row: row.unit_id,
             )
-            scaled = {cell: interval.scaled(100.0) for cell, interval in found.items()}
-            intervals.update(placed(scaled, len(records), record))
-            records.append(record)
-    return Table.from_records(
+            records.add(record, found)
+    return records.table(
         "locomo_answer_in_context",
         "LoCoMo gold answer in the context (%)",
         (*prefix, "system", *names, "overall"),
-        records,
         (
             "LoCoMo's has_answer: the gold answer's tokens appear contiguously in the context's tokens.",
             interval_note("conversation"),
         ),
         {name: ".1f" for name in (*names, "overall")},
-        intervals=intervals,
     )
 
 

@@ -8,12 +8,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
-from memsuite.eval.benchmarks.locomo.scoring import audited_value
-from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.benchmarks.locomo.scoring import audited_value, category_cells
+from memsuite.eval.report.intervals import interval_note
+from memsuite.eval.report.kit import BY_JUDGE, Records, percent, rate_intervals, under
 from memsuite.eval.report.layout import run_cell
 from memsuite.eval.report.model import Table
 from memsuite.eval.report.runs import RunInfo
-from memsuite.eval.stats import Interval
 
 MAIN = tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5)
 ADVERSARIAL = CATEGORY_NAMES[5]
@@ -28,74 +28,62 @@ NOTES = (
 )
 
 
-def _pct(value: Any) -> float | None:
-    return None if value is None else 100 * float(value)
+#: Where LoCoMo's summarize keeps each judge's scores under the audited key.
+AUDITED = under("by_judge_audited")
 
 
 def _audited(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
-    found = (run.scores(system).get("by_judge_audited") or {}).get(judge)
-    return found if isinstance(found, Mapping) else None
-
-
-def _category_cells(row: Any, with_adversarial: bool) -> tuple[str, ...]:
-    category = int(row.metadata.get("category", 0))
-    name = CATEGORY_NAMES.get(category, "?")
-    return (name, "overall") if with_adversarial or category != 5 else (name,)
+    return run.system_summary(system).judge(judge, AUDITED)
 
 
 def audit_tables(runs: Sequence[RunInfo], systems: Sequence[str], prefix: tuple[str, ...]) -> list[Table]:
     """One table per judge that has audited scores (none when no run used the audit)."""
-    judges = sorted(
-        {j for run in runs for s in run.systems for j in run.scores(s).get("by_judge_audited") or {}}
-    )
+    judges = sorted({j for run in runs for s in run.systems for j in run.system_summary(s).judges(AUDITED)})
     tables = []
     for judge in judges:
-        records: list[dict[str, Any]] = []
-        intervals: dict[tuple[int, str], Interval] = {}
+        records = Records()
         for system in systems:
             for run in runs:
                 audited = _audited(run, system, judge)
                 if audited is None:
                     continue
-                original = (run.scores(system).get("by_judge") or {}).get(judge) or {}
+                original = run.system_summary(system).judge(judge, BY_JUDGE) or {}
                 categories = audited.get("categories") or {}
                 flips = audited.get("flips") or {}
                 ambiguous = audited.get("ambiguous") or {}
                 record = {
                     **run_cell(run, prefix),
                     "system": system,
-                    **{name: _pct((categories.get(name) or {}).get("mean")) for name in MAIN},
-                    "overall": _pct((audited.get("overall") or {}).get("mean")),
-                    "overall (original key)": _pct((original.get("overall") or {}).get("mean")),
-                    ADVERSARIAL: _pct((categories.get(ADVERSARIAL) or {}).get("mean")),
+                    **{name: percent((categories.get(name) or {}).get("mean")) for name in MAIN},
+                    "overall": percent((audited.get("overall") or {}).get("mean")),
+                    "overall (original key)": percent((original.get("overall") or {}).get("mean")),
+                    ADVERSARIAL: percent((categories.get(ADVERSARIAL) or {}).get("mean")),
                     "n": (audited.get("overall") or {}).get("n"),
                     "ambiguous n": ambiguous.get("n"),
-                    "ambiguous": _pct(ambiguous.get("mean")),
+                    "ambiguous": percent(ambiguous.get("mean")),
                     "-> right": flips.get("to_right"),
                     "-> wrong": flips.get("to_wrong"),
                 }
                 with_adversarial = bool(run.scores(system).get("adversarial_in_overall"))
-                found = cell_intervals(
+                found = rate_intervals(
                     run.rows(system),
                     lambda row, j=judge: audited_value(row, j)[0],
-                    lambda row, w=with_adversarial: _category_cells(row, w),
+                    lambda row, w=with_adversarial: category_cells(row, w),
                     unit=lambda row: row.unit_id,
                 )
-                scaled = {cell: interval.scaled(100.0) for cell, interval in found.items()}
-                intervals.update(placed(scaled, len(records), record))
-                records.append(record)
+                records.add(record, found)
         for run in runs:
             ceiling = next(
                 (run.scores(s).get("original_key_ceiling") for s in run.systems if _audited(run, s, judge)),
                 None,
             )
             if ceiling:
-                records.append(
+                records.add(
                     {
                         **run_cell(run, prefix),
                         "system": "original-key ceiling",
-                        **{name: _pct((ceiling.get(name) or {}).get("ceiling")) for name in MAIN},
-                        "overall (original key)": _pct((ceiling.get("overall") or {}).get("ceiling")),
+                        **{name: percent((ceiling.get(name) or {}).get("ceiling")) for name in MAIN},
+                        "overall (original key)": percent((ceiling.get("overall") or {}).get("ceiling")),
                         "n": (ceiling.get("overall") or {}).get("n"),
                     }
                 )
@@ -103,16 +91,14 @@ def audit_tables(runs: Sequence[RunInfo], systems: Sequence[str], prefix: tuple[
             *prefix, "system", *MAIN, "overall", "overall (original key)", ADVERSARIAL, "n", "ambiguous n",
             "ambiguous", "-> right", "-> wrong",
         )  # fmt: skip
-        percent = (*MAIN, "overall", "overall (original key)", ADVERSARIAL, "ambiguous")
+        rates = (*MAIN, "overall", "overall (original key)", ADVERSARIAL, "ambiguous")
         tables.append(
-            Table.from_records(
+            records.table(
                 f"locomo_{judge}_audited",
                 f"LoCoMo -- judge: {judge}, audited answer key",
                 columns,
-                records,
                 (*NOTES, interval_note("conversation")),
-                {c: ".1f" for c in percent},
-                intervals=intervals,
+                {c: ".1f" for c in rates},
             )
         )
     return tables

@@ -44,6 +44,14 @@ def audited_value(row: Row, judge: str) -> tuple[float | None, str | None]:
     return verdict_value({**verdict, **audited}, judge)
 
 
+def category_cells(row: Row, with_adversarial: bool) -> tuple[str, ...]:
+    """The cells a row's value counts in: its category, and ``overall`` unless it is adversarial and
+    adversarial questions are kept out of overall."""
+    category = int(row.metadata.get("category", 0))
+    name = CATEGORY_NAMES.get(category, "?")
+    return (name, "overall") if with_adversarial or category != ADVERSARIAL else (name,)
+
+
 def verdict_value(verdict: object, judge: str) -> tuple[float | None, str | None]:
     """The value of one verdict dict under ``judge`` (:func:`row_value`)."""
     if not isinstance(verdict, dict):

@@ -17,7 +17,8 @@ from memsuite.eval.benchmarks.longmemeval.paper import PUBLISHED_QA
 from memsuite.eval.benchmarks.longmemeval.scoring import TYPE_ORDER, row_type
 from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.intervals import interval_note
+from memsuite.eval.report.kit import Records, at_top, percent, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
@@ -39,13 +40,12 @@ _AVERAGING_NOTE = (
 )
 
 
-def _pct(value: Any) -> float | None:
-    return None if value is None else 100 * float(value)
+#: Where LongMemEval's summarize keeps each judge's rates: at the top level of the scores.
+JUDGES = at_top("answer_in_context", "llm", "rule")
 
 
 def _retrieval(run: RunInfo, system: str) -> Mapping[str, Any] | None:
-    found = run.scores(system).get("retrieval")
-    return found if isinstance(found, Mapping) else None
+    return run.system_summary(system).part("retrieval") or None
 
 
 def _ranked(row: Row) -> Mapping[str, Any] | None:
@@ -64,26 +64,16 @@ def _metric(row: Row, level: str, name: str, with_relevant: bool = False) -> flo
     return None if value is None else float(value)
 
 
-def _scaled(found: Mapping[Any, Interval]) -> dict[Any, Interval]:
-    return {cell: interval.scaled(100.0) for cell, interval in found.items()}
-
-
 def _retrieval_intervals(rows: list[Row], level: str) -> dict[str, Interval]:
     """Each headline metric's interval over questions (one question per unit: questions are independent)."""
-    out = {}
-    for name in HEADLINE:
-        found = cell_intervals(rows, lambda r, n=name: _metric(r, level, n), lambda r, n=name: (n,))
-        out.update(_scaled(found))
-    out.update(
-        _scaled(
-            cell_intervals(
-                rows,
-                lambda r: _metric(r, level, "recall_all@5", with_relevant=True),
-                lambda r: ("recall_all@5 (with relevant)",),
-            )
-        )
-    )
-    return out
+    return {
+        **ranking_intervals(rows, lambda r, n: _metric(r, level, n), HEADLINE),
+        **rate_intervals(
+            rows,
+            lambda r: _metric(r, level, "recall_all@5", with_relevant=True),
+            lambda r: ("recall_all@5 (with relevant)",),
+        ),
+    }
 
 
 def _verdict_value(row: Row, judge: str) -> float | None:
@@ -127,8 +117,7 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
     prefix = run_column(runs, options)
     systems = ordered_systems(runs)
     for level in ("session", "turn"):
-        records = []
-        intervals: dict[tuple[int, str], Interval] = {}
+        records = Records()
         for system in systems:
             for run in runs:
                 r = _retrieval(run, system)
@@ -139,39 +128,34 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
                     **run_cell(run, prefix),
                     "system": system,
                     "granularity": r.get("granularity"),
-                    **{name: _pct(official.get(name)) for name in HEADLINE},
-                    "recall_all@5 (with relevant)": _pct(
+                    **{name: percent(official.get(name)) for name in HEADLINE},
+                    "recall_all@5 (with relevant)": percent(
                         ((r.get("with_relevant") or {}).get(level) or {}).get("recall_all@5")
                     ),
                     "n": r.get("n"),
                     "no relevant": r.get("n_no_relevant"),
                 }
                 found = _retrieval_intervals(run.rows(system), level)
-                intervals.update(placed(found, len(records), record))
-                records.append(record)
-        if records:
-            section.tables.append(
-                Table.from_records(
-                    f"longmemeval_retrieval_{level}",
-                    f"LongMemEval retrieval, {level} level (%)",
-                    (
-                        *prefix,
-                        "system",
-                        "granularity",
-                        *HEADLINE,
-                        "recall_all@5 (with relevant)",
-                        "n",
-                        "no relevant",
-                    ),
-                    records,
-                    (LEVEL_NOTES[level], _AVERAGING_NOTE, interval_note("question")),
-                    {name: ".1f" for name in (*HEADLINE, "recall_all@5 (with relevant)")},
-                    intervals=intervals,
-                )
+                records.add(record, found)
+        section.tables.append(
+            records.table(
+                f"longmemeval_retrieval_{level}",
+                f"LongMemEval retrieval, {level} level (%)",
+                (
+                    *prefix,
+                    "system",
+                    "granularity",
+                    *HEADLINE,
+                    "recall_all@5 (with relevant)",
+                    "n",
+                    "no relevant",
+                ),
+                (LEVEL_NOTES[level], _AVERAGING_NOTE, interval_note("question")),
+                {name: ".1f" for name in (*HEADLINE, "recall_all@5 (with relevant)")},
             )
-    by_type = _by_type_table(runs, systems, prefix)
-    if by_type.rows:  # runs without a ranking (rejudged answers, fact memories) have none
-        section.tables.append(by_type)
+        )
+    # Runs without a ranking (rejudged answers, fact memories) have no rows in it: it is not printed.
+    section.tables.append(_by_type_table(runs, systems, prefix))
     for judge, title, note in (
         (
             "answer_in_context",
@@ -193,9 +177,7 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
             "paraphrases) are left out and counted in n_undefined.",
         ),
     ):
-        table = _answer_table(runs, systems, prefix, judge, title, note)
-        if table.rows:
-            section.tables.append(table)
+        section.tables.append(_answer_table(runs, systems, prefix, judge, title, note))
     section.tables.append(_published_table(runs, systems))
     section.tables.append(usage_table("longmemeval_usage", "LongMemEval usage and cost", runs, options))
     return section
@@ -218,7 +200,7 @@ def _published_table(runs: list[RunInfo], systems: list[str]) -> Table:
     ours = []
     for run in runs:
         questions = max((len(run.rows(s)) for s in systems if s in run.systems), default=0)
-        judged = any(isinstance(run.scores(s).get("llm"), Mapping) for s in run.systems)
+        judged = any(run.system_summary(s).judge("llm", JUDGES) for s in run.systems)
         data = (run.config.get("benchmark_options") or {}).get("data") or "the dev S file"
         answers, judge = llm_label(run.header.get("answer_llm")), llm_label(run.header.get("judge_llm"))
         ours.append(
@@ -244,7 +226,7 @@ def _published_table(runs: list[RunInfo], systems: list[str]) -> Table:
 
 
 def _by_type_table(runs, systems, prefix) -> Table:
-    records, intervals = [], {}
+    records = Records()
     for system in systems:
         for run in runs:
             r = _retrieval(run, system)
@@ -255,7 +237,7 @@ def _by_type_table(runs, systems, prefix) -> Table:
                 **run_cell(run, prefix),
                 "system": system,
                 **{
-                    t: _pct(
+                    t: percent(
                         (((by_type.get(t) or {}).get("official") or {}).get("session") or {}).get(
                             "recall_all@5"
                         )
@@ -263,55 +245,49 @@ def _by_type_table(runs, systems, prefix) -> Table:
                     for t in TYPE_ORDER[:-1]
                 },
             }
-            found = cell_intervals(
+            found = rate_intervals(
                 run.rows(system),
                 lambda row: _metric(row, "session", "recall_all@5"),
                 lambda row: (row_type(row),),
             )
-            intervals.update(placed(_scaled(found), len(records), record))
-            records.append(record)
-    return Table.from_records(
+            records.add(record, found)
+    return records.table(
         "longmemeval_retrieval_by_type",
         "LongMemEval session recall_all@5 per question type (%)",
         (*prefix, "system", *TYPE_ORDER[:-1]),
-        records,
         ("Official averaging per type (non-abstention questions).", interval_note("question")),
         {t: ".1f" for t in TYPE_ORDER},
-        intervals=intervals,
     )
 
 
 def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> Table:
-    records, intervals = [], {}
+    records = Records()
     for system in systems:
         for run in runs:
-            scores = run.scores(system).get(judge)
-            if not isinstance(scores, Mapping):
+            scores = run.system_summary(system).judge(judge, JUDGES)
+            if scores is None:
                 continue
             by_type = scores.get("by_type") or {}
             overall = scores.get("overall") or {}
             record = {
                 **run_cell(run, prefix),
                 "system": system,
-                **{t: _pct((by_type.get(t) or {}).get("rate")) for t in TYPE_ORDER},
-                "overall": _pct(overall.get("rate")),
+                **{t: percent((by_type.get(t) or {}).get("rate")) for t in TYPE_ORDER},
+                "overall": percent(overall.get("rate")),
                 "n": overall.get("n"),
                 "n_failed": overall.get("n_failed"),
                 "n_undefined": overall.get("n_undefined"),
             }
-            found = cell_intervals(
+            found = rate_intervals(
                 run.rows(system),
                 lambda row: _verdict_value(row, judge),
                 lambda row: (row_type(row), "overall"),
             )
-            intervals.update(placed(_scaled(found), len(records), record))
-            records.append(record)
-    return Table.from_records(
+            records.add(record, found)
+    return records.table(
         f"longmemeval_{judge}",
         f"LongMemEval {title}",
         (*prefix, "system", *TYPE_ORDER, "overall", "n", "n_failed", "n_undefined"),
-        records,
         (note, interval_note("question"), "the overall n, n_failed and n_undefined are columns."),
         {t: ".1f" for t in (*TYPE_ORDER, "overall")},
-        intervals=intervals,
     )

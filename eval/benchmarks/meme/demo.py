@@ -155,7 +155,7 @@ def print_wiring(folder: RunFolder) -> None:
     print(
         f"\n== Wiring only: answers from {llm} (135M) on 1 episode without filler, judged by the rule "
         "judge.\nThey prove the answer step runs end to end (prompt, call, cache, accounting, judge), "
-        "not quality;\nfor accuracy point answer_llm at a capable endpoint (README 'LLM endpoints').\n"
+        "not quality;\nfor accuracy point answer_llm at a capable endpoint (docs/llm-endpoints.md).\n"
     )
     print("\n".join(_score_lines(summary, "rule", width)))
     for entry in summary.values():

@@ -39,7 +39,8 @@ from memsuite.eval.report.caveats import (
     whole_memory_note,
     whole_memory_text,
 )
-from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.intervals import cell_intervals, interval_note
+from memsuite.eval.report.kit import BY_JUDGE, Records, judges_in
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug, stage_figures
 from memsuite.eval.report.layout import stage_table as stage_records_table
 from memsuite.eval.report.model import NA, Cell, Figure, ReportOptions, Section, Table
@@ -84,12 +85,11 @@ MEME_ORACLE_NOTE = (
 
 
 def _meme_judges(runs: Sequence[RunInfo]) -> list[str]:
-    present = {j for run in runs for s in run.systems for j in (run.scores(s).get("by_judge") or {})}
-    return [j for j in MEME_JUDGE_ORDER if j in present] + sorted(present - set(MEME_JUDGE_ORDER))
+    return judges_in(runs, BY_JUDGE, MEME_JUDGE_ORDER)
 
 
 def _meme_scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
-    return (run.scores(system).get("by_judge") or {}).get(judge)
+    return run.system_summary(system).judge(judge, BY_JUDGE)
 
 
 def meme_undefined_tasks(rows: Sequence[Row], judge: str) -> set[str]:
@@ -180,9 +180,7 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
     )  # fmt: skip
     cut_notes = _meme_cut_notes(runs, systems)
     for judge in judges:
-        records: list[dict[str, Cell]] = []
-        marks: dict[tuple[int, str], str] = {}
-        intervals: dict[tuple[int, str], Interval] = {}
+        records = Records()
         differences: list[str] = []
         flagged = recorded = ceilings = 0
         for system in systems:
@@ -202,21 +200,15 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
                 whole = meme_whole_memory(run, system)
                 flagged += sum(f for f, _ in whole.values())
                 recorded += sum(n for _, n in whole.values())
-                for task in MEME_TASKS:
-                    marks[(len(records), task)] = left_out_mark(n_failed.get(task)) + whole_memory_mark(
-                        whole, task
-                    )
-                marks[(len(records), "Overall")] = left_out_mark(sum(n_failed.values())) + whole_memory_mark(
-                    whole
-                )
+                marks = {
+                    task: left_out_mark(n_failed.get(task)) + whole_memory_mark(whole, task)
+                    for task in MEME_TASKS
+                }
+                marks["Overall"] = left_out_mark(sum(n_failed.values())) + whole_memory_mark(whole)
                 cells = meme_task_cells(run, system, judge)
-                for column, interval in meme_intervals(run, system, judge).items():
-                    intervals[(len(records), column)] = interval
-                for column, value in cells.items():  # a dash or n/a carries no caveat
-                    if not isinstance(value, int | float):
-                        marks.pop((len(records), column), None)
-                        intervals.pop((len(records), column), None)
-                records.append(
+                # A dash or n/a carries no caveat (nor an interval: Records places those on numbers only).
+                marks = {c: mark for c, mark in marks.items() if isinstance(cells.get(c), int | float)}
+                records.add(
                     {
                         **run_cell(run, prefix),
                         "system": system,
@@ -226,11 +218,13 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
                         "left out": sum(n_failed.values()),
                         "whole memory": whole_memory_text(whole, MEME_TASKS) or None,
                         **usage_record(usage_summary(run, system, options.prices)),
-                    }
+                    },
+                    meme_intervals(run, system, judge),
+                    marks,
                 )
             if paper_name in PAPER_MAIN_TABLE:
                 cost = PAPER_COST_PER_EPISODE.get(paper_name)
-                records.append(
+                records.add(
                     {
                         **({prefix[0]: "paper"} if prefix else {}),
                         "system": paper_name,
@@ -245,23 +239,18 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
             *MEME_TABLE_NOTES,
             interval_note("episode"),
             *differences,
-            *left_out_note(any(r.get("left out") for r in records)),
+            *left_out_note(any(r.get("left out") for r in records.rows)),
             *((whole_memory_note(flagged, recorded),) if flagged else ()),
             *cut_notes,
             *(
                 (MEME_ORACLE_NOTE,)
-                if ceilings or any(str(r.get("from")).startswith(ORACLE_CEILING) for r in records)
+                if ceilings or any(str(r.get("from")).startswith(ORACLE_CEILING) for r in records.rows)
                 else ()
             ),
         )
-        if not records:
-            continue  # every run of the report had gold answers: nothing to read under this judge
+        # A judge every run of which had gold answers has no rows: its table is not printed.
         title = f"MEME main table -- judge: {judge}"
-        section.tables.append(
-            Table.from_records(
-                f"meme_main_{judge}", title, main_columns, records, notes, marks=marks, intervals=intervals
-            )
-        )
+        section.tables.append(records.table(f"meme_main_{judge}", title, main_columns, notes))
     cut = _meme_cut_table(runs, systems, prefix)
     if cut is not None:
         section.tables.append(cut)
@@ -398,8 +387,7 @@ def _meme_stage_table(runs, systems, prefix) -> Table | None:
 
 
 def _meme_filter_table(runs, systems, judge, prefix) -> Table:
-    records: list[dict[str, Any]] = []
-    intervals: dict[tuple[int, str], Interval] = {}
+    records = Records()
     for system in systems:
         for run in runs:
             scores = _meme_scores(run, system, judge)
@@ -414,25 +402,22 @@ def _meme_filter_table(runs, systems, judge, prefix) -> Table:
                 **{label: counts.get(label, 0) for label in MEME_FILTER_LABELS},
                 "judge_failures": scores.get("judge_failures"),
             }
-            intervals.update(placed(meme_before_intervals(run, system, judge), len(records), record))
-            records.append(record)
+            records.add(record, meme_before_intervals(run, system, judge))
     columns = (*prefix, "system", *(f"before_{t}" for t in MEME_BEFORE_TASKS), *MEME_FILTER_LABELS)
     note = (
         "before_*: pass rate of the before-questions (asked for ER, Del, Cas, Abs only). Filter labels "
         "count Cas/Abs/Del after-answers: real = before and after pass; trivial = after passes without "
         "the before-question; knew_but_failed; never_knew; unfiltered = no before-question on that entity."
     )
-    return Table.from_records(
+    return records.table(
         f"meme_filter_{judge}",
         f"MEME before-questions and trivial-pass filter -- judge: {judge}",
         (*columns, "judge_failures"),
-        records,
         (
             note,
             "Intervals are on the before_* rates; the filter labels and judge_failures are counts.",
             interval_note("episode"),
         ),
-        intervals=intervals,
     )
 
 
@@ -440,8 +425,8 @@ def _meme_agreement_table(runs, systems, prefix) -> Table | None:
     records = []
     for system in systems:
         for run in runs:
-            agreement = run.scores(system).get("agreement_rule_llm")
-            if isinstance(agreement, Mapping):
+            agreement = run.system_summary(system).part("agreement_rule_llm")
+            if agreement:
                 records.append(
                     {
                         **run_cell(run, prefix),

@@ -25,7 +25,8 @@ from memsuite.eval.report.caveats import (
     whole_memory_note,
     whole_memory_text,
 )
-from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
+from memsuite.eval.report.intervals import interval_note
+from memsuite.eval.report.kit import Records, judges_in, rate_intervals, under
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column, series_name, slug
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
@@ -100,14 +101,12 @@ def _wmb_result_record(s: Mapping[str, Any], judge_name: str) -> dict[str, Cell]
     }
 
 
-def _wmb_judges(runs: Sequence[RunInfo]) -> list[str]:
-    present = {j for run in runs for s in run.systems for j in (run.scores(s).get("judges") or {})}
-    return [j for j in ("llm", "rule") if j in present] + sorted(present - {"llm", "rule"})
+#: Where WMB-100K's summarize keeps each judge's scores.
+JUDGES = under("judges")
 
 
 def _wmb_scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
-    scores = (run.scores(system).get("judges") or {}).get(judge)
-    return scores if isinstance(scores, Mapping) else None
+    return run.system_summary(system).judge(judge, JUDGES)
 
 
 #: The result-table columns that are rates over questions, by the score block behind each.
@@ -123,15 +122,14 @@ def wmb_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
     """Intervals (points of 100) of the Part B columns, of each question type's accuracy and of the
     gold-turn retrieval rate."""
     rows = run.rows(system)
-    parts = cell_intervals(rows, lambda row: row_outcome(row, judge), row_part)
-    qtypes = cell_intervals(
+    parts = rate_intervals(rows, lambda row: row_outcome(row, judge), row_part)
+    qtypes = rate_intervals(
         rows, lambda row: row_outcome(row, judge), lambda row: (row.metadata.get("qtype"),)
     )
-    gold = cell_intervals(rows, lambda row: gold_turn_outcome(row, judge), lambda row: (_GOLD_TURN,))
+    gold = rate_intervals(rows, lambda row: gold_turn_outcome(row, judge), lambda row: (_GOLD_TURN,))
     return {
-        **{_PART_B_COLUMNS[part]: interval.scaled(100.0) for part, interval in parts.items()},
-        **{str(q): interval.scaled(100.0) for q, interval in qtypes.items()},
-        **{str(c): interval.scaled(100.0) for c, interval in gold.items()},
+        **{_PART_B_COLUMNS[str(part)]: interval for part, interval in parts.items()},
+        **{str(cell): interval for cell, interval in (*qtypes.items(), *gold.items())},
     }
 
 
@@ -161,13 +159,9 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
     section = Section("WMB-100K")
     prefix = run_column(runs, options)
     systems = ordered_systems(runs)
-    judges = _wmb_judges(runs)
+    judges = judges_in(runs, JUDGES, ("llm", "rule"))
     for judge in judges:
-        results, accuracy = [], []
-        result_marks: dict[tuple[int, str], str] = {}
-        accuracy_marks: dict[tuple[int, str], str] = {}
-        result_intervals: dict[tuple[int, str], Interval] = {}
-        accuracy_intervals: dict[tuple[int, str], Interval] = {}
+        results, accuracy = Records(), Records()
         flagged = recorded = 0
         for system in systems:
             for run in runs:
@@ -178,19 +172,18 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                 judge_name = judge if judge == "rule" else f"llm ({llm_label(run.header.get('answer_llm'))})"
                 usage = usage_record(usage_summary(run, system, options.prices))
                 record = _wmb_result_record(s, judge_name)
-                for column, left in (("Part B (/100)", "S1 left out"), ("Part B S1-S7", "S1-S7 left out")):
-                    result_marks[(len(results), column)] = left_out_mark(record[left])
                 found = wmb_intervals(run, system, judge)
-                result_intervals.update(placed(found, len(results), record))
-                results.append({**head, **record, **usage})
+                marks = {
+                    column: left_out_mark(record[left])
+                    for column, left in (("Part B (/100)", "S1 left out"), ("Part B S1-S7", "S1-S7 left out"))
+                }
+                results.add({**head, **record, **usage}, found, marks)
                 qtypes, retrieval = s.get("qtype_accuracy") or {}, s.get("retrieval") or {}
                 left_out = {q: (qtypes.get(q) or {}).get("n_failed", 0) for q in WMB_QTYPES}
                 whole = whole_memory_counts(run.rows(system), lambda row: row.metadata.get("qtype", ""))
                 flagged += sum(f for f, _ in whole.values())
                 recorded += sum(n for _, n in whole.values())
-                for q in WMB_QTYPES:
-                    mark = left_out_mark(left_out[q]) + whole_memory_mark(whole, q)
-                    accuracy_marks[(len(accuracy), q)] = mark
+                marks = {q: left_out_mark(left_out[q]) + whole_memory_mark(whole, q) for q in WMB_QTYPES}
                 accuracy_record = {
                     **head,
                     **{q: (qtypes.get(q) or {}).get("accuracy_pct") for q in WMB_QTYPES},
@@ -199,32 +192,27 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                     "left out": count_text(left_out) or None,
                     "whole memory": whole_memory_text(whole, WMB_QTYPES) or None,
                 }
-                accuracy_intervals.update(placed(found, len(accuracy), accuracy_record))
-                accuracy.append(accuracy_record)
-        any_left_out = any(r["S1-S7 left out"] for r in results)
+                accuracy.add(accuracy_record, found, marks)
+        any_left_out = any(r["S1-S7 left out"] for r in results.rows)
         section.tables.append(
-            Table.from_records(
+            results.table(
                 f"wmb_results_{judge}",
                 f"WMB-100K results -- judge: {judge}",
                 (*prefix, "system", *WMB_RESULT_COLUMNS, *USAGE_COLUMNS),
-                results,
                 (
                     WMB_JUDGE_NOTES.get(judge, f"judge: {judge}"),
                     *WMB_NOTES,
                     WMB_INTERVAL_NOTE,
                     *left_out_note(any_left_out),
                 ),
-                formats={c: ".1f" for c in ("Part B (/100)", "Score (/100)", "Part B S1-S7", "Score S1-S7")},
-                marks=result_marks,
-                intervals=result_intervals,
+                {c: ".1f" for c in ("Part B (/100)", "Score (/100)", "Part B S1-S7", "Score S1-S7")},
             )
         )
         section.tables.append(
-            Table.from_records(
+            accuracy.table(
                 f"wmb_qtypes_{judge}",
                 f"WMB-100K accuracy by question type (%) -- judge: {judge}",
                 (*prefix, "system", *WMB_QTYPES, *WMB_ACCURACY_EXTRA),
-                accuracy,
                 (
                     "FalseMemory: share of probes that returned nothing. 'gold turn retrieved': a returned "
                     "memory sits on a line carrying a gold turn id (memsuite's judge-free check).",
@@ -232,9 +220,7 @@ def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
                     *left_out_note(any_left_out),
                     *((whole_memory_note(flagged, recorded),) if flagged else ()),
                 ),
-                formats={q: ".1f" for q in (*WMB_QTYPES, _GOLD_TURN)},
-                marks=accuracy_marks,
-                intervals=accuracy_intervals,
+                {q: ".1f" for q in (*WMB_QTYPES, _GOLD_TURN)},
             )
         )
     section.tables.append(_wmb_result_fields(runs, systems, prefix))
@@ -255,8 +241,8 @@ def _wmb_result_fields(runs, systems, prefix) -> Table:
     records = []
     for system in systems:
         for run in runs:
-            result = run.scores(system).get("result_json")
-            if isinstance(result, Mapping):
+            result = run.system_summary(system).part("result_json")
+            if result:
                 fields = {f: _dotted(result, f) for f in ("system_name", "scoring_mode", *WMB_RESULT_FIELDS)}
                 records.append({**run_cell(run, prefix), **fields})
     return Table.from_records(

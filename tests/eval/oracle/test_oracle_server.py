@@ -109,7 +109,7 @@ def _config(benchmark: str, **extra):
     return config_from_dict(data, source="test.yaml")
 
 
-def test_a_benchmark_without_gold_is_refused_up_front():
+def test_a_benchmark_without_gold_is_refused_up_front(fetched_catalogue):
     with pytest.raises(ConfigError, match=r"test\.yaml: benchmark: .*gold facts per session.*'locomo'"):
         _config("locomo")
     _config("meme")  # served

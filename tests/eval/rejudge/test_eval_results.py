@@ -40,6 +40,7 @@ def _file(shared_data, tmp_path, answers, name="answers.json"):
     return path, items
 
 
+@pytest.mark.shared_data("locomo", "locomo_audit")
 def test_every_published_judgment_is_kept_and_the_majority_is_the_verdict(shared_data, tmp_path):
     path = shared_data / AUDIT / "fc_gpt-4o-mini-memos.json"
     assert detect(path, "locomo") == "eval_results"
@@ -69,6 +70,7 @@ def _user0(data):
         (lambda data: _user0(data)[0]["llm_judgments"].update(judgment_2="x"), "llm_judgments.judgment_2"),
     ],
 )
+@pytest.mark.shared_data("locomo")
 def test_a_malformed_file_is_refused_naming_the_place_and_field(shared_data, tmp_path, breakage, named):
     path, _ = _file(shared_data, tmp_path, lambda gold: (gold, (True, True, True)))
     data = json.loads(path.read_text())
@@ -80,6 +82,7 @@ def test_a_malformed_file_is_refused_naming_the_place_and_field(shared_data, tmp
     assert not (tmp_path / "out").exists()  # refused before any work
 
 
+@pytest.mark.shared_data("locomo")
 def test_an_id_naming_another_question_is_refused(shared_data, tmp_path):
     path, _ = _file(shared_data, tmp_path, lambda gold: (gold, (True, True, True)))
     data = json.loads(path.read_text())
@@ -89,6 +92,7 @@ def test_an_id_naming_another_question_is_refused(shared_data, tmp_path):
         rejudge(path, benchmark="locomo", data=shared_data / LOCOMO, out_dir=tmp_path / "out")
 
 
+@pytest.mark.shared_data("locomo")
 def test_leniency_on_a_small_known_wrong_file(shared_data, tmp_path):
     """Wrong answers of our own: a refusal-free vague one for every question. The published judge
     (majority of three) accepts the first four; the strict rule accepts none."""
@@ -118,6 +122,7 @@ def test_leniency_on_a_small_known_wrong_file(shared_data, tmp_path):
     assert accuracy.column("self_agreement")[index] == pytest.approx(1 / 3)
 
 
+@pytest.mark.shared_data("locomo")
 def test_a_fetched_answer_set_is_rejudged_by_its_catalogue_name(shared_data, tmp_path, monkeypatch):
     """The path a user never types: `memsuite rejudge locomo_audit_answers/<file>` reads the cached copy
     (placed here as `memsuite data fetch` would leave it); a name not fetched is refused with the fetch

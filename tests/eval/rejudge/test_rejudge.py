@@ -25,6 +25,7 @@ def _answers(messages):
     return "On 8 May 2023." if "Question: When" in prompt else "Not mentioned in the conversation"
 
 
+@pytest.mark.shared_data("locomo")
 def test_rejudging_a_run_adds_only_the_new_verdicts_and_calls_nothing(
     shared_data, tmp_path, replay_llm, monkeypatch
 ):
@@ -70,6 +71,7 @@ def test_rejudging_a_run_adds_only_the_new_verdicts_and_calls_nothing(
     assert "Agreement between judges" in markdown and "| f1 | rule |" in markdown
 
 
+@pytest.mark.shared_data("longmemeval", "longmemeval_published")
 def test_a_published_longmemeval_file_round_trips(shared_data, tmp_path):
     path = sorted((shared_data / "published" / "longmemeval").glob("*oracle__2025*.jsonl"))[0]
     labels = {}
@@ -91,6 +93,7 @@ def test_a_published_longmemeval_file_round_trips(shared_data, tmp_path):
     assert again.header()["units"]["already_done"] == 400 and len(again.rows()) == 400
 
 
+@pytest.mark.shared_data("locomo", "locomo_zep_grades")
 def test_zeps_locomo_layout_matches_by_text_and_category(shared_data, tmp_path):
     zep = shared_data / ZEP
     folder = rejudge(zep, benchmark="locomo", data=shared_data / LOCOMO, out_dir=tmp_path / "zep")
@@ -103,6 +106,7 @@ def test_zeps_locomo_layout_matches_by_text_and_category(shared_data, tmp_path):
     assert row.metadata["category"] == first["category"] and row.gold == first["golden_answer"]
 
 
+@pytest.mark.shared_data("locomo")
 def test_mem0s_locomo_output_is_read(shared_data, tmp_path):
     """mem0's evals.py layout: {conversation index: [{question, answer (gold), response, category,
     bleu_score, f1_score, llm_score}]}; here with real dev questions and answers of our own."""
@@ -129,6 +133,7 @@ def test_mem0s_locomo_output_is_read(shared_data, tmp_path):
     assert all(r.verdicts["rule"]["correct"] is True for r in rows)
 
 
+@pytest.mark.shared_data("locomo", "locomo_zep_grades")
 def test_unmatched_and_ambiguous_answers_are_listed_before_any_judging(shared_data, tmp_path):
     grades = json.loads((shared_data / ZEP).read_text())
     real = grades["locomo_experiment_user_0"][0]
@@ -152,6 +157,7 @@ def test_unmatched_and_ambiguous_answers_are_listed_before_any_judging(shared_da
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.shared_data("locomo", "locomo_zep_grades", "longmemeval")
 def test_bad_input_is_refused_naming_the_place(shared_data, tmp_path):
     bad = tmp_path / "hyp.jsonl"
     bad.write_text('{"question_id": "x", "hypothesis": "a"}\n{"question_id": "y"}\n')
@@ -166,6 +172,7 @@ def test_bad_input_is_refused_naming_the_place(shared_data, tmp_path):
         rejudge(bad, benchmark="locomo", out_dir=tmp_path / "o", show_progress=False)
 
 
+@pytest.mark.shared_data("locomo", "locomo_zep_grades")
 def test_llm_judge_repeats_record_every_call(shared_data, tmp_path, replay_llm):
     grades = json.loads((shared_data / ZEP).read_text())
     path = tmp_path / "zep.json"
@@ -191,6 +198,7 @@ def test_llm_judge_repeats_record_every_call(shared_data, tmp_path, replay_llm):
     assert "| llm | 2 | 1.000 | 0 | 0 | 3 | 0.667 | 0.471 | 0.333 |" in markdown
 
 
+@pytest.mark.shared_data("longmemeval", "longmemeval_published")
 def test_the_command_line(shared_data, tmp_path, capsys):
     from memsuite.eval.cli import main
 

@@ -30,7 +30,7 @@ value mentioned in other words; verbatim values never). Openings, closings and l
 
 In the dev family, every phrasing of a rule contains the clauses "depends on" and "if ... changes, ...
 will be" verbatim, and every dependency phrasing "depends on" with no new value, as the paper's generator
-states them explicitly (README: Benchmarks). A change never mentions the dependents: a
+states them explicitly (docs/benchmarks/meme.md). A change never mentions the dependents: a
 Cascade question tests whether the system applies the stated rule itself.
 """
 

@@ -9,7 +9,7 @@ location_coupling, household, routine_coupling, employer_coupling, provider_netw
 family_schedule, vehicle_coupling, pet_care, financial_link, travel_plan, device_ecosystem.
 
 All values are invented (product, place and person names no model can know), so an answer can only
-come from memory (README: Benchmarks). Pool rules, checked by the tests: at least four
+come from memory (docs/benchmarks/meme.md). Pool rules, checked by the tests: at least four
 values per entity, no value contains a comma (Agg and Tr golds are comma-joined), and no value is a
 substring of another value of the same domain (answers are matched by substring).
 

@@ -1,4 +1,4 @@
-"""Deterministic MEME episode generator (README: Benchmarks), written in the released schema.
+"""Deterministic MEME episode generator (docs/benchmarks/meme.md), written in the released schema.
 
 Per episode (one domain from :mod:`memsuite.eval.benchmarks.meme.generator.domains`):
 

@@ -21,6 +21,7 @@ def dev(shared_data):
     return BeamData(shared_data / "beam")
 
 
+@pytest.mark.shared_data("beam")
 def test_the_whole_dev_set_loads_and_checks(dev):
     assert len(dev.ids) == 52
     assert dev.ids[:2] == ["100K/1", "100K/2"] and dev.ids[-1] == "1M/31"
@@ -41,6 +42,7 @@ def test_evidence_flattens_lists_nested_lists_and_dicts():
     assert evidence_ids(None) == ()
 
 
+@pytest.mark.shared_data("beam")
 def test_selection_options(shared_data):
     picked = BeamData(shared_data / "beam", chats=["500K/3", "128K/2"], abilities=["knowledge_update"])
     assert picked.ids == ["500K/3", "100K/2"]
@@ -151,6 +153,7 @@ def test_a_10m_conversation_in_plan_parts_streams_in_order(tmp_path):
     )  # about three 1 MiB read chunks, not the 9 MB chat  # never the whole chat in memory
 
 
+@pytest.mark.shared_data("beam")
 def test_a_conversation_folder_alone_and_a_plain_json(tmp_path, shared_data):
     target = tmp_path / "chats" / "500K" / "7"
     shutil.copytree(shared_data / "beam" / "500K" / "7", target)

@@ -1,25 +1,15 @@
 """The BEAM protocol: each granularity's documents and relevant ids, and bm25's figures on a real
-conversation against perf/beam_reference.py (bm25s called directly on the release files)."""
+conversation against beam_reference.py (bm25s called directly on the release files)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
+import beam_reference
+import pytest
 from beam_data import chat, question, write_conversation
 
 from memsuite.eval.benchmarks.beam.protocol import BeamBenchmark
 from memsuite.eval.protocol import RunContext
 from memsuite.memory_systems.registry import get_system
-
-REFERENCE = Path(__file__).resolve().parents[4] / "perf" / "beam_reference.py"
-
-
-def _reference():
-    spec = importlib.util.spec_from_file_location("beam_reference", REFERENCE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _small(tmp_path):
@@ -62,17 +52,17 @@ def test_batch_granularity(tmp_path):
     assert rows["knowledge_update:0"].verdicts["retrieval"]["metrics"]["evidence_recall@1"] == 0.5
 
 
+@pytest.mark.shared_data("beam")
 def test_bm25_equals_the_reference_on_a_real_conversation(shared_data):
-    reference = _reference()
     benchmark = BeamBenchmark(shared_data / "beam", chats=["100K/3"])
     rows = list(benchmark.run_unit(get_system("bm25"), "100K/3", RunContext(k=10, judges=())))
     folder = shared_data / "beam" / "100K" / "3"
-    ids, texts = reference.messages(folder)
-    questions = reference.read_json(folder / "probing_questions" / "probing_questions.json")
-    rankers = reference.Rankers()
+    ids, texts = beam_reference.messages(folder)
+    questions = beam_reference.read_json(folder / "probing_questions" / "probing_questions.json")
+    rankers = beam_reference.Rankers()
     for row in rows:
         scores = rankers.bm25("100K/3", texts, row.question)
-        mismatches, same, _ = reference.check_row(row.to_dict(), ids, scores, questions, 10)
+        mismatches, same, _ = beam_reference.check_row(row.to_dict(), ids, scores, questions, 10)
         assert mismatches == [] and same, row.question_id
 
 
@@ -85,13 +75,13 @@ def _evidence_within(value, kept):
     return value if value in kept else []
 
 
+@pytest.mark.shared_data("beam")
 def test_dense_equals_the_reference_on_the_head_of_a_real_conversation(shared_data, tmp_path):
     # The first 16 messages of a real conversation (long assistant replies: ~70 windows of 200
     # tokens, so messages split into several windows), with its real questions whose evidence lies
     # there, evidence cut to those messages: a whole conversation would take minutes to encode twice.
-    reference = _reference()
     source = shared_data / "beam" / "100K" / "3"
-    batches = reference.read_json(source / "chat.json.gz")
+    batches = beam_reference.read_json(source / "chat.json.gz")
     head, count = [], 0
     for turn in batches[0]["turns"]:
         if count >= 16:
@@ -100,19 +90,19 @@ def test_dense_equals_the_reference_on_the_head_of_a_real_conversation(shared_da
         count += len(turn)
     kept = {m["id"] for turn in head for m in turn}
     questions = {}
-    for ability, records in reference.read_json(
+    for ability, records in beam_reference.read_json(
         source / "probing_questions" / "probing_questions.json"
     ).items():
         record = dict(records[0], source_chat_ids=_evidence_within(records[0].get("source_chat_ids"), kept))
-        if reference.flatten(record["source_chat_ids"]) or ability == "abstention":
+        if beam_reference.flatten(record["source_chat_ids"]) or ability == "abstention":
             questions[ability] = [record]
     assert len(questions) >= 5
     folder = write_conversation(tmp_path / "100K" / "3", [dict(batches[0], turns=head)], questions)
     rows = list(BeamBenchmark(folder).run_unit(get_system("dense"), "100K/3", RunContext(k=10, judges=())))
-    ids, texts = reference.messages(folder)
-    rankers = reference.Rankers()
+    ids, texts = beam_reference.messages(folder)
+    rankers = beam_reference.Rankers()
     for row in rows:
         scores = rankers.dense("100K/3", texts, row.question)
-        mismatches, same, _ = reference.check_row(row.to_dict(), ids, scores, questions, 10)
+        mismatches, same, _ = beam_reference.check_row(row.to_dict(), ids, scores, questions, 10)
         assert mismatches == [] and same, row.question_id
     assert rankers.windows > len(texts)  # some messages were split into windows

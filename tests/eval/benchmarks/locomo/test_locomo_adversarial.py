@@ -65,6 +65,7 @@ def test_a_choice_is_scored_by_the_letter():
     assert chosen_option("a pottery class", options) == 1 and chosen_option("an island", options) is None
 
 
+@pytest.mark.shared_data("locomo")
 def test_choice_options_on_the_dev_file(shared_data):
     benchmark = LocomoBenchmark(
         shared_data / Path("locomo") / "locomo.dev.json",
@@ -91,6 +92,7 @@ def test_choice_options_on_the_dev_file(shared_data):
         LocomoBenchmark(shared_data / "locomo" / "locomo.dev.json", adversarial_format="letters")
 
 
+@pytest.mark.shared_data("locomo")
 def test_categories_choose_the_questions(shared_data):
     only = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"], categories=[5], max_questions=4)
     asked = only.questions_of("conv-26")

@@ -32,6 +32,7 @@ def _judge(judge, finding, question, answer: str, dia_ids=()) -> dict:
     return judge(JudgeInput(case, Answer(answer, data=answer), ""))
 
 
+@pytest.mark.shared_data("locomo", "locomo_audit")
 def test_findings_map_to_the_dev_questions_by_released_order(shared_data, dev):
     conversations, findings = dev
     raw = json.loads((shared_data / AUDIT).read_text())
@@ -44,6 +45,7 @@ def test_findings_map_to_the_dev_questions_by_released_order(shared_data, dev):
     assert findings[("conv-42", index)].error_type == entry["error_type"]
 
 
+@pytest.mark.shared_data("locomo", "locomo_audit")
 def test_a_corrected_gold_is_judged_against_the_audits_answer(dev):
     conversations, findings = dev
     finding = findings[("conv-26", 2)]  # HALLUCINATION: "Psychology, counseling certification"
@@ -55,6 +57,7 @@ def test_a_corrected_gold_is_judged_against_the_audits_answer(dev):
     assert "audited" not in kept  # the original key alone: no finding on the case
 
 
+@pytest.mark.shared_data("locomo", "locomo_audit")
 def test_an_ambiguous_gold_is_scored_apart(dev):
     conversations, findings = dev
     finding = findings[("conv-26", 43)]  # AMBIGUOUS: "abstract art"
@@ -63,6 +66,7 @@ def test_an_ambiguous_gold_is_scored_apart(dev):
     assert verdict["correct"] is True and verdict["audited"] == {"correct": None, "ambiguous": True}
 
 
+@pytest.mark.shared_data("locomo", "locomo_audit")
 def test_a_citation_only_finding_changes_retrieval_only(dev):
     conversations, findings = dev
     finding = findings[("conv-26", 1)]  # WRONG_CITATION: D1:12 cited, D1:14 holds the answer
@@ -81,6 +85,7 @@ def _row(question_id: str, category: int, verdict: dict, finding=None) -> Row:
     )
 
 
+@pytest.mark.shared_data("locomo", "locomo_audit")
 def test_summaries_give_both_keys_the_flips_and_the_ceiling(dev):
     conversations, findings = dev
     q = conversations["conv-26"].questions
@@ -111,6 +116,7 @@ def test_summaries_give_both_keys_the_flips_and_the_ceiling(dev):
     assert "by_judge_audited" not in locomo_scores(rows, answer_key="original")
 
 
+@pytest.mark.shared_data("locomo", "locomo_audit")
 def test_the_answer_key_and_its_refusals(shared_data, tmp_path, monkeypatch):
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
     default = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"])  # the shared dev file: its audit
@@ -126,6 +132,7 @@ def test_the_answer_key_and_its_refusals(shared_data, tmp_path, monkeypatch):
     assert LocomoBenchmark(copy, answer_key="original", audit=shared_data / AUDIT).findings == {}
 
 
+@pytest.mark.shared_data("locomo", "locomo_audit")
 def test_an_audit_of_another_release_or_a_malformed_one_is_refused(shared_data, tmp_path):
     raw = json.loads((shared_data / AUDIT).read_text())
     conversations, _ = load_conversations(shared_data / DEV)
@@ -144,6 +151,7 @@ def test_an_audit_of_another_release_or_a_malformed_one_is_refused(shared_data, 
         read_findings(bad)
 
 
+@pytest.mark.shared_data("locomo", "locomo_audit")
 def test_a_run_and_its_report_under_both_keys(shared_data, tmp_path, monkeypatch):
     from memsuite.eval.config import config_from_dict
     from memsuite.eval.report.document import build_report, report_markdown

@@ -15,6 +15,7 @@ from memsuite.memory_systems.errors import DatasetError
 DEV = Path("locomo") / "locomo.dev.json"
 
 
+@pytest.mark.shared_data("locomo")
 def test_dev_file_loads_with_its_quirks_counted(shared_data):
     conversations, repairs = load_conversations(shared_data / DEV)
     assert [c.sample_id for c in conversations] == [

@@ -43,6 +43,7 @@ def _hand_documents(item: dict) -> list[tuple[str, str]]:
     return out
 
 
+@pytest.mark.shared_data("locomo")
 def test_bm25_recall_on_one_conversation_matches_a_hand_computation(shared_data):
     benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-30"])
     system = get_system("bm25")
@@ -74,6 +75,7 @@ def test_bm25_recall_on_one_conversation_matches_a_hand_computation(shared_data)
     assert 0 < everything["mean"] < 1
 
 
+@pytest.mark.shared_data("locomo")
 def test_reference_rows_full_context_and_gold_evidence(shared_data):
     benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"], max_questions=20)
     ctx = RunContext(k=5, judges=())
@@ -98,6 +100,7 @@ def test_reference_rows_full_context_and_gold_evidence(shared_data):
     assert "D1:1" not in row.metadata["retrieved_dia_ids"]
 
 
+@pytest.mark.shared_data("locomo")
 def test_retrieval_only_run_through_the_runner(shared_data, tmp_path):
     config = config_from_dict(
         {
@@ -122,6 +125,7 @@ def test_retrieval_only_run_through_the_runner(shared_data, tmp_path):
     assert summary["by_judge"]["evidence"]["overall"]["n_failed"] == 0
 
 
+@pytest.mark.shared_data("locomo")
 def test_the_report_names_the_data_the_benchmark_chose_by_name_not_path(shared_data, tmp_path, monkeypatch):
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
     options = {"conversations": ["conv-41"], "max_questions": 3}
@@ -137,6 +141,7 @@ def test_the_report_names_the_data_the_benchmark_chose_by_name_not_path(shared_d
     assert "LoCoMo -- judge: evidence" in markdown and "n_failed" in markdown
 
 
+@pytest.mark.shared_data("locomo")
 def test_answer_judges_need_an_answer_llm_and_unknown_judges_fail(shared_data):
     benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"], max_questions=1)
     with pytest.raises(ConfigError, match="need an answer_llm"):
@@ -145,6 +150,7 @@ def test_answer_judges_need_an_answer_llm_and_unknown_judges_fail(shared_data):
         list(benchmark.run_unit(get_system("bm25"), "conv-26", RunContext(judges=("exact_match",))))
 
 
+@pytest.mark.shared_data("locomo")
 def test_default_data_path_and_its_error(shared_data, monkeypatch, tmp_path):
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
     assert default_data_path() == shared_data / DEV
@@ -154,6 +160,7 @@ def test_default_data_path_and_its_error(shared_data, monkeypatch, tmp_path):
         default_data_path()
 
 
+@pytest.mark.shared_data("locomo")
 def test_the_benchmark_lays_out_the_documents(shared_data):
     plain = Session("s", "2023", (Turn("user", "hello"), Turn("assistant", "hi")))
     assert plain.documents is None and plain.per_turn_documents() is None
@@ -168,6 +175,7 @@ def test_the_benchmark_lays_out_the_documents(shared_data):
     assert documents[0].metadata["dia_id"] == "D1:1" and documents[0].turn == 0
 
 
+@pytest.mark.shared_data("locomo")
 def test_conversations_may_be_a_count_and_the_source_describes_what_ran(shared_data):
     first_two = LocomoBenchmark(shared_data / DEV, conversations=2)
     order = [c["sample_id"] for c in json.loads((shared_data / DEV).read_text())]
@@ -192,7 +200,7 @@ def test_conversations_may_be_a_count_and_the_source_describes_what_ran(shared_d
     assert all(e["question"] < 3 for e in capped.repairs.examples)
 
 
-def test_a_count_of_conversations_passes_config_validation():
+def test_a_count_of_conversations_passes_config_validation(fetched_catalogue):
     config = config_from_dict(
         {"benchmark": "locomo", "systems": ["bm25"], "judges": [], "benchmark_options": {"conversations": 2}}
     )

@@ -3,6 +3,8 @@ with the published gpt-4o-mini verdicts, and its leniency on answers written to 
 
 import json
 
+import pytest
+
 from memsuite.eval.benchmarks.locomo.judges.rule import judge_rule
 
 
@@ -128,6 +130,7 @@ def _agreement(items, leniency):
     return agree / total
 
 
+@pytest.mark.shared_data("locomo_audit")
 def test_agreement_with_the_published_majority_and_leniency_on_wrong_answers(shared_data):
     """Every undecided answer counts as a disagreement; the adversarial answers are all wrong."""
     audit = shared_data / "published" / "locomo" / "audit"
@@ -146,6 +149,7 @@ def test_agreement_with_the_published_majority_and_leniency_on_wrong_answers(sha
         assert accepted / len(wrong) <= 0.04, (name, accepted / len(wrong))
 
 
+@pytest.mark.shared_data("locomo_zep_grades")
 def test_agreement_with_zeps_published_grades(shared_data):
     """The official leniency agrees with Zep's grades on at least 0.85 of the answers, pooled over the
     dev conversations; no answer is left undecided."""

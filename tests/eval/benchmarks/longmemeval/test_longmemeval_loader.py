@@ -42,6 +42,7 @@ def _write(path: Path, records: list) -> Path:
     return path
 
 
+@pytest.mark.shared_data("longmemeval")
 def test_the_released_dev_files_load_unchanged(shared_data):
     oracle = LmeFile(shared_data / ORACLE)
     assert len(oracle.ids) == 400 and set(oracle.counts) == set(QUESTION_TYPES)
@@ -55,6 +56,7 @@ def test_the_released_dev_files_load_unchanged(shared_data):
     assert all(isinstance(oracle.question(q).answer, str) for q in oracle.ids[:50])
 
 
+@pytest.mark.shared_data("longmemeval")
 def test_selection_by_type_and_id(shared_data):
     chosen = LmeFile(shared_data / ORACLE, question_types=["knowledge-update"])
     assert len(chosen.ids) == 62 and {chosen.question_type(q) for q in chosen.ids} == {"knowledge-update"}

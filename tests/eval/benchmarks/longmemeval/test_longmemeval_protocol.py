@@ -36,6 +36,7 @@ def _official_flat_bm25(question: str, texts: list[str]) -> list[int]:
     return list(np.argsort(scores)[::-1])
 
 
+@pytest.mark.shared_data("longmemeval")
 def test_the_official_corpus_of_a_real_question(s_subset):
     question = s_subset.file.question("gpt4_2655b836")
     sessions = corpus(question, "session")
@@ -49,6 +50,7 @@ def test_the_official_corpus_of_a_real_question(s_subset):
 
 
 @pytest.mark.parametrize("granularity", ["session", "turn"])
+@pytest.mark.shared_data("longmemeval")
 def test_flat_bm25_reproduces_the_official_ranking_and_metrics(shared_data, granularity):
     benchmark = LongMemEvalBenchmark(shared_data / S, per_type=2, granularity=granularity)
     for unit in benchmark.units():
@@ -62,6 +64,7 @@ def test_flat_bm25_reproduces_the_official_ranking_and_metrics(shared_data, gran
         assert row.verdicts["retrieval"]["metrics"] == question_metrics(official, ids, relevant, granularity)
 
 
+@pytest.mark.shared_data("longmemeval")
 def test_sessions_are_ingested_in_date_order_with_their_corpus_documents(s_subset):
     question = s_subset.file.question(s_subset.units()[0])
     sessions = to_sessions(question, "session")
@@ -72,6 +75,7 @@ def test_sessions_are_ingested_in_date_order_with_their_corpus_documents(s_subse
     assert all(d.metadata["date"] == s.timestamp for s in sessions for d in s.documents)
 
 
+@pytest.mark.shared_data("longmemeval")
 def test_rows_carry_the_ranking_relevant_ids_and_dated_context(s_subset):
     unit = s_subset.units()[0]
     (row,) = s_subset.run_unit(get_system("bm25"), unit, RunContext(k=3, judges=()))
@@ -95,6 +99,7 @@ class _OwnLayout(BM25Memory):
         return IngestReport(session.session_id)
 
 
+@pytest.mark.shared_data("longmemeval")
 def test_the_retrieval_verdict_holds_at_a_depth_outside_the_official_ones(s_subset):
     unit = s_subset.units()[0]
     (row,) = s_subset.run_unit(get_system("bm25"), unit, RunContext(k=7, judges=()))
@@ -103,6 +108,7 @@ def test_the_retrieval_verdict_holds_at_a_depth_outside_the_official_ones(s_subs
     assert verdict["k"] == 7 and verdict["correct"] == all(r in top for r in row.metadata["relevant"])
 
 
+@pytest.mark.shared_data("longmemeval")
 def test_a_system_without_corpus_documents_gets_no_ranking(s_subset):
     unit = s_subset.units()[0]
     (row,) = s_subset.run_unit(_OwnLayout(), unit, RunContext(k=3, judges=()))
@@ -111,6 +117,7 @@ def test_a_system_without_corpus_documents_gets_no_ranking(s_subset):
     assert row.context != "(no memory)"
 
 
+@pytest.mark.shared_data("longmemeval")
 def test_a_retrieval_only_run_reports_the_official_averages(shared_data, tmp_path):
     config = config_from_dict(
         {
@@ -146,6 +153,7 @@ def test_a_retrieval_only_run_reports_the_official_averages(shared_data, tmp_pat
     assert "no QA judge: retrieval only" in markdown and "6 questions of" in markdown
 
 
+@pytest.mark.shared_data("longmemeval")
 def test_a_session_recurring_across_haystacks_is_encoded_once(shared_data, tmp_path, monkeypatch):
     """Two real S questions share haystack sessions: through one embedding cache, the second question's
     dense ingest sends none of the shared sessions' texts to the model again."""
@@ -191,6 +199,7 @@ def test_a_session_recurring_across_haystacks_is_encoded_once(shared_data, tmp_p
 ORACLE = Path("longmemeval") / "longmemeval_oracle.dev.json"
 
 
+@pytest.mark.shared_data("longmemeval")
 def test_reference_rows_get_whole_sessions_not_a_ranking(shared_data):
     """gold_evidence is given the evidence sessions in full (assistant turns too), full_context every
     session; on the oracle file, whose haystack is the evidence, the two contexts are the same."""

@@ -89,6 +89,7 @@ def test_gold_alternatives_are_accepted():
     assert verdict(gold, "14 days") is False
 
 
+@pytest.mark.shared_data("longmemeval", "longmemeval_published")
 def test_agreement_with_the_published_verdicts(shared_data):
     """Each published set: at least 0.85 agreement counting every undecided answer as a disagreement,
     at least 0.87 on all the sets pooled, and at most 1 % undecided.

@@ -157,6 +157,7 @@ def _hit(text: str, score: float, gold: bool = False) -> dict:
 
 
 # -- loader on the real sample ---------------------------------------------------------------------
+@pytest.mark.shared_data("wmb100k")
 def test_loader_reads_the_real_sample(shared_data: Path) -> None:
     folder = shared_data / "wmb100k"
     conversation = load_turns(folder / "daily_life.prefix.jsonl", category="daily_life")
@@ -646,6 +647,7 @@ def test_configs_are_valid_runs_of_the_benchmark() -> None:
         signature.bind(**config.benchmark_options)  # every option is a constructor argument
 
 
+@pytest.mark.shared_data("wmb100k")
 def test_real_bm25_run_on_the_daily_life_sample(shared_data: Path) -> None:
     folder = shared_data / "wmb100k"
     benchmark = WMBBenchmark(
@@ -672,6 +674,7 @@ def test_real_bm25_run_on_the_daily_life_sample(shared_data: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.shared_data("wmb100k")
 def test_llm_judge_through_the_real_local_model(shared_data: Path, local_llm, monkeypatch) -> None:
     from memsuite.memory_systems.llm import LLMClient, local_config
 
@@ -698,6 +701,7 @@ def test_llm_judge_through_the_real_local_model(shared_data: Path, local_llm, mo
     assert client.usage(phase="judge").llm_calls + client.usage(phase="judge").cache_hits >= 1
 
 
+@pytest.mark.shared_data("wmb100k")
 def test_the_shipped_sample_config_finds_its_data_like_every_config(shared_data, tmp_path, monkeypatch):
     from memsuite.eval.config import find_config, load_config
     from memsuite.eval.registry import get_benchmark

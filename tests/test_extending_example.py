@@ -1,15 +1,17 @@
-"""The README's worked example memory system: registered through its entry point and usable."""
+"""The worked example memory system of docs/extending.md: registered through its entry point and usable."""
 
 from __future__ import annotations
 
-import readme_example
+import extending_example
 
 from memsuite.eval.cli import main
 from memsuite.memory_systems import get_system, system_names
 
 
 def test_the_example_is_registered_through_its_entry_point():
-    assert readme_example.example_entry_points() == {"word_overlap": "word_overlap_memory:WordOverlapMemory"}
+    assert extending_example.example_entry_points() == {
+        "word_overlap": "word_overlap_memory:WordOverlapMemory"
+    }
     assert "word_overlap" in system_names()
 
 
@@ -29,6 +31,6 @@ def test_the_example_ranks_by_shared_words_and_round_trips(tmp_path):
     assert loaded.search("staging port", k=2) == memory.search("staging port", k=2)
 
 
-def test_the_readme_shows_exactly_one_module_and_its_entry_point():
-    assert len(readme_example.readme_blocks("python")) == 1
-    assert len(readme_example.readme_blocks("toml")) == 1
+def test_the_page_shows_exactly_one_module_and_its_entry_point():
+    assert len(extending_example.page_blocks("python")) == 1
+    assert len(extending_example.page_blocks("toml")) == 1

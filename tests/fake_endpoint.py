@@ -1,4 +1,4 @@
-"""A scripted OpenAI-compatible endpoint on a loopback port, for tests and benchmarks (no SDK mocks).
+"""A scripted OpenAI-compatible endpoint on a loopback port, the test double of a remote LLM (no SDK mocks).
 
 It misbehaves on request (timeouts, dropped connections, HTTP errors, garbage), can add a fixed
 latency to every answer (``latency_s``: a stand-in for a remote endpoint), and records when each

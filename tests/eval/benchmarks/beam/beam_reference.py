@@ -20,7 +20,7 @@ the largest reference-score gap between two messages the run puts in the opposit
 of a padded batch swaps only near-ties).
 
     memsuite run beam_quick --out runs/beam_quick
-    .venv/bin/python perf/beam_reference.py runs/beam_quick [--data FOLDER]
+    .venv/bin/python tests/eval/benchmarks/beam/beam_reference.py runs/beam_quick [--data FOLDER]
 """
 
 from __future__ import annotations
