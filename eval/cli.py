@@ -211,7 +211,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     )
     report = build_report(load_runs(args.run_dirs, labels), prices=_prices(args.prices), command=command)
     files = write_report(report, out, plots=not args.no_plots)
-    print(f"report: {files[0]} ({len(files) - 1} tables and plots in {out})")
+    print(f"report: {files[0]} ({len(files) - 2} tables and plots in {out})")
+    print(f"page: {files[1]} (open it in a browser; no server needed)")
     return 0
 
 
@@ -240,6 +241,7 @@ def _cmd_ablate(args: argparse.Namespace) -> int:
     for value, label, folder in zip(ablation.values, ablation.labels, result.runs, strict=True):
         print(f"{label} ({ablation.key} = {value}): {folder}")
     print(f"report: {result.files[0]}")
+    print(f"page: {result.files[1]}")
     if result.incomplete:
         print(f"variants with failed units: {', '.join(result.incomplete)} (run again to retry them)")
     return 1 if result.incomplete else 0

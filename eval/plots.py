@@ -65,6 +65,7 @@ def plot_task_bars(
     title: str,
     ylabel: str = "pass rate",
     reference: Mapping[str, Mapping[str, Any]] | None = None,
+    intervals: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Path:
     """Grouped bars: one group per task, one bar per system (MEME per-task bars).
 
@@ -75,6 +76,7 @@ def plot_task_bars(
         title: Figure title (should name the judge and the data).
         ylabel: Y-axis label.
         reference: Published numbers, name -> task -> rate, drawn as hatched bars after each system's.
+        intervals: System -> task -> interval (anything with ``lo`` and ``hi``), drawn as whiskers.
 
     Returns:
         ``path``.
@@ -85,13 +87,17 @@ def plot_task_bars(
     ax = figure.add_subplot()
     width = 0.8 / max(1, len(series))
     for i, (name, values, is_reference) in enumerate(series):
-        xs, heights = [], []
+        xs, heights, whiskers = [], [], []
+        found = {} if is_reference else (intervals or {}).get(name) or {}
         for j, task in enumerate(tasks):
             x = j - 0.4 + width * (i + 0.5)
             value = _number(values.get(task))
             if value is not None:
                 xs.append(x)
                 heights.append(value)
+                interval = found.get(task)
+                if interval is not None:
+                    whiskers.append((x, value, interval.lo, interval.hi))
             elif isinstance(values.get(task), str):  # "n/a": undefined, unlike a missing measurement
                 ax.text(x, 0.01, values[task], ha="center", va="bottom", fontsize=6, rotation=90)
         ax.bar(
@@ -104,6 +110,8 @@ def plot_task_bars(
             edgecolor="black" if is_reference else None,
             linewidth=0.5,
         )
+        for x, value, lo, hi in whiskers:
+            ax.errorbar(x, value, [[value - lo], [hi - value]], color="black", linewidth=0.7, capsize=2)
     ax.set_xticks(range(len(tasks)), list(tasks))
     ax.set_ylim(0, 1.05)
     ax.set_ylabel(ylabel)

@@ -25,7 +25,7 @@ from memsuite.eval.report.usage import answer_ms, retrieve_ms
 from memsuite.memory_systems.errors import ConfigError
 
 #: Metadata keys naming a question's task or category, by benchmark convention.
-_CELL_KEYS = ("task", "category", "qtype", "question_type", "checkpoint")
+_CELL_KEYS = ("task", "category", "qtype", "question_type", "ability", "checkpoint")
 #: Characters of context a printed question shows.
 EXCERPT = 400
 

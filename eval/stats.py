@@ -76,15 +76,15 @@ def _statistic_samples(
     unit_codes, n_units = _index(units if units is not None else range(len(x)))
     group_codes, n_groups = _index(groups if groups is not None else [0] * len(x))
     # Per unit and group: sum and count of the values; a resample is a multiset of units.
-    sums = np.zeros((n_units, n_groups))
-    counts = np.zeros((n_units, n_groups))
-    np.add.at(sums, (unit_codes, group_codes), x)
-    np.add.at(counts, (unit_codes, group_codes), 1)
+    # bincount over flat (unit, group) cells: np.add.at does the same sums tens of times slower.
+    cells = unit_codes * n_groups + group_codes
+    sums = np.bincount(cells, weights=x, minlength=n_units * n_groups).reshape(n_units, n_groups)
+    counts = np.bincount(cells, minlength=n_units * n_groups).reshape(n_units, n_groups).astype(float)
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, n_units, size=(resamples, n_units))
     # How often each unit is drawn in each resample, then the weighted sums per group.
-    weights = np.zeros((resamples, n_units))
-    np.add.at(weights, (np.repeat(np.arange(resamples), n_units), draws.ravel()), 1)
+    flat = (np.arange(resamples)[:, None] * n_units + draws).ravel()
+    weights = np.bincount(flat, minlength=resamples * n_units).reshape(resamples, n_units).astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         group_means = (weights @ sums) / (weights @ counts)
         point = (sums.sum(0) / counts.sum(0)).mean()

@@ -53,12 +53,16 @@ _EXCERPT = 200
 
 def _answer_judges(benchmark: str, rows: Sequence[Row]) -> list[str]:
     names: list[str] = []
+    retrieval: set[str] = set()  # judges of retrieval, looked up once rather than on every row
     for row in rows:
         for name, verdict in row.verdicts.items():
-            if name in names or not isinstance(verdict, dict) or not isinstance(verdict.get("correct"), bool):
+            if name in names or name in retrieval:
+                continue
+            if not isinstance(verdict, dict) or not isinstance(verdict.get("correct"), bool):
                 continue
             try:
                 if not get_judge(benchmark, name).needs_answer:
+                    retrieval.add(name)
                     continue
             except ConfigError:
                 pass  # a judge the benchmark does not register (a protocol label): compare it

@@ -156,7 +156,8 @@ def build_report(
 # -- rendering -----------------------------------------------------------------------------------------
 
 
-def _float_format(column: str, table: Table) -> str:
+def float_format(column: str, table: Table) -> str:
+    """The format spec of a float in ``column``: the table's own, else by the column's name."""
     if column in table.formats:
         return table.formats[column]
     if "usd" in column:
@@ -199,8 +200,8 @@ def table_markdown(table: Table) -> str:
     ]
     for index, row in enumerate(table.rows):
         cells = [
-            format_cell(v, _float_format(c, table))
-            + interval_text(table.intervals.get((index, c)), _float_format(c, table))
+            format_cell(v, float_format(c, table))
+            + interval_text(table.intervals.get((index, c)), float_format(c, table))
             + format_cell(table.marks.get((index, c), ""))
             for c, v in zip(table.columns, row, strict=True)
         ]
@@ -234,20 +235,9 @@ def table_csv(table: Table) -> str:
     return out.getvalue()
 
 
-def report_markdown(report: Report, figures: Mapping[str, str] | None = None) -> str:
-    """The report as one Markdown document.
-
-    Args:
-        report: The report.
-        figures: Figure name -> PNG file name (relative to the document) of the figures drawn;
-            figures not listed are left out.
-    """
-    figures = figures or {}
-    parts = [f"# {report.title}"]
-    if report.command:
-        parts.append(f"Regenerate with `{report.command}`.")
-    runs = runs_table(report.runs)
-    parts.append(f"## {runs.title}\n\n{table_markdown(runs)}")
+def report_warnings(report: Report) -> list[str]:
+    """What a reader must know before any rate (Markdown): wiring-only runs, unfinished runs, failed
+    LLM calls."""
     warnings = []
     if any(run.header.get("wiring_only") for run in report.runs):
         warnings.append(
@@ -268,6 +258,24 @@ def report_markdown(report: Report, figures: Mapping[str, str] | None = None) ->
                 "summary.json counts them), so rates cover fewer questions than the run asked."
                 + (f" Stopped early: {run.header['stop_reason']}" if run.header.get("stop_reason") else "")
             )
+    return warnings
+
+
+def report_markdown(report: Report, figures: Mapping[str, str] | None = None) -> str:
+    """The report as one Markdown document.
+
+    Args:
+        report: The report.
+        figures: Figure name -> PNG file name (relative to the document) of the figures drawn;
+            figures not listed are left out.
+    """
+    figures = figures or {}
+    parts = [f"# {report.title}"]
+    if report.command:
+        parts.append(f"Regenerate with `{report.command}`.")
+    runs = runs_table(report.runs)
+    parts.append(f"## {runs.title}\n\n{table_markdown(runs)}")
+    warnings = report_warnings(report)
     if warnings:
         # First thing after the title: a reader must not take rates of a failing run at face value.
         parts.insert(1, "\n".join(f"> {w}" for w in warnings))
@@ -284,16 +292,18 @@ def report_markdown(report: Report, figures: Mapping[str, str] | None = None) ->
     return "\n\n".join(parts) + "\n"
 
 
-def write_report(report: Report, out_dir: Path | str, *, plots: bool = True) -> list[Path]:
-    """Write ``report.md``, one CSV per table and (unless ``plots`` is False) one PNG per figure.
+def write_report(report: Report, out_dir: Path | str, *, plots: bool = True, page: bool = True) -> list[Path]:
+    """Write ``report.md``, one CSV per table, (unless ``plots`` is False) one PNG per figure and
+    (unless ``page`` is False) the web page ``index.html`` with its folders (:mod:`.html`).
 
     Args:
         report: The report.
         out_dir: Folder to write into (created).
         plots: Draw the figures.
+        page: Write the web page.
 
     Returns:
-        The files written, ``report.md`` first.
+        The files written, ``report.md`` first (then ``index.html`` when written).
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -312,4 +322,8 @@ def write_report(report: Report, out_dir: Path | str, *, plots: bool = True) -> 
                 written.append(path)
     markdown = out_dir / "report.md"
     markdown.write_text(report_markdown(report, drawn), encoding="utf-8")
-    return [markdown, *written]
+    if not page:
+        return [markdown, *written]
+    from memsuite.eval.report.html import write_page  # it builds on this module
+
+    return [markdown, write_page(report, out_dir, drawn), *written]

@@ -306,7 +306,10 @@ def _recall_figures(runs: Sequence[RunInfo], systems: Sequence[str], options: Re
             k = run.config.get("k")
             stem = "locomo_recall" if len(runs) == 1 else f"locomo_recall_{slug(run.label)}"
             title = f"LoCoMo evidence recall@{k} per category -- {run.label}"
-            draw = partial(plotting.plot_task_bars, scores, names, title=title, ylabel=f"recall@{k}")
+            intervals = {s: recalls[(run.label, s)] for s in scores}
+            draw = partial(
+                plotting.plot_task_bars, scores, names, title=title, ylabel=f"recall@{k}", intervals=intervals
+            )
             figures.append(Figure(stem, title, draw))
         return figures
 

@@ -207,7 +207,8 @@ def run_demo(
         command="memsuite demo --out " + str(out_dir),
     )
     files = write_report(report, out_dir / "report")
-    print(f"\nReport (tables and plots): {files[0]}\nRows: {_rows_paths(folders)}")
+    print(f"\nReport (tables and plots): {files[0]}\nPage (open in a browser): {files[1]}")
+    print(f"Rows: {_rows_paths(folders)}")
     return files[0]
 
 

@@ -470,7 +470,10 @@ def _meme_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]
             title = f"MEME per task -- {run.label}, judge {judge}, answers {answers}"
             if oracle_roles(run):
                 title += f" -- {oracle_from(run)}"
-            draw = partial(plotting.plot_task_bars, scores, axis, title=title, reference=reference)
+            intervals = {s: meme_intervals(run, s, judge) for s in run.systems}
+            draw = partial(
+                plotting.plot_task_bars, scores, axis, title=title, reference=reference, intervals=intervals
+            )
             figures.append(Figure(stem, title, draw))
         return figures
     judge, sweep = judges[0], options.sweep
