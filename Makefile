@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.memsuite-installed
 # The memory libraries beyond the `adapters` extra (docs/libraries.md): installed for the tests and the
 # oracle ceilings, not for the demo, so the newcomer's install does not pay for them.
-LIBRARY_EXTRAS := langmem,llamaindex
+LIBRARY_EXTRAS := langmem,llamaindex,amem
 LIBRARIES_STAMP := $(VENV)/.memsuite-libraries-installed
 LINT_PATHS := memsuite memory_systems baselines eval tests perf setup.py
 # llama-cpp-python is source-only; the default build crashes on decode on CPUs with AMX. Build with

@@ -26,6 +26,7 @@ ADAPTER_LIBRARIES: dict[str, str | tuple[str, ...]] = {
     "memsuite.baselines.adapters.graphiti": "graphiti-core",
     "memsuite.baselines.adapters.langmem": ("langmem", "trustcall"),
     "memsuite.baselines.adapters.llamaindex_memory": "llama-index-core",
+    "memsuite.baselines.adapters.amem": "a-mem",
 }
 #: Keys of an ``{model: oracle, ...}`` mapping: client defaults only (the endpoint is the oracle's).
 CLIENT_KEYS = ("max_tokens", "temperature", "json_mode", "timeout_s", "deadline_s", "preflight_timeout_s")

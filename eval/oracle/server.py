@@ -51,6 +51,7 @@ class ServedCall:
 def all_kinds() -> tuple[PromptKind, ...]:
     """Every prompt kind the oracle serves, most specific first."""
     from memsuite.eval.oracle import (
+        amem_kinds,
         answer_kinds,
         graphiti_kinds,
         langmem_kinds,
@@ -64,6 +65,7 @@ def all_kinds() -> tuple[PromptKind, ...]:
         *graphiti_kinds.KINDS,
         *langmem_kinds.KINDS,
         *llamaindex_kinds.KINDS,
+        *amem_kinds.KINDS,
         *native_kinds.KINDS,
         *answer_kinds.KINDS,
     )
