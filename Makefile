@@ -100,7 +100,7 @@ results: install
 # The libraries' ceilings: mem0ai, graphiti-core, langmem, llamaindex_memory, a-mem and the native LLM
 # paradigms with every LLM call answered by the gold-backed oracle endpoint, on MEME (10 generated
 # episodes, no filler) and DynamicMem (two generated users, 15 months). Not part of `make results`: 32 min
-# wall on 2 cores shared with other jobs (MEME 14 min, DynamicMem 18 min; 11 min of CPU). Runs go to
+# wall on 2 cores shared with other jobs (about 16 min each; 11 min of CPU). Runs go to
 # runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored / maintained /
 # retrieved shares and evidence rate per system, with intervals; docs/llm-endpoints.md) to results/.
 results-oracle: install libraries
