@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from memsuite.eval import registry
-from memsuite.eval.config import config_from_dict
-from memsuite.eval.datasets import catalogue
+from memsuite.eval.data.catalogue import catalogue
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.report.model import ReportOptions, Section
 from memsuite.eval.report.runs import load_runs
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 
 
 def _beam(tmp: Path) -> dict[str, Any]:
