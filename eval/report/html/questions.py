@@ -112,6 +112,15 @@ def disagrees(row: Row, sources: Sequence[str]) -> bool:
     return len(decided) > 1
 
 
+def cell_label(row: Row, cell: str | None) -> str | None:
+    """The task / category as the page shows it: with its name where the benchmark numbers its
+    categories and names them too (LoCoMo's ``category`` 2 is ``temporal``)."""
+    name = row.metadata.get("category_name")
+    if cell is None or not isinstance(name, str) or name == cell:
+        return cell
+    return f"{cell} {name}"
+
+
 def context_limit(n_rows: int) -> int:
     """Characters of context kept per row when a report holds ``n_rows`` rows."""
     return max(MIN_CONTEXT_CHARS, min(MAX_CONTEXT_CHARS, CONTEXT_BUDGET_CHARS // max(1, n_rows)))
@@ -215,7 +224,7 @@ def question_data(runs: Sequence[RunInfo]) -> QuestionData:
                     data.position(data.systems, row.system),
                     row.unit_id,
                     row.question_id,
-                    data.position(data.cells, record["cell"]),
+                    data.position(data.cells, cell_label(row, record["cell"])),
                     data.position(data.stages, record["stage"]),
                     verdicts,
                     1 if disagrees(row, sources.get(row.system, [])) else 0,

@@ -196,24 +196,33 @@
     document.getElementById("next-page").disabled = page >= pages - 1;
   }
 
-  function marked(text, items) {
-    // The context with each retrieved evidence item marked; items are plain strings.
+  // The context with each retrieved evidence item (plain strings, as they are) and the free-text
+  // search (in any case) marked.
+  function marked(text, items, search) {
     const found = items.filter((i) => i.length > 0);
+    // Lower-casing may change a string's length (a few letters outside ASCII); then positions would
+    // not line up, and the search is not marked.
+    const lower = search && text.toLowerCase();
+    const caseless = lower && lower.length === text.length;
     const nodes = [];
     let at = 0;
-    while (at < text.length && found.length) {
+    while (at < text.length) {
       let best = -1;
-      let item = "";
+      let length = 0;
+      let kind = "";
       for (const candidate of found) {
         const i = text.indexOf(candidate, at);
-        if (i >= 0 && (best < 0 || i < best || (i === best && candidate.length > item.length))) {
-          best = i;
-          item = candidate;
+        if (i >= 0 && (best < 0 || i < best || (i === best && candidate.length > length))) {
+          [best, length, kind] = [i, candidate.length, "evidence"];
         }
       }
+      if (caseless) {
+        const i = lower.indexOf(search, at);
+        if (i >= 0 && (best < 0 || i < best)) [best, length, kind] = [i, search.length, "search"];
+      }
       if (best < 0) break;
-      nodes.push(text.slice(at, best), el("mark", { class: "evidence", text: item }));
-      at = best + item.length;
+      nodes.push(text.slice(at, best), el("mark", { class: kind, text: text.slice(best, best + length) }));
+      at = best + length;
     }
     nodes.push(text.slice(at));
     return nodes;
@@ -226,7 +235,7 @@
     let previous = 0;
     for (const [start, end] of context.spans) {
       if (start > previous) parts.push(el("span", { class: "gap", text: `\n… ${start - previous} characters left out …\n` }));
-      parts.push(...marked(context.text.slice(offset, offset + end - start), items));
+      parts.push(...marked(context.text.slice(offset, offset + end - start), items, searchText()));
       offset += end - start;
       previous = end;
     }

@@ -50,6 +50,16 @@ def test_kept_context_keeps_windows_around_the_evidence():
     assert head == "x" * 100
 
 
+def test_cell_label_names_a_numbered_category():
+    def row(benchmark: str, **metadata) -> Row:
+        return Row("s", benchmark, "c", "q", "?", "g", context="", metadata=metadata)
+
+    locomo = row("locomo", category=2, category_name="temporal")
+    assert questions.cell_label(locomo, "2") == "2 temporal"
+    assert questions.cell_label(locomo, None) is None
+    assert questions.cell_label(row("meme", task="ER"), "ER") == "ER"
+
+
 def test_evidence_items_and_where_they_were_found():
     row = Row(
         system="bm25",

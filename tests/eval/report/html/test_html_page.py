@@ -211,6 +211,13 @@ def test_each_filter_counts_what_rows_jsonl_holds(meme_report, open_report):
         assert expected > 0 and int(opened.page.inner_text("#result-count")) == expected, word
     in_context = sum(word in (r["context"] or "").lower() for r in rows)
     assert f"{in_context} more in the retrieved context" in opened.page.inner_text("#search-status")
+    # A question found by its context shows the word marked there.
+    opened.page.locator("li[data-question]").first.click()
+    opened.page.wait_for_selector("#question-detail .detail-question")
+    marks = opened.page.eval_on_selector_all(
+        "#question-detail mark.search", "els => els.map(e => e.textContent)"
+    )
+    assert marks and {m.lower() for m in marks} == {word}
     # Filters combine: system and verdict together.
     opened.page.click('#filters button[type="reset"]')
     opened.page.select_option("#filter-system", index=1)
