@@ -161,8 +161,9 @@
     render(toPage);
     const inContext = await searchContexts(rest, text, run, status);
     if (inContext === null) return;
+    const partly = meta.context_cut ? ` (as the page keeps it: ${meta.context_cut} of ${meta.rows} contexts in part)` : "";
     show(base.filter((r) => quick.has(r.row) || inContext.has(r.row)), "done",
-      `${quick.size} in question, gold, answer or id; ${inContext.size} more in the retrieved context`);
+      `${quick.size} in question, gold, answer or id; ${inContext.size} more in the retrieved context${partly}`);
     render(page);
   }
 
@@ -374,6 +375,10 @@
     const [ra, sa, la] = series[ia] || [];
     const [rb, sb, lb] = series[ib] || [];
     const j = Number(form.elements.judge.value);
+    if (!meta.judges.length) {
+      out.appendChild(el("p", { class: "note", text: "No row carries a judge's verdict (the benchmark scores its rows by other measures): there is nothing to pair." }));
+      return;
+    }
     if (la === undefined || lb === undefined || la === lb) {
       out.appendChild(el("p", { class: "note", text: "Pick two different systems." }));
       return;

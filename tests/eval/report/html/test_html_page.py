@@ -313,3 +313,19 @@ def test_overview_tables_sort_by_their_numbers(meme_report, open_report):
     assert header.get_attribute("aria-sort") in ("ascending", "descending")
     numbers = [float(k) for k in keys if k.replace(".", "", 1).isdigit()]
     assert numbers == sorted(numbers) or numbers == sorted(numbers, reverse=True)
+
+
+def test_paired_view_of_rows_without_verdicts_says_there_is_nothing_to_pair(tmp_path, open_report):
+    # DynamicMem scores its rows by retrieval measures and leaves their verdicts empty.
+    rows = [
+        Row("bm25", "locomo", "conv-1", f"q{i}", f"question {i}", "gold", f"context {i}", metadata={})
+        for i in range(3)
+    ]
+    page, _ = _report(
+        [write_run(tmp_path / "run", benchmark="locomo", rows=rows, scores={})], tmp_path / "out"
+    )
+    opened = open_report(page)
+    opened.route("paired")
+    opened.page.wait_for_selector("#paired-result p")
+    assert "nothing to pair" in opened.page.inner_text("#paired-result")
+    assert opened.page.locator("p.mcnemar").count() == 0
