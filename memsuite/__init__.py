@@ -41,8 +41,8 @@ _PUBLIC = {
     "Embedder": "memsuite.memory_systems.embedder",
     "load_config": "memsuite.eval.run.config",
     "run": "memsuite.eval.run.runner",
-    "load_run": "memsuite.eval.analysis.show",
-    "load_runs": "memsuite.eval.report.runs",
+    "load_run": "memsuite.eval.run.folder",
+    "load_runs": "memsuite.eval.run.folder",
     "build_report": "memsuite.eval.report.document",
     "write_report": "memsuite.eval.report.document",
 }
@@ -72,10 +72,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from memsuite.eval.analysis.show import load_run
     from memsuite.eval.report.document import build_report, write_report
-    from memsuite.eval.report.runs import load_runs
     from memsuite.eval.run.config import load_config
+    from memsuite.eval.run.folder import load_run, load_runs
     from memsuite.eval.run.runner import run
     from memsuite.memory_systems.base import MemorySystem
     from memsuite.memory_systems.embedder import Embedder

@@ -55,7 +55,7 @@ def main() -> None:
             folder = run(config, out_dir=Path(tmp) / "run", cache_dir=None, show_progress=False)
             for unit in folder.units():
                 walls[unit.system].append(unit.wall_s)
-            summary = folder.summary()
+            summary = folder.summary
             recall = {s: e["scores"]["curves"]["evidence_recall"] for s, e in summary.items()}
             checkpoints = next(iter(summary.values()))["scores"]["checkpoints"]
     print(f"one user, {events[0]:,} events, checkpoints {', '.join(checkpoints)}:")

@@ -99,7 +99,7 @@ def main() -> None:
             started = time.perf_counter()
             folder = run(config, out_dir=Path(tmp) / "run", cache_dir=None, show_progress=False)
             wall = time.perf_counter() - started
-            summary = folder.summary()
+            summary = folder.summary
         walls.append(wall)
         shares.append((wall - clock.seconds) / wall)
         evidence = {

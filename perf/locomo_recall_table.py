@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.benchmarks.locomo.judges.official import evidence_recall
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, CATEGORY_ORDER
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 
 
 def _pct(value: float | None) -> str:

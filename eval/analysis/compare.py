@@ -31,7 +31,7 @@ from memsuite.eval.analysis.stats import (
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.layout import slug
 from memsuite.eval.report.model import Section, Table
-from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.run.folder import RunFolder
 from memsuite.memory_systems.errors import ConfigError
 
 #: The row of the overall difference.
@@ -99,13 +99,13 @@ def outcome_spec(benchmark: str) -> OutcomeSpec:
 class Side:
     """One side of a comparison: a system of a run."""
 
-    run: RunInfo
+    run: RunFolder
     system: str
     name: str
     """Its name in tables: the system, or run/system when the runs differ."""
 
 
-def sides(run_a: RunInfo, system_a: str, run_b: RunInfo, system_b: str) -> tuple[Side, Side]:
+def sides(run_a: RunFolder, system_a: str, run_b: RunFolder, system_b: str) -> tuple[Side, Side]:
     """The two sides, named by system when both are of one run, else by run/system (or run alone
     when the system is the same)."""
     if run_a.path == run_b.path:
@@ -119,7 +119,7 @@ def sides(run_a: RunInfo, system_a: str, run_b: RunInfo, system_b: str) -> tuple
     return Side(run_a, system_a, names[0]), Side(run_b, system_b, names[1])
 
 
-def _judges(run: RunInfo, system: str) -> set[str]:
+def _judges(run: RunFolder, system: str) -> set[str]:
     return {name for row in run.rows(system) for name in row.verdicts}
 
 
@@ -283,7 +283,7 @@ def base_variant(values: Sequence[object], base_value: object) -> int | None:
     return next((i for i, v in enumerate(values) if v == base_value), None)
 
 
-def sweep_comparisons(runs: Sequence[RunInfo], reference: int, key: str, is_base: bool = True) -> Section:
+def sweep_comparisons(runs: Sequence[RunFolder], reference: int, key: str, is_base: bool = True) -> Section:
     """Each variant against the reference variant, per system: one paired comparison table each.
 
     ``is_base``: the reference holds the base config's value (else it is the first variant, the base
@@ -326,13 +326,13 @@ class Headline:
     interval: Interval
 
 
-def run_judge(spec: OutcomeSpec, run: RunInfo) -> str | None:
+def run_judge(spec: OutcomeSpec, run: RunFolder) -> str | None:
     """The most preferred judge of ``spec`` that every system of the run carries."""
     carried = [_judges(run, s) | set(spec.derived) for s in run.systems]
     return next((j for j in spec.judges if carried and all(j in c for c in carried)), None)
 
 
-def headline(run: RunInfo, system: str, judge: str | None = None) -> Headline | None:
+def headline(run: RunFolder, system: str, judge: str | None = None) -> Headline | None:
     """The benchmark's headline rate of one system (its overall outcomes, resampling units), or None
     when the benchmark registers no outcomes or the run carries none of its judges."""
     try:

@@ -10,10 +10,10 @@ from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.layout import ordered_systems
 from memsuite.eval.report.model import Section, Table
-from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.run.folder import RunFolder
 
 
-def leaderboard(runs: Sequence[RunInfo]) -> Section:
+def leaderboard(runs: Sequence[RunFolder]) -> Section:
     """The leaderboard section: one column per run (named by benchmark, and run when a benchmark has
     several), one row per system; a system a run lacks is a dash."""
     per_benchmark = {run.benchmark: sum(r.benchmark == run.benchmark for r in runs) for run in runs}

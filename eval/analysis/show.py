@@ -1,6 +1,6 @@
 """A run's questions as records, one per row: what was asked, the gold answer, the answer, every
 verdict, the outcome the benchmark's rates count, the failure stage where the benchmark attributes
-one, and the retrieved context -- for ``memsuite show`` and for :func:`load_run` in notebooks.
+one, and the retrieved context -- for ``memsuite show`` and, in notebooks, ``load_run(path).records()``.
 
 ``outcome`` is the question's value under the chosen judge as the benchmark's rates count it (MEME's
 trivial-pass filter applied; 1.0 / 0.0 for a verdict, a score otherwise), None when the rates leave
@@ -13,15 +13,12 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 from memsuite.eval.analysis.compare import OutcomeSpec, outcome_spec
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.runs import RunInfo, load_runs
 from memsuite.eval.report.usage import answer_ms, retrieve_ms
+from memsuite.eval.run.folder import RunFolder
 from memsuite.memory_systems.errors import ConfigError
 
 #: Metadata keys naming a question's task or category, by benchmark convention.
@@ -37,7 +34,7 @@ def _spec(benchmark: str) -> OutcomeSpec | None:
         return None
 
 
-def default_judge(run: RunInfo, spec: OutcomeSpec | None) -> str | None:
+def default_judge(run: RunFolder, spec: OutcomeSpec | None) -> str | None:
     """The benchmark's most preferred judge present in the run's rows (None when none is)."""
     present = {name for rows in run.rows_by_system.values() for row in rows for name in row.verdicts}
     present |= set(spec.derived if spec else ())
@@ -46,7 +43,7 @@ def default_judge(run: RunInfo, spec: OutcomeSpec | None) -> str | None:
 
 
 def question_records(
-    run: RunInfo, judge: str | None = None, systems: Sequence[str] | None = None
+    run: RunFolder, judge: str | None = None, systems: Sequence[str] | None = None
 ) -> list[dict[str, Any]]:
     """One record per row of the run (of ``systems``, default all): see the module docstring.
 
@@ -156,42 +153,12 @@ def records_csv(records: Sequence[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-@dataclass
-class Run:
-    """A finished run folder for analysis: its header, summary and question records."""
-
-    info: RunInfo
-
-    @property
-    def path(self) -> Path:
-        return self.info.path
-
-    @property
-    def header(self) -> dict[str, Any]:
-        """``run.json``."""
-        return self.info.header
-
-    @property
-    def summary(self) -> dict[str, Any]:
-        """``summary.json``."""
-        return self.info.summary
-
-    @cached_property
-    def rows(self) -> Any:
-        """One record per question (:func:`question_records`, the default judge): a pandas DataFrame
-        when pandas is installed (``pip install memsuite-bench[frames]``), else a list of dicts."""
-        records = question_records(self.info)
-        try:
-            import pandas
-        except ModuleNotFoundError:
-            return records
-        return pandas.DataFrame.from_records(records)
-
-
-def load_run(path: Path | str) -> Run:
-    """Open a finished run folder for analysis (``load_run(path).rows``).
-
-    Raises:
-        ConfigError: Not a run folder, or its run has not finished.
-    """
-    return Run(load_runs([path])[0])
+def question_table(run: RunFolder, judge: str | None = None) -> Any:
+    """:func:`question_records` of every system under ``judge`` (default: the benchmark's preferred
+    one) as a pandas DataFrame when pandas is installed, else the list of records."""
+    records = question_records(run, judge)
+    try:
+        import pandas
+    except ModuleNotFoundError:
+        return records
+    return pandas.DataFrame.from_records(records)

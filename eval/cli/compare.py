@@ -11,10 +11,10 @@ from memsuite.memory_systems.errors import ConfigError
 
 if TYPE_CHECKING:  # the CLI imports this module at start; reports load only when the command runs
     from memsuite.eval.analysis.compare import Side
-    from memsuite.eval.report.runs import RunInfo
+    from memsuite.eval.run.folder import RunFolder
 
 
-def choose_sides(runs: Sequence[RunInfo], systems: Sequence[str]) -> tuple[Side, Side]:
+def choose_sides(runs: Sequence[RunFolder], systems: Sequence[str]) -> tuple[Side, Side]:
     """The two sides named by the command's runs and ``--systems``.
 
     One run: ``systems`` names two of its systems (default: its only two). Two runs: no name -- the
@@ -59,7 +59,7 @@ def choose_sides(runs: Sequence[RunInfo], systems: Sequence[str]) -> tuple[Side,
 def cmd_compare(args: argparse.Namespace) -> int:
     from memsuite.eval.analysis.compare import comparison_table, outcome_spec, pick_judge
     from memsuite.eval.report.document import table_csv, table_markdown
-    from memsuite.eval.report.runs import load_runs
+    from memsuite.eval.run.folder import load_runs
 
     a, b = choose_sides(load_runs(args.runs), args.systems or ())
     spec = outcome_spec(a.run.benchmark)

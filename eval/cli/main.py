@@ -106,7 +106,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
         return run_and_report_seeds(config, args.seeds, out, options)
     folder = run(config, out_dir=out, **options)
-    header = folder.header()
+    header = folder.header
     if header["status"] == "interrupted":
         from memsuite.eval.run.stopping import exit_code, interrupted_line, leave_units_in_flight
 
@@ -172,12 +172,8 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     """``calibrate RUN_DIR [OPTIONS]``: the calibration of the benchmark the run folder records."""
     from memsuite.eval.registry import definition
     from memsuite.eval.run.folder import load_run
-    from memsuite.memory_systems.errors import ConfigError
 
-    try:
-        benchmark = load_run(args.run_dir).header()["config"]["benchmark"]
-    except FileNotFoundError as exc:
-        raise ConfigError(str(exc)) from None
+    benchmark = load_run(args.run_dir).benchmark
     command = definition(benchmark).commands.get("calibrate")
     if command is None:
         raise MemsuiteError(f"{args.run_dir}: benchmark {benchmark!r} has no calibration")
@@ -196,7 +192,7 @@ def _prices(path: Path | None):
 
 def _cmd_report(args: argparse.Namespace) -> int:
     from memsuite.eval.report.document import build_report, write_report
-    from memsuite.eval.report.runs import load_runs
+    from memsuite.eval.run.folder import load_runs
 
     if args.out is None and len(args.run_dirs) > 1:
         print("memsuite: error: a report over several runs needs --out DIR", file=sys.stderr)

@@ -13,7 +13,7 @@ from memsuite.eval.run.config import RunConfig
 def run_and_report_seeds(config: RunConfig, seeds: Sequence[int], out: Path, options: dict[str, Any]) -> int:
     """Run ``config`` per seed with ``memsuite run``'s ``options``, then print and write the table."""
     from memsuite.eval.report.document import table_csv, table_markdown
-    from memsuite.eval.report.runs import load_runs
+    from memsuite.eval.run.folder import load_runs
     from memsuite.eval.run.seeds import run_seeds, seeds_table
 
     folders = run_seeds(config, seeds, out, **options)

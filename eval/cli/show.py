@@ -9,7 +9,7 @@ from memsuite.eval.analysis.diagnostics import STAGES
 
 def cmd_show(args: argparse.Namespace) -> int:
     from memsuite.eval.analysis.show import format_record, question_records, records_csv, select
-    from memsuite.eval.report.runs import load_runs
+    from memsuite.eval.run.folder import load_runs
 
     (run,) = load_runs([args.run])
     records = question_records(run, args.judge, [args.system] if args.system else None)

@@ -50,7 +50,7 @@ def cmd_rejudge(args: argparse.Namespace) -> int:
         show_progress=not args.quiet,
         known_wrong=args.known_wrong,
     )
-    header = folder.header()
+    header = folder.header
     block = header["rejudge"]
     rows = len(folder.rows())
     judges = ", ".join(block["judges"])

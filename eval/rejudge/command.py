@@ -118,7 +118,7 @@ def _header(
     benchmark: str, source: Path, format_name: str, label: str, judges: Sequence[str], options: dict[str, Any]
 ) -> dict[str, Any]:
     if format_name == "memsuite_run":
-        header = load_run(source).header()
+        header = load_run(source).header
         config = dict(header.get("config") or {})
         config["judges"] = list(dict.fromkeys([*(config.get("judges") or []), *judges]))
         return {**header, "config": config}
@@ -191,7 +191,7 @@ def rejudge(
     format_name, answers = read_answers(source, benchmark, format_name)
     options: dict[str, Any] = {}
     if format_name == "memsuite_run":
-        config = load_run(source).header().get("config") or {}
+        config = load_run(source).header.get("config") or {}
         if config.get("benchmark") != benchmark:
             raise ConfigError(f"{source} is a {config.get('benchmark')} run, not {benchmark}")
         options = dict(config.get("benchmark_options") or {})
@@ -216,7 +216,7 @@ def rejudge(
     if restart:
         folder.clear()
     if folder.header_path.exists() and not restart:
-        previous = folder.header().get("rejudge")
+        previous = folder.header.get("rejudge")
         if previous != block:
             raise ConfigError(
                 f"{out} holds another run ({previous or 'not a rejudge'}); choose another --out or --restart"

@@ -24,16 +24,15 @@ Every rate says what it left out: a cell whose rows include failed LLM calls sho
 ("0.50 (2 left out)"), and a cell whose questions were asked of a memory holding at most k items is
 marked (the context was the whole memory); :mod:`.caveats` has the shared marks and notes.
 
-Modules: :mod:`.runs` (loading), :mod:`.kit` (``summary.json`` as typed data, read with each benchmark's
-layout of its judges; the helpers renderers share: percentages, judge order, rates with intervals, ranking
-metrics), :mod:`.model` (tables, figures, sections, where a renderer is found), :mod:`.usage` (usage and
-cost), :mod:`.layout` (helpers for renderers: run column, stage tables), :mod:`.caveats` (left-out and
-whole-memory marks),
+Modules: :mod:`.runs` (a run's labels: LLMs, judges, data source), :mod:`.kit` (``summary.json`` as
+typed data, read with each benchmark's layout of its judges; the helpers renderers share: percentages,
+judge order, rates with intervals, ranking metrics), :mod:`.model` (tables, figures, sections, where a
+renderer is found), :mod:`.usage` (usage and cost), :mod:`.layout` (helpers for renderers: run column,
+stage tables), :mod:`.caveats` (left-out and whole-memory marks),
 :mod:`.document` (building and writing). Import from those modules; this package re-exports only
 what a user of reports needs.
 """
 
 from memsuite.eval.report.document import build_report, write_report
-from memsuite.eval.report.runs import load_runs
 
-__all__ = ["build_report", "load_runs", "write_report"]
+__all__ = ["build_report", "write_report"]

@@ -42,7 +42,7 @@ from memsuite.eval.protocol import Row
 from memsuite.eval.registry import get_judge
 from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.model import Section, Table
-from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.run.folder import RunFolder
 from memsuite.memory_systems.errors import ConfigError
 
 PUBLISHED = "published"
@@ -284,7 +284,7 @@ def _leniency_table(records: list[dict[str, Any]]) -> Table:
     )
 
 
-def render_agreement(runs: Sequence[RunInfo]) -> Section | None:
+def render_agreement(runs: Sequence[RunFolder]) -> Section | None:
     """The agreement section over ``runs`` (module docstring), or None when no run has two sources and
     none holds known-wrong answers."""
     accuracy, pairs, groups, disagreements, lenient = [], [], [], [], []

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.run.folder import RunFolder
 
 LEFT_OUT_NOTE = (
     "left out: rows whose answer or judge call failed (verdict correct = None with a failure; "
@@ -89,7 +89,7 @@ ORACLE_NOTE = (
 )
 
 
-def oracle_roles(run: RunInfo, system: str | None = None) -> list[str]:
+def oracle_roles(run: RunFolder, system: str | None = None) -> list[str]:
     """The LLM roles the oracle endpoint served in ``run`` (empty for a run with model LLMs only).
 
     With ``system``: empty too when only its internal LLM was the oracle and it made no LLM call (bm25
@@ -102,12 +102,12 @@ def oracle_roles(run: RunInfo, system: str | None = None) -> list[str]:
     return roles if calls else []
 
 
-def oracle_from(run: RunInfo, system: str | None = None) -> str:
+def oracle_from(run: RunFolder, system: str | None = None) -> str:
     """What made an oracle-served run's (or system's) rows: ``oracle ceiling (answer, internal)``."""
     return f"{ORACLE_CEILING} ({', '.join(oracle_roles(run, system))})"
 
 
-def oracle_system(run: RunInfo, system: str) -> str:
+def oracle_system(run: RunFolder, system: str) -> str:
     """A system's name in a table, saying it is a ceiling when the oracle served its calls, so the row
     says so wherever the table is read."""
     return f"{system} ({oracle_from(run, system)})" if oracle_roles(run, system) else system

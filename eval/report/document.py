@@ -24,8 +24,9 @@ from memsuite.eval.report.model import (
     beside_for,
     renderer_for,
 )
-from memsuite.eval.report.runs import RunInfo, data_source, internal_llm_label, judges_used, llm_label
+from memsuite.eval.report.runs import data_source, internal_llm_label, judges_used, llm_label
 from memsuite.eval.report.usage import latency_figure, usage_table
+from memsuite.eval.run.folder import RunFolder
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import PriceTable
 
@@ -43,7 +44,7 @@ def _numeric_leaves(value: Any, prefix: str = "", depth: int = 3) -> dict[str, f
     return {}
 
 
-def render_generic(runs: list[RunInfo], options: ReportOptions) -> Section:
+def render_generic(runs: list[RunFolder], options: ReportOptions) -> Section:
     """A benchmark without a renderer: the numbers of its summary scores, flattened, one row per system.
 
     A benchmark's definition names its renderer (``BenchmarkDefinition.report``) for its own table layout
@@ -77,7 +78,7 @@ def render_generic(runs: list[RunInfo], options: ReportOptions) -> Section:
 # -- building ------------------------------------------------------------------------------------------
 
 
-def runs_table(runs: Sequence[RunInfo]) -> Table:
+def runs_table(runs: Sequence[RunFolder]) -> Table:
     """Who produced what: one row per run with its LLMs, judges, data source and code revision."""
     records = [
         {
@@ -101,7 +102,7 @@ def runs_table(runs: Sequence[RunInfo]) -> Table:
 
 
 def build_report(
-    runs: Sequence[RunInfo],
+    runs: Sequence[RunFolder],
     *,
     prices: PriceTable | None = None,
     sweep: Sweep | None = None,
@@ -138,7 +139,7 @@ def build_report(
         ]
         if len(set(shown)) == len(shown):
             runs = [replace(run, display=name) for run, name in zip(runs, shown, strict=True)]
-    by_benchmark: dict[str, list[RunInfo]] = {}
+    by_benchmark: dict[str, list[RunFolder]] = {}
     for run in runs:
         by_benchmark.setdefault(run.benchmark, []).append(run)
     sections = []

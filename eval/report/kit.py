@@ -15,7 +15,7 @@ from memsuite.eval.report.model import Cell, Table
 from memsuite.eval.report.summary import BY_JUDGE, JudgesOf, Summary, SystemSummary, at_top, under
 
 if TYPE_CHECKING:
-    from memsuite.eval.report.runs import RunInfo
+    from memsuite.eval.run.folder import RunFolder
 
 __all__ = [
     "BY_JUDGE",
@@ -118,7 +118,7 @@ def judge_order(present: Iterable[str], preferred: Sequence[str]) -> list[str]:
     return [j for j in preferred if j in present] + sorted(present - set(preferred))
 
 
-def judges_in(runs: Sequence[RunInfo], judges_of: JudgesOf, preferred: Sequence[str]) -> list[str]:
+def judges_in(runs: Sequence[RunFolder], judges_of: JudgesOf, preferred: Sequence[str]) -> list[str]:
     """Every judge any system of the runs has scores under, in :func:`judge_order`."""
     present = {j for run in runs for s in run.systems for j in run.system_summary(s).judges(judges_of)}
     return judge_order(present, preferred)

@@ -14,22 +14,22 @@ from memsuite.eval.analysis.diagnostics import StageCell
 from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Table
-from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.run.folder import RunFolder
 
 
-def run_column(runs: Sequence[RunInfo], options: ReportOptions) -> tuple[str, ...]:
+def run_column(runs: Sequence[RunFolder], options: ReportOptions) -> tuple[str, ...]:
     """The leading column naming the run: the swept key for an ablation, "run" for several runs."""
     if options.sweep is not None:
         return (options.sweep.key.split(".")[-1],)
     return ("run",) if len(runs) > 1 else ()
 
 
-def run_cell(run: RunInfo, prefix: tuple[str, ...]) -> dict[str, Cell]:
+def run_cell(run: RunFolder, prefix: tuple[str, ...]) -> dict[str, Cell]:
     """The run column's cell of a record (nothing when the table has no run column)."""
     return {prefix[0]: run.name} if prefix else {}
 
 
-def ordered_systems(runs: Sequence[RunInfo]) -> list[str]:
+def ordered_systems(runs: Sequence[RunFolder]) -> list[str]:
     """System labels of all runs, in first-seen order."""
     systems: list[str] = []
     for run in runs:
@@ -37,7 +37,7 @@ def ordered_systems(runs: Sequence[RunInfo]) -> list[str]:
     return systems
 
 
-def series_name(run: RunInfo, system: str, runs: Sequence[RunInfo]) -> str:
+def series_name(run: RunFolder, system: str, runs: Sequence[RunFolder]) -> str:
     """A curve's or box's name: the system, prefixed by the run when a report has several."""
     return system if len(runs) == 1 else f"{run.label} / {system}"
 
@@ -55,9 +55,9 @@ def slug(text: str) -> str:
 def stage_table(
     name: str,
     title: str,
-    runs: Sequence[RunInfo],
+    runs: Sequence[RunFolder],
     prefix: tuple[str, ...],
-    cells_of: Callable[[RunInfo], Sequence[StageCell]],
+    cells_of: Callable[[RunFolder], Sequence[StageCell]],
     column: str,
     notes: Sequence[str],
     unit: str,
@@ -103,7 +103,7 @@ def stage_table(
 
 
 def stage_figures(
-    runs: Sequence[RunInfo],
+    runs: Sequence[RunFolder],
     table: Table,
     prefix: tuple[str, ...],
     benchmark: str,

@@ -1,122 +1,12 @@
-"""Run folders as a report reads them: :class:`RunInfo`, :func:`load_runs`, and the labels every
-report prints for a run (its LLMs, judges and data source)."""
+"""The labels every report prints for a run (:class:`~memsuite.eval.run.folder.RunFolder`): its LLMs,
+judges and data source."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cached_property
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from memsuite.eval.protocol import Row
-from memsuite.eval.report.summary import Summary, SystemSummary
-from memsuite.eval.run.folder import RunFolder, load_run
-from memsuite.memory_systems.errors import ConfigError
-
-
-@dataclass
-class RunInfo:
-    """One run folder as a report sees it (rows and units are read on first use)."""
-
-    path: Path
-    """The run folder."""
-    label: str
-    """Name of the run in tables: the folder name, or an ablation's variant label."""
-    header: dict[str, Any]
-    """``run.json``."""
-    summary: dict[str, Any]
-    """``summary.json``: system -> {scores, usage, units, wall_s}."""
-    display: str = ""
-    """Name in a table's run column when it differs from the label (an ablation's swept value)."""
-
-    @property
-    def name(self) -> str:
-        """The run's cell in a table's run column."""
-        return self.display or self.label
-
-    @property
-    def config(self) -> dict[str, Any]:
-        """The resolved run config stored in the header."""
-        return self.header.get("config") or {}
-
-    @property
-    def benchmark(self) -> str:
-        """Benchmark registry name."""
-        return str(self.config.get("benchmark", "?"))
-
-    @property
-    def systems(self) -> list[str]:
-        """System labels in config order (then any other system of the summary)."""
-        configured = [s.get("label") or s.get("name") for s in self.config.get("systems") or []]
-        ordered = [s for s in configured if s in self.summary]
-        return ordered + sorted(set(self.summary) - set(ordered))
-
-    def registry_name(self, system: str) -> str:
-        """The registry name behind a system label (labels distinguish variants of one system)."""
-        for spec in self.config.get("systems") or []:
-            if (spec.get("label") or spec.get("name")) == system:
-                return str(spec.get("name"))
-        return system
-
-    @cached_property
-    def typed_summary(self) -> Summary:
-        """``summary.json`` as typed data."""
-        return Summary.from_json(self.summary)
-
-    def system_summary(self, system: str) -> SystemSummary:
-        """One system's entry of ``summary.json`` (empty for a system the run did not score)."""
-        return self.typed_summary.system(system)
-
-    def scores(self, system: str) -> Mapping[str, Any]:
-        """The benchmark's scores of one system (``summary[system]["scores"]``)."""
-        return self.system_summary(system).scores
-
-    @cached_property
-    def rows_by_system(self) -> dict[str, list[Row]]:
-        """``rows.jsonl`` grouped by system."""
-        grouped: dict[str, list[Row]] = defaultdict(list)
-        for row in RunFolder(self.path).rows():
-            grouped[row.system].append(row)
-        return dict(grouped)
-
-    def rows(self, system: str) -> list[Row]:
-        """Rows of one system."""
-        return self.rows_by_system.get(system, [])
-
-
-def load_runs(paths: Sequence[Path | str], labels: Sequence[str] | None = None) -> list[RunInfo]:
-    """Open run folders for a report.
-
-    Args:
-        paths: Run folders (each holding ``run.json`` and ``summary.json``).
-        labels: Names of the runs in tables; default each folder's name (its path when two share one).
-
-    Returns:
-        The runs, in the given order.
-
-    Raises:
-        ConfigError: A path is not a run folder, or its run never finished (no ``summary.json``).
-    """
-    paths = [Path(p) for p in paths]
-    if labels is None:
-        names = [p.name for p in paths]
-        labels = [p.name if names.count(p.name) == 1 else str(p) for p in paths]
-    if len(labels) != len(paths):
-        raise ConfigError(f"{len(labels)} labels for {len(paths)} run folders")
-    runs = []
-    for path, label in zip(paths, labels, strict=True):
-        try:
-            folder = load_run(path)
-        except FileNotFoundError as exc:
-            raise ConfigError(str(exc)) from None
-        if not (folder.path / "summary.json").exists():
-            raise ConfigError(
-                f"{path} has no summary.json: the run has not finished (run it again to resume it)"
-            )
-        runs.append(RunInfo(folder.path, label, folder.header(), folder.summary()))
-    return runs
+from memsuite.eval.run.folder import RunFolder
 
 
 def llm_label(identity: Mapping[str, Any] | None) -> str:
@@ -129,7 +19,7 @@ def llm_label(identity: Mapping[str, Any] | None) -> str:
     return f"{model} (wiring only)" if identity.get("wiring_only") else model
 
 
-def internal_llm_label(run: RunInfo) -> str:
+def internal_llm_label(run: RunFolder) -> str:
     """The internal LLM, saying when it is the answer LLM's client (the config left it unset)."""
     if run.config.get("internal_llm") in (None, run.config.get("answer_llm")) and run.header.get(
         "answer_llm"
@@ -157,7 +47,7 @@ def data_name(record: Mapping[str, Any]) -> str | None:
     return None
 
 
-def data_source(run: RunInfo) -> str:
+def data_source(run: RunFolder) -> str:
     """Where a run's data came from: "generated: ..." or "official: ...", with the benchmark options.
 
     The run header's ``data`` record names real data (catalogue entry, development copy, or a user's
@@ -186,7 +76,7 @@ def data_source(run: RunInfo) -> str:
     return f"{kind}: {details}" if details else f"{kind} (benchmark defaults)"
 
 
-def judges_used(run: RunInfo) -> list[str]:
+def judges_used(run: RunFolder) -> list[str]:
     """Judges whose verdicts a run's summary scores (falling back to the configured judges)."""
     found: list[str] = []
     for system in run.systems:

@@ -12,7 +12,8 @@ from memsuite.eval.analysis.metrics import percentile
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.layout import run_cell, run_column, series_name
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Table
-from memsuite.eval.report.runs import RunInfo, internal_llm_label, llm_label
+from memsuite.eval.report.runs import internal_llm_label, llm_label
+from memsuite.eval.run.folder import RunFolder
 from memsuite.memory_systems.llm import PriceTable
 
 
@@ -70,7 +71,7 @@ def _answer_tokens(row: Row, kind: str) -> int:
     return int(value or 0)
 
 
-def run_cost(run: RunInfo, system: str, prices: PriceTable) -> float | None:
+def run_cost(run: RunFolder, system: str, prices: PriceTable) -> float | None:
     """USD cost of one system's LLM tokens in a run, at the prices of the models in the run header.
 
     With one model (or the internal LLM unset) every token is priced at it. With two, the answer
@@ -99,7 +100,7 @@ def run_cost(run: RunInfo, system: str, prices: PriceTable) -> float | None:
     return None if None in parts else sum(parts)
 
 
-def usage_summary(run: RunInfo, system: str, prices: PriceTable) -> UsageSummary:
+def usage_summary(run: RunFolder, system: str, prices: PriceTable) -> UsageSummary:
     """Usage of one system in a run, from ``summary.json`` (and rows, for a two-model cost split)."""
     entry = run.summary.get(system) or {}
     usage, units = entry.get("usage") or {}, entry.get("units") or {}
@@ -199,12 +200,12 @@ def usage_record(usage: UsageSummary) -> dict[str, Cell]:
     return {name: getattr(usage, name) for name in (*USAGE_COLUMNS, *USAGE_TABLE_COLUMNS[2:])}
 
 
-def _unpriced_models(runs: Iterable[RunInfo], prices: PriceTable) -> list[str]:
+def _unpriced_models(runs: Iterable[RunFolder], prices: PriceTable) -> list[str]:
     models = {_model(run.header.get(role)) for run in runs for role in ("answer_llm", "internal_llm")}
     return sorted(m for m in models if m and prices.price(m) is None)
 
 
-def usage_table(name: str, title: str, runs: Sequence[RunInfo], options: ReportOptions) -> Table:
+def usage_table(name: str, title: str, runs: Sequence[RunFolder], options: ReportOptions) -> Table:
     """The full usage and cost table of a set of runs: one row per (run, system)."""
     prefix = run_column(runs, options)
     records = [
@@ -227,7 +228,7 @@ def usage_table(name: str, title: str, runs: Sequence[RunInfo], options: ReportO
     return Table.from_records(name, title, columns, records, notes, {c: ".1f" for c in LATENCY_COLUMNS})
 
 
-def latency_figure(stem: str, benchmark: str, runs: Sequence[RunInfo]) -> Figure | None:
+def latency_figure(stem: str, benchmark: str, runs: Sequence[RunFolder]) -> Figure | None:
     """Retrieval latency per question, one box per (run, system): the plot every benchmark gets
     (WMB draws its own, with its penalty bands); None when no row records a latency."""
     from functools import partial

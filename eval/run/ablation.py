@@ -31,9 +31,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from memsuite.eval.analysis.compare import base_variant, sweep_comparisons
 from memsuite.eval.report.document import build_report, write_report
 from memsuite.eval.report.model import Sweep
-from memsuite.eval.report.runs import load_runs
 from memsuite.eval.run.config import RunConfig, config_from_dict, parse_override, read_yaml
 from memsuite.eval.run.config_errors import schema_error
+from memsuite.eval.run.folder import load_runs
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import PriceTable
 
@@ -268,7 +268,7 @@ def run_ablation(
             workers=workers,
             executor=executor,
             ray_address=ray_address,
-        ).header()
+        ).header
         raise_if_interrupted(header)  # a signal stops the whole ablation, not only this variant
         if header.get("status") != "complete":
             incomplete.append(label)

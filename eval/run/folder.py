@@ -37,18 +37,21 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 from memsuite.distribution import DISTRIBUTION
 from memsuite.eval.protocol import Row
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.persist import atomic_write_text
+
+if TYPE_CHECKING:
+    from memsuite.eval.report.summary import Summary, SystemSummary
 
 logger = logging.getLogger(__name__)
 
@@ -118,26 +121,151 @@ class UnitRecord:
     error: str | None = None
 
 
+@dataclass
 class RunFolder:
-    """Reads and writes one run folder. Only the runner writes; reports only read."""
+    """One run folder, written by the runner and read by everything after it: reports, ``memsuite
+    show`` / ``compare`` / ``rejudge``, calibrations and notebooks (:func:`load_run`).
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
+    Reads are cached: a file is parsed again only when it, or for unit files their folder, changed on
+    disk (inode, time or size) or this object wrote, so a report asks for a system's rows as often as
+    it likes and rows read while a run is going on include the units finished since.
+    """
+
+    path: Path
+    label: str = ""
+    """Name of the run in tables: the folder name, or an ablation's variant label."""
+    display: str = ""
+    """Name in a table's run column when it differs from the label (an ablation's swept value)."""
+    _cache: dict[str, tuple[Any, Any]] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.path = Path(self.path)
+        self.label = self.label or self.path.name
 
     @property
     def header_path(self) -> Path:
         return self.path / "run.json"
 
     @property
+    def summary_path(self) -> Path:
+        return self.path / "summary.json"
+
+    @property
     def units_dir(self) -> Path:
         return self.path / "units"
 
+    # -- reading ------------------------------------------------------------------------------------
+
+    @property
     def header(self) -> dict[str, Any]:
-        return json.loads(self.header_path.read_text(encoding="utf-8"))
+        """``run.json`` (FileNotFoundError when there is none)."""
+        return self._cached("header", _stamp(self.header_path), lambda: _read_json(self.header_path))
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """``summary.json``: system -> {scores, usage, units, wall_s} (FileNotFoundError until a run
+        session has ended)."""
+        return self._cached("summary", _stamp(self.summary_path), lambda: _read_json(self.summary_path))
+
+    def require_finished(self) -> RunFolder:
+        """This folder, once a run session has ended in it (its summary is written).
+
+        Raises:
+            ConfigError: There is no ``summary.json`` yet.
+        """
+        if not self.summary_path.exists():
+            raise ConfigError(
+                f"{self.path} has no summary.json: the run has not finished (run it again to resume it)"
+            )
+        return self
+
+    @property
+    def name(self) -> str:
+        """The run's cell in a table's run column."""
+        return self.display or self.label
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """The resolved run config stored in the header."""
+        return self.header.get("config") or {}
+
+    @property
+    def benchmark(self) -> str:
+        """Benchmark registry name."""
+        return str(self.config.get("benchmark", "?"))
+
+    @property
+    def systems(self) -> list[str]:
+        """System labels in config order (then any other system of the summary)."""
+        configured = [s.get("label") or s.get("name") for s in self.config.get("systems") or []]
+        ordered = [s for s in configured if s in self.summary]
+        return ordered + sorted(set(self.summary) - set(ordered))
+
+    def registry_name(self, system: str) -> str:
+        """The registry name behind a system label (labels distinguish variants of one system)."""
+        for spec in self.config.get("systems") or []:
+            if (spec.get("label") or spec.get("name")) == system:
+                return str(spec.get("name"))
+        return system
+
+    @property
+    def typed_summary(self) -> Summary:
+        """``summary.json`` as typed data."""
+        from memsuite.eval.report.summary import Summary
+
+        return self._cached(
+            "typed_summary", _stamp(self.summary_path), lambda: Summary.from_json(self.summary)
+        )
+
+    def system_summary(self, system: str) -> SystemSummary:
+        """One system's entry of ``summary.json`` (empty for a system the run did not score)."""
+        return self.typed_summary.system(system)
+
+    def scores(self, system: str) -> Mapping[str, Any]:
+        """The benchmark's scores of one system (``summary[system]["scores"]``)."""
+        return self.system_summary(system).scores
+
+    def units(self) -> list[UnitRecord]:
+        """The latest record of every finished (system, unit), done or error."""
+        return [record for record, _ in self._finished(self._units_stamp())]
+
+    def done_units(self) -> set[tuple[str, str]]:
+        return {(u.system, u.unit_id) for u in self.units() if u.status == "done"}
+
+    def rows(self, system: str | None = None) -> list[Row]:
+        """The rows of done units, one per (system, unit, question), ordered by system, then unit: all
+        of them, or those of one system.
+
+        A unit rerun after an error replaces its error record; errors write no rows.
+        """
+        if system is not None:
+            return list(self.rows_by_system.get(system, []))
+        return [row for rows in self.rows_by_system.values() for row in rows]
+
+    @property
+    def rows_by_system(self) -> dict[str, list[Row]]:
+        """The rows of done units, by system."""
+        stamp = self._units_stamp()
+        return self._cached("rows", stamp, lambda: self._group_rows(self._finished(stamp)))
+
+    def records(self, judge: str | None = None) -> Any:
+        """One record per question of a finished run (:mod:`memsuite.eval.analysis.show`, under
+        ``judge`` or the benchmark's preferred one): a pandas DataFrame when pandas is installed
+        (``pip install memsuite-bench[frames]``), else a list of dicts.
+
+        Raises:
+            ConfigError: The run has not finished, or no row carries ``judge``.
+        """
+        from memsuite.eval.analysis.show import question_table
+
+        return question_table(self.require_finished(), judge)
+
+    # -- writing ------------------------------------------------------------------------------------
 
     def write_header(self, header: dict[str, Any]) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.header_path, json.dumps(header, indent=2, default=str))
+        self._cache.clear()
 
     def work_dir(self, system: str, unit_id: str) -> Path:
         folder = self.path / "work" / system / unit_id.replace("/", "_")
@@ -148,25 +276,6 @@ class RunFolder:
         """The file of one (system, unit); names are %-quoted so any id maps to one distinct file."""
         return self.units_dir / quote(system, safe="") / (quote(unit_id, safe="") + ".jsonl")
 
-    def units(self) -> list[UnitRecord]:
-        """The latest record of every finished (system, unit), done or error."""
-        return [record for record, _ in self._finished()]
-
-    def done_units(self) -> set[tuple[str, str]]:
-        return {(u.system, u.unit_id) for u in self.units() if u.status == "done"}
-
-    def rows(self) -> list[Row]:
-        """All rows of done units, one per (system, unit, question), ordered by system, then unit.
-
-        A unit rerun after an error replaces its error record; errors write no rows.
-        """
-        every = [row for record, rows in self._finished() if record.status == "done" for row in rows]
-        rows = _dedup(every)
-        if len(rows) < len(every):
-            dropped = len(every) - len(rows)
-            logger.warning("%s: ignored %d duplicate rows (same system, unit, question)", self.path, dropped)
-        return rows
-
     def append_unit(self, unit: UnitRecord, rows: list[Row]) -> None:
         """Write a finished unit's rows and record as one file, renamed into place when complete.
 
@@ -176,6 +285,7 @@ class RunFolder:
         lines = [r.to_dict() for r in rows] + [{"unit": record}]
         delay = float(os.environ.get(WRITE_DELAY_ENV) or 0)
         _write_lines_atomically(self.unit_path(unit.system, unit.unit_id), lines, delay)
+        self._cache.clear()
 
     def prepare(self) -> None:
         """Make the folder ready for writing units: convert a version-1 folder, drop stale temp files.
@@ -190,6 +300,7 @@ class RunFolder:
             stale.unlink(missing_ok=True)
         for stale in self.path.glob(".units.*.tmp"):
             shutil.rmtree(stale, ignore_errors=True)
+        self._cache.clear()
 
     def clear(self) -> None:
         """Remove every finished unit, the all-rows files and the summary (``--restart``).
@@ -201,6 +312,7 @@ class RunFolder:
         shutil.rmtree(self.units_dir, ignore_errors=True)
         for stale in self.path.glob(".units.*.tmp"):
             shutil.rmtree(stale, ignore_errors=True)
+        self._cache.clear()
 
     def write_all_rows(self) -> None:
         """Rewrite ``rows.jsonl`` and ``units.jsonl`` from the per-unit files (each atomically)."""
@@ -209,19 +321,48 @@ class RunFolder:
         atomic_write_text(self.path / "units.jsonl", "".join(_json_line(u.__dict__) for u in self.units()))
 
     def write_summary(self, summary: dict[str, Any]) -> None:
-        atomic_write_text(self.path / "summary.json", json.dumps(summary, indent=2, default=str))
+        atomic_write_text(self.summary_path, json.dumps(summary, indent=2, default=str))
+        self._cache.clear()
 
-    def summary(self) -> dict[str, Any]:
-        return json.loads((self.path / "summary.json").read_text(encoding="utf-8"))
+    # -- internals ----------------------------------------------------------------------------------
 
-    # -- reading ------------------------------------------------------------------------------------
+    def _cached(self, key: str, stamp: Any, read: Callable[[], Any]) -> Any:
+        cached = self._cache.get(key)
+        if cached is None or cached[0] != stamp:
+            cached = self._cache[key] = (stamp, read())
+        return cached[1]
 
-    def _finished(self) -> list[tuple[UnitRecord, list[Row]]]:
+    def _units_stamp(self) -> Any:
+        """What changes when a unit file is written: its system's folder (a rename into a folder changes
+        the folder's time, a new unit its count of files), or a version-1 folder's two files. Folders
+        are cheaper to read than their thousands of unit files; this object's own writes drop the
+        cache besides."""
+        if self.units_dir.is_dir():
+            folders = [p for p in self.units_dir.iterdir() if p.is_dir()]
+            systems = sorted((p.name, _stamp(p), len(os.listdir(p))) for p in folders)
+            return [_stamp(self.units_dir), *systems]
+        return [_stamp(self.path / name, missing_ok=True) for name in ("units.jsonl", "rows.jsonl")]
+
+    def _finished(self, stamp: Any) -> list[tuple[UnitRecord, list[Row]]]:
+        return self._cached("finished", stamp, self._read_finished)
+
+    def _read_finished(self) -> list[tuple[UnitRecord, list[Row]]]:
         if self.units_dir.is_dir():
             found = [unit for path in self.units_dir.glob("*/*.jsonl") if (unit := _read_unit_file(path))]
         else:
             found = self._read_v1()
         return sorted(found, key=lambda unit: (unit[0].system, _natural(unit[0].unit_id)))
+
+    def _group_rows(self, finished: list[tuple[UnitRecord, list[Row]]]) -> dict[str, list[Row]]:
+        every = [row for record, rows in finished if record.status == "done" for row in rows]
+        kept = _dedup(every)
+        if len(kept) < len(every):
+            dropped = len(every) - len(kept)
+            logger.warning("%s: ignored %d duplicate rows (same system, unit, question)", self.path, dropped)
+        grouped: dict[str, list[Row]] = {}
+        for row in kept:
+            grouped.setdefault(row.system, []).append(row)
+        return grouped
 
     def _read_v1(self) -> list[tuple[UnitRecord, list[Row]]]:
         """A version-1 folder: rows appended before their unit's record, so a kill could leave rows of
@@ -248,6 +389,22 @@ class RunFolder:
             _write_lines_atomically(path, [r.to_dict() for r in kept] + [{"unit": record.__dict__}], 0)
         os.replace(tmp, self.units_dir)
         logger.info("%s: converted rows.jsonl/units.jsonl to per-unit files under units/", self.path)
+
+
+def _stamp(path: Path, missing_ok: bool = False) -> tuple[int, int, int] | None:
+    """What changes when a file is rewritten (atomic writes replace the inode); FileNotFoundError
+    when it is absent, unless ``missing_ok``."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise
+    return (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def _json_line(data: dict[str, Any]) -> str:
@@ -460,9 +617,42 @@ def resumed_header(
     return header
 
 
-def load_run(path: Path | str) -> RunFolder:
-    """Open an existing run folder (raises FileNotFoundError naming it when there is none)."""
-    folder = RunFolder(Path(path))
+def load_run(path: Path | str, label: str | None = None, *, finished: bool = False) -> RunFolder:
+    """Open an existing run folder: ``load_run(path).rows()`` for its rows, ``.records()`` for its
+    questions as a table, ``.header`` and ``.summary`` for ``run.json`` and ``summary.json``.
+
+    Args:
+        path: The run folder.
+        label: Its name in tables (default: the folder's name).
+        finished: Refuse a folder whose run has not finished (no ``summary.json``), as reports do.
+
+    Raises:
+        ConfigError: ``path`` holds no run (no ``run.json``), or ``finished`` and the run has not
+            finished.
+    """
+    folder = RunFolder(Path(path), label or "")
     if not folder.header_path.exists():
-        raise FileNotFoundError(f"{path} is not a memsuite run folder (no run.json)")
-    return folder
+        raise ConfigError(f"{path} is not a memsuite run folder (no run.json)")
+    return folder.require_finished() if finished else folder
+
+
+def load_runs(paths: Sequence[Path | str], labels: Sequence[str] | None = None) -> list[RunFolder]:
+    """Open finished run folders for a report.
+
+    Args:
+        paths: Run folders (each holding ``run.json`` and ``summary.json``).
+        labels: Names of the runs in tables; default each folder's name (its path when two share one).
+
+    Returns:
+        The runs, in the given order.
+
+    Raises:
+        ConfigError: A path is not a run folder, or its run never finished (no ``summary.json``).
+    """
+    paths = [Path(p) for p in paths]
+    if labels is None:
+        names = [p.name for p in paths]
+        labels = [p.name if names.count(p.name) == 1 else str(p) for p in paths]
+    if len(labels) != len(paths):
+        raise ConfigError(f"{len(labels)} labels for {len(paths)} run folders")
+    return [load_run(path, label, finished=True) for path, label in zip(paths, labels, strict=True)]

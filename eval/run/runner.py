@@ -62,7 +62,7 @@ def stale_reasons(config: RunConfig, out_dir: Path) -> list[str]:
     folder = RunFolder(out_dir)
     if not folder.header_path.exists():
         return []
-    previous = folder.header()
+    previous = folder.header
     config = _seeded(config)
     reasons = [
         f"config {c['key']}: {c['old']!r} -> {c['new']!r}"
@@ -139,7 +139,7 @@ def run(
     if restart:
         folder.clear()
     # A resume keeps the first session's header (its rows were made with that code) and appends to it.
-    previous = folder.header() if folder.header_path.exists() and not restart else None
+    previous = folder.header if folder.header_path.exists() and not restart else None
     changes = (
         check_resume(previous, config.to_dict(), out_dir, allow_config_change=allow_config_change)
         if previous is not None

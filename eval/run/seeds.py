@@ -16,8 +16,8 @@ from typing import Any
 
 from memsuite.eval.registry import benchmark_factory
 from memsuite.eval.report.model import Table
-from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.run.config import RunConfig
+from memsuite.eval.run.folder import RunFolder
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -44,7 +44,7 @@ def run_seeds(config: RunConfig, seeds: Sequence[int], out_dir: Path, **run_opti
     return [run(c, out_dir=out_dir / f"seed-{c.seed}", **run_options).path for c in configs]
 
 
-def seeds_table(runs: Sequence[RunInfo], seeds: Sequence[int]) -> Table:
+def seeds_table(runs: Sequence[RunFolder], seeds: Sequence[int]) -> Table:
     """Per system: the headline metric under each seed, their mean, standard deviation and range."""
     from memsuite.eval.analysis.compare import headline
 

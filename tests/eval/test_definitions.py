@@ -17,8 +17,8 @@ from memsuite.eval import registry
 from memsuite.eval.data.catalogue import catalogue
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.report.model import ReportOptions, Section
-from memsuite.eval.report.runs import load_runs
 from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.folder import load_runs
 from memsuite.eval.run.runner import run
 
 
@@ -168,7 +168,7 @@ def test_every_part_of_every_definition_works_on_a_small_input(name, tmp_path, r
     )
     folder = run(config, out_dir=tmp_path / "run", cache_dir=None, show_progress=False)
     # Every unit done; a judge reply the scripted model got wrong is a counted judge failure, not an error.
-    header = folder.header()
+    header = folder.header
     assert header["status"] in ("complete", "complete_with_errors") and header["errors"] == 0, header
     rows = folder.rows()
     assert rows and all(r.benchmark == name for r in rows)

@@ -23,8 +23,8 @@ from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.kit import Records, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
-from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.report.usage import usage_table
+from memsuite.eval.run.folder import RunFolder
 
 #: The evidence table's metric.
 EVIDENCE = "recall_all@10"
@@ -43,14 +43,14 @@ def _metric(row: Row, name: str) -> float | None:
     return None if value is None else float(value)
 
 
-def _scales(runs: Sequence[RunInfo], systems: Sequence[str]) -> list[str]:
+def _scales(runs: Sequence[RunFolder], systems: Sequence[str]) -> list[str]:
     seen = {scale_of(r) for run in runs for s in systems if s in run.systems for r in run.rows(s)}
     return list(dict.fromkeys(s for s in (*SCALES, *sorted(seen)) if s in seen))
 
 
 def _at_scale(
-    runs: Sequence[RunInfo], systems: Sequence[str], scale: str
-) -> Iterator[tuple[RunInfo, str, list[Row]]]:
+    runs: Sequence[RunFolder], systems: Sequence[str], scale: str
+) -> Iterator[tuple[RunFolder, str, list[Row]]]:
     """(run, system, its rows of one scale) in table order: systems first, then runs."""
     for system in systems:
         for run in runs:
@@ -59,7 +59,7 @@ def _at_scale(
 
 
 def _by_ability_table(
-    runs: Sequence[RunInfo],
+    runs: Sequence[RunFolder],
     systems: Sequence[str],
     prefix: tuple[str, ...],
     scale: str,
@@ -103,7 +103,7 @@ def _coverage(rows: list[Row]) -> dict[str, Any]:
     return {"coverage": 100.0 * decided / items if items else None}
 
 
-def render(runs: list[RunInfo], options: ReportOptions) -> Section:
+def render(runs: list[RunFolder], options: ReportOptions) -> Section:
     """Evidence per ability and scale, answer scores per ability and scale, published rows, usage."""
     section = Section("BEAM")
     prefix = run_column(runs, options)

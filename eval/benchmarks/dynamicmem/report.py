@@ -39,8 +39,8 @@ from memsuite.eval.report.layout import (
     stage_table,
 )
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table
-from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.report.usage import usage_table
+from memsuite.eval.run.folder import RunFolder
 
 #: Headline DynamicMem metrics (keys of the summary's ``curves``) and their names in tables.
 DYNAMICMEM_METRICS = {
@@ -108,7 +108,7 @@ DYNAMICMEM_MEAN = "mean"
 
 
 def dynamicmem_intervals(
-    run: RunInfo, system: str, judge: str, split: str | None = None
+    run: RunFolder, system: str, judge: str, split: str | None = None
 ) -> dict[tuple[str, str], Interval]:
     """(metric, checkpoint) -> interval of the curve's value, and (metric, ``mean``) -> interval of its
     mean over checkpoints, resampling users; ``split``: only the keys of that change (``retained``, ...).
@@ -154,7 +154,7 @@ OUTCOMES = OutcomeSpec(
 )
 
 
-def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
+def render_dynamicmem(runs: list[RunFolder], options: ReportOptions) -> Section:
     """DynamicMem: C1..Cn curves of State Completion and Personalized Service, retention vs update."""
     section = Section("DynamicMem")
     prefix = run_column(runs, options)
@@ -263,7 +263,7 @@ def render_dynamicmem(runs: list[RunInfo], options: ReportOptions) -> Section:
     return section
 
 
-def _oracle_note(runs: Sequence[RunInfo]) -> tuple[str, ...]:
+def _oracle_note(runs: Sequence[RunFolder]) -> tuple[str, ...]:
     served = any(oracle_roles(run, system) for run in runs for system in run.systems)
     return (ORACLE_NOTE,) if served else ()
 
@@ -282,7 +282,7 @@ DYNAMICMEM_STAGE_NOTES = (
 )
 
 
-def _dynamicmem_stage_cells(run: RunInfo) -> list[StageCell]:
+def _dynamicmem_stage_cells(run: RunFolder) -> list[StageCell]:
     rows = [row for system in run.systems for row in run.rows(system)]
     cells = dynamicmem_diagnostics.stage_table(dynamicmem_diagnostics.attribute_rows(rows, run.path))
     return [replace(cell, system=oracle_system(run, cell.system)) for cell in cells]

@@ -24,8 +24,9 @@ from memsuite.eval.report.intervals import cell_intervals, interval_note
 from memsuite.eval.report.kit import BY_JUDGE, Records, judges_in, percent, rate_intervals
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug
 from memsuite.eval.report.model import Figure, ReportOptions, Section, Table
-from memsuite.eval.report.runs import RunInfo, llm_label
+from memsuite.eval.report.runs import llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
+from memsuite.eval.run.folder import RunFolder
 
 MAIN = tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5)
 ADVERSARIAL = CATEGORY_NAMES[5]
@@ -42,7 +43,7 @@ JUDGE_NOTES = {
 }
 
 
-def _scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
+def _scores(run: RunFolder, system: str, judge: str) -> Mapping[str, Any] | None:
     """``judge``'s scores; a run under the audited key alone (``answer_key: audited``) gives those."""
     summary = run.system_summary(system)
     audited = summary.judges(AUDITED) if summary.scores.get("answer_key") == "audited" else {}
@@ -58,11 +59,11 @@ def _pct(cell: Mapping[str, Any] | None) -> float | None:
     return percent((cell or {}).get("mean"))
 
 
-def _source(run: RunInfo) -> Mapping[str, Any]:
+def _source(run: RunFolder) -> Mapping[str, Any]:
     return next((found for s in run.systems if (found := run.system_summary(s).part("source"))), {})
 
 
-def _differences(run: RunInfo, paper: PublishedRow) -> str:
+def _differences(run: RunFolder, paper: PublishedRow) -> str:
     """Every way this run's protocol differs from how ``paper``'s row was produced."""
     parts = []
     options = run.config.get("benchmark_options") or {}
@@ -89,7 +90,7 @@ def _differences(run: RunInfo, paper: PublishedRow) -> str:
     return "ours: " + ", ".join(parts)
 
 
-def locomo_intervals(run: RunInfo, system: str, judge: str, scale: float = 100.0) -> dict[str, Interval]:
+def locomo_intervals(run: RunFolder, system: str, judge: str, scale: float = 100.0) -> dict[str, Interval]:
     """Per category and overall: the interval of ``judge``'s mean value, resampling conversations,
     in the tables' units (x100). Rows are left out exactly as :func:`.scores.judge_scores` leaves them."""
     with_adversarial = bool(run.scores(system).get("adversarial_in_overall"))
@@ -130,7 +131,7 @@ OUTCOMES = OutcomeSpec(
 )
 
 
-def render_locomo(runs: list[RunInfo], options: ReportOptions) -> Section:
+def render_locomo(runs: list[RunFolder], options: ReportOptions) -> Section:
     """One score table per verdict, evidence recall@k per category, answer-in-context, usage."""
     section = Section("LoCoMo")
     prefix = run_column(runs, options)
@@ -284,7 +285,9 @@ def _in_context_table(runs, systems, prefix) -> Table:
     )
 
 
-def _recall_figures(runs: Sequence[RunInfo], systems: Sequence[str], options: ReportOptions) -> list[Figure]:
+def _recall_figures(
+    runs: Sequence[RunFolder], systems: Sequence[str], options: ReportOptions
+) -> list[Figure]:
     """Evidence recall@k per category: bars per run, or curves against k (with 95% bands) for a sweep."""
     names = [*(CATEGORY_NAMES[c] for c in CATEGORY_ORDER), "overall"]
     recalls = {
@@ -313,7 +316,7 @@ def _recall_figures(runs: Sequence[RunInfo], systems: Sequence[str], options: Re
             figures.append(Figure(stem, title, draw))
         return figures
 
-    def found(run: RunInfo, system: str, category: str):
+    def found(run: RunFolder, system: str, category: str):
         return recalls.get((run.label, system), {}).get(category)
 
     panels, bands = {}, {}

@@ -13,7 +13,7 @@ from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.kit import BY_JUDGE, Records, percent, rate_intervals, under
 from memsuite.eval.report.layout import run_cell
 from memsuite.eval.report.model import Table
-from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.run.folder import RunFolder
 
 MAIN = tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5)
 ADVERSARIAL = CATEGORY_NAMES[5]
@@ -32,11 +32,11 @@ NOTES = (
 AUDITED = under("by_judge_audited")
 
 
-def _audited(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
+def _audited(run: RunFolder, system: str, judge: str) -> Mapping[str, Any] | None:
     return run.system_summary(system).judge(judge, AUDITED)
 
 
-def audit_tables(runs: Sequence[RunInfo], systems: Sequence[str], prefix: tuple[str, ...]) -> list[Table]:
+def audit_tables(runs: Sequence[RunFolder], systems: Sequence[str], prefix: tuple[str, ...]) -> list[Table]:
     """One table per judge that has audited scores (none when no run used the audit)."""
     judges = sorted({j for run in runs for s in run.systems for j in run.system_summary(s).judges(AUDITED)})
     tables = []

@@ -22,8 +22,9 @@ from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.kit import Records, at_top, percent, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
-from memsuite.eval.report.runs import RunInfo, llm_label
+from memsuite.eval.report.runs import llm_label
 from memsuite.eval.report.usage import usage_table
+from memsuite.eval.run.folder import RunFolder
 
 HEADLINE = tuple(f"{m}@{k}" for k in (5, 10) for m in ("recall_any", "recall_all", "ndcg_any"))
 LEVEL_NOTES = {
@@ -44,7 +45,7 @@ _AVERAGING_NOTE = (
 JUDGES = at_top("answer_in_context", "llm", "rule")
 
 
-def _retrieval(run: RunInfo, system: str) -> Mapping[str, Any] | None:
+def _retrieval(run: RunFolder, system: str) -> Mapping[str, Any] | None:
     return run.system_summary(system).part("retrieval") or None
 
 
@@ -111,7 +112,7 @@ OUTCOMES = OutcomeSpec(
 )
 
 
-def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
+def render_longmemeval(runs: list[RunFolder], options: ReportOptions) -> Section:
     """Retrieval per level and per question type, answer-level rates, usage."""
     section = Section("LongMemEval")
     prefix = run_column(runs, options)
@@ -183,7 +184,7 @@ def render_longmemeval(runs: list[RunInfo], options: ReportOptions) -> Section:
     return section
 
 
-def _published_table(runs: list[RunInfo], systems: list[str]) -> Table:
+def _published_table(runs: list[RunFolder], systems: list[str]) -> Table:
     """Published QA accuracies, and how each differs from the runs reported."""
     records = [
         {

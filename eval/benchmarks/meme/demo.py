@@ -26,9 +26,8 @@ from memsuite.eval.benchmarks.meme.diagnostics import attribute_rows, load_snaps
 from memsuite.eval.benchmarks.meme.report import meme_intervals
 from memsuite.eval.benchmarks.meme.scoring import TASKS
 from memsuite.eval.report.document import build_report, write_report
-from memsuite.eval.report.runs import RunInfo, load_runs
 from memsuite.eval.run.config import configs_dir, load_config
-from memsuite.eval.run.folder import RunFolder
+from memsuite.eval.run.folder import RunFolder, load_runs
 from memsuite.eval.run.runner import run, stale_reasons
 
 #: configs/demo.yaml and demo_wiring.yaml, shipped as package data: the demo runs the same from a wheel.
@@ -50,7 +49,9 @@ def _interval_cell(interval: Interval | None) -> str:
     return f"{'':{_COLUMN}s}" if interval is None else f"{interval.lo:.2f}-{interval.hi:.2f}".rjust(_COLUMN)
 
 
-def _score_lines(summary: Mapping[str, Any], judge: str, width: int, run: RunInfo | None = None) -> list[str]:
+def _score_lines(
+    summary: Mapping[str, Any], judge: str, width: int, run: RunFolder | None = None
+) -> list[str]:
     """Per system: the per-task rates under ``judge`` and Overall; with the run, two more lines under
     each: the 95 % interval (resampling episodes) and n of every cell."""
     columns = (*TASKS, "Overall")
@@ -115,7 +116,7 @@ def _width(*summaries: Mapping[str, Any]) -> int:
 
 def print_headline(folder: RunFolder, options: Mapping[str, Any], k: int) -> None:
     """The headline: evidence per task, failure stages, and the memory size against k."""
-    summary = folder.summary()
+    summary = folder.summary
     width = _width(summary)
     chunks = memory_chunks(folder)
     low, high = min(chunks, default=0), max(chunks, default=0)
@@ -149,7 +150,7 @@ def print_headline(folder: RunFolder, options: Mapping[str, Any], k: int) -> Non
 
 def print_wiring(folder: RunFolder) -> None:
     """The wiring check: rule-judged answers of the embedded model, labelled as such."""
-    header, summary = folder.header(), folder.summary()
+    header, summary = folder.header, folder.summary
     width = _width(summary)
     llm = (header.get("answer_llm") or {}).get("model", "none")
     print(

@@ -45,8 +45,9 @@ from memsuite.eval.report.kit import BY_JUDGE, Records, judges_in
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug, stage_figures
 from memsuite.eval.report.layout import stage_table as stage_records_table
 from memsuite.eval.report.model import NA, Cell, Figure, ReportOptions, Section, Table
-from memsuite.eval.report.runs import RunInfo, llm_label
+from memsuite.eval.report.runs import llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
+from memsuite.eval.run.folder import RunFolder
 
 #: MEME judges from the most to the least paper-like; tables come in this order.
 MEME_JUDGE_ORDER = ("llm", "rule", "evidence")
@@ -84,11 +85,11 @@ MEME_ORACLE_NOTE = (
 )
 
 
-def _meme_judges(runs: Sequence[RunInfo]) -> list[str]:
+def _meme_judges(runs: Sequence[RunFolder]) -> list[str]:
     return judges_in(runs, BY_JUDGE, MEME_JUDGE_ORDER)
 
 
-def _meme_scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
+def _meme_scores(run: RunFolder, system: str, judge: str) -> Mapping[str, Any] | None:
     return run.system_summary(system).judge(judge, BY_JUDGE)
 
 
@@ -107,7 +108,7 @@ def meme_undefined_tasks(rows: Sequence[Row], judge: str) -> set[str]:
     return {task for task, values in verdicts.items() if values and all(v is None for v in values)}
 
 
-def meme_task_cells(run: RunInfo, system: str, judge: str) -> dict[str, Cell]:
+def meme_task_cells(run: RunFolder, system: str, judge: str) -> dict[str, Cell]:
     """ER..Abs and Overall of one system under one judge, with n/a for undefined tasks."""
     scores = _meme_scores(run, system, judge) or {}
     undefined = meme_undefined_tasks(run.rows(system), judge)
@@ -118,7 +119,7 @@ def meme_task_cells(run: RunInfo, system: str, judge: str) -> dict[str, Cell]:
     return cells
 
 
-def meme_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
+def meme_intervals(run: RunFolder, system: str, judge: str) -> dict[str, Interval]:
     """Task and Overall intervals of one system under one judge, resampling episodes.
 
     Overall is the mean of the six task rates, so its resamples recompute that mean (not the rate
@@ -136,7 +137,7 @@ def meme_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]
     return {**tasks, **overall}
 
 
-def meme_before_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
+def meme_before_intervals(run: RunFolder, system: str, judge: str) -> dict[str, Interval]:
     """``before_<task>`` -> interval of the before-questions' pass rate, resampling episodes."""
     return cell_intervals(
         before_passes(run.rows(system), judge),
@@ -164,11 +165,11 @@ OUTCOMES = OutcomeSpec(
 )
 
 
-def _paper_row_name(run: RunInfo, system: str) -> str | None:
+def _paper_row_name(run: RunFolder, system: str) -> str | None:
     return PAPER_ROW_OF_SYSTEM.get(run.registry_name(system)) or PAPER_ROW_OF_SYSTEM.get(system)
 
 
-def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
+def render_meme(runs: list[RunFolder], options: ReportOptions) -> Section:
     """MEME: the paper's main table per judge beside the published rows, filter diagnostics, plots."""
     section = Section("MEME")
     prefix = run_column(runs, options)
@@ -273,13 +274,13 @@ def render_meme(runs: list[RunInfo], options: ReportOptions) -> Section:
     return section
 
 
-def meme_whole_memory(run: RunInfo, system: str) -> dict[str, tuple[int, int]]:
+def meme_whole_memory(run: RunFolder, system: str) -> dict[str, tuple[int, int]]:
     """Task -> (after-questions whose context was the whole memory, after-questions with the flag)."""
     after = [row for row in run.rows(system) if row.metadata.get("phase") == "after"]
     return whole_memory_counts(after, lambda row: row.metadata.get("task"))
 
 
-def _paper_differences(run: RunInfo, system: str, paper_name: str, judge: str, runs) -> str:
+def _paper_differences(run: RunFolder, system: str, paper_name: str, judge: str, runs) -> str:
     spec = next(
         (s for s in run.config.get("systems") or [] if (s.get("label") or s.get("name")) == system),
         {"name": run.registry_name(system)},
@@ -308,7 +309,7 @@ def meme_cut_counts(rows: Sequence[Row]) -> tuple[int, int, int]:
     return len(rows), len(cut), dropped
 
 
-def _meme_cut_notes(runs: Sequence[RunInfo], systems: Sequence[str]) -> list[str]:
+def _meme_cut_notes(runs: Sequence[RunFolder], systems: Sequence[str]) -> list[str]:
     notes = []
     for run in runs:
         for system in systems:
@@ -366,7 +367,7 @@ MEME_STAGE_NOTES = (
 )
 
 
-def _meme_stage_cells(run: RunInfo, systems: Sequence[str]) -> list[StageCell]:
+def _meme_stage_cells(run: RunFolder, systems: Sequence[str]) -> list[StageCell]:
     rows = [row for system in systems for row in run.rows(system)]
     cells = stage_table(attribute_rows(rows, run.path))
     return [replace(cell, system=oracle_system(run, cell.system)) for cell in cells]

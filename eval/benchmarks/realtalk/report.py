@@ -24,7 +24,7 @@ from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.kit import Records, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
-from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.run.folder import RunFolder
 
 #: The evidence table's metric.
 EVIDENCE = "evidence_recall@10"
@@ -63,7 +63,7 @@ def _by_category(rows: list[Row], value: Callable[[Row], float | None]) -> dict[
 
 
 def _category_table(
-    runs: Sequence[RunInfo],
+    runs: Sequence[RunFolder],
     value: Callable[[Row], float | None],
     name: str,
     title: str,
@@ -107,7 +107,7 @@ def _coverage(rows: list[Row]) -> dict[str, Any]:
     return {"coverage": 100.0 * decided / len(given) if given else None}
 
 
-def _unscored_note(runs: Sequence[RunInfo]) -> str:
+def _unscored_note(runs: Sequence[RunFolder]) -> str:
     counts = {}
     for run in runs:
         for system in run.systems:
@@ -122,7 +122,7 @@ def _unscored_note(runs: Sequence[RunInfo]) -> str:
     )
 
 
-def _retrieval_table(runs: Sequence[RunInfo], options: ReportOptions) -> Table:
+def _retrieval_table(runs: Sequence[RunFolder], options: ReportOptions) -> Table:
     prefix = run_column(runs, options)
     names = tuple(f"{m}@{k}" for k in (1, 5, 10, 50) for m in METRICS)
     records = Records()
@@ -155,7 +155,7 @@ def _retrieval_table(runs: Sequence[RunInfo], options: ReportOptions) -> Table:
     )
 
 
-def diagnostics_table(runs: Sequence[RunInfo]) -> Table:
+def diagnostics_table(runs: Sequence[RunFolder]) -> Table:
     """Per chat: questions, dangling ids and unscored questions (the data's, the same for every system:
     read from the first system of each run)."""
     records = []
@@ -201,7 +201,7 @@ def _published_table() -> Table:
     )
 
 
-def render(runs: list[RunInfo], options: ReportOptions) -> Section:
+def render(runs: list[RunFolder], options: ReportOptions) -> Section:
     """Evidence by category, retrieval by depth, answers by category, diagnostics, published, usage."""
     from memsuite.eval.report.usage import usage_table
 
@@ -267,7 +267,7 @@ def _shared_category(row: Row) -> tuple[str, ...]:
     return (CATEGORY_NAMES[category], "overall") if category in SHARED_CATEGORIES else ()
 
 
-def beside_locomo(runs: Sequence[RunInfo]) -> Section | None:
+def beside_locomo(runs: Sequence[RunFolder]) -> Section | None:
     """LoCoMo beside REALTALK: the same systems, by category (1-3), on synthetic and on real chat.
 
     Evidence recall at the LoCoMo run's k (LoCoMo's rows hold the dia_ids of its k retrieved turns;

@@ -240,7 +240,7 @@ def calibrate_run(
         ConfigError: The folder is not a WMB-100K run, or a system has nothing to tune on.
     """
     folder = load_run(run_dir)
-    if folder.header()["config"]["benchmark"] != "wmb":
+    if folder.header["config"]["benchmark"] != "wmb":
         raise ConfigError(f"{run_dir} is not a WMB-100K run")
     rows_by_system: dict[str, list[Row]] = {}
     for row in folder.rows():

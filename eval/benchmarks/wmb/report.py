@@ -30,8 +30,9 @@ from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.kit import Records, judges_in, rate_intervals, under
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column, series_name, slug
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table
-from memsuite.eval.report.runs import RunInfo, llm_label
+from memsuite.eval.report.runs import llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
+from memsuite.eval.run.folder import RunFolder
 
 WMB_NOTES = (
     "published numbers: none -- the WMB-100K v2.1 README (wontopos/WMB-100K @ 436cba8) lists "
@@ -105,7 +106,7 @@ def _wmb_result_record(s: Mapping[str, Any], judge_name: str) -> dict[str, Cell]
 JUDGES = under("judges")
 
 
-def _wmb_scores(run: RunInfo, system: str, judge: str) -> Mapping[str, Any] | None:
+def _wmb_scores(run: RunFolder, system: str, judge: str) -> Mapping[str, Any] | None:
     return run.system_summary(system).judge(judge, JUDGES)
 
 
@@ -118,7 +119,7 @@ WMB_INTERVAL_NOTE = (
 )
 
 
-def wmb_intervals(run: RunInfo, system: str, judge: str) -> dict[str, Interval]:
+def wmb_intervals(run: RunFolder, system: str, judge: str) -> dict[str, Interval]:
     """Intervals (points of 100) of the Part B columns, of each question type's accuracy and of the
     gold-turn retrieval rate."""
     rows = run.rows(system)
@@ -154,7 +155,7 @@ OUTCOMES = OutcomeSpec(
 )
 
 
-def render_wmb(runs: list[RunInfo], options: ReportOptions) -> Section:
+def render_wmb(runs: list[RunFolder], options: ReportOptions) -> Section:
     """WMB-100K: the README's results layout per judge, per-qtype accuracy, the result-file fields."""
     section = Section("WMB-100K")
     prefix = run_column(runs, options)
@@ -270,7 +271,7 @@ def _wmb_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]:
     if options.sweep is not None and judges:
         judge, sweep = judges[0], options.sweep
 
-        def points(run: RunInfo, system: str) -> dict[str, Cell]:
+        def points(run: RunFolder, system: str) -> dict[str, Cell]:
             s = _wmb_scores(run, system, judge)
             if s is None:
                 return {}

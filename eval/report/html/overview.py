@@ -13,7 +13,7 @@ from typing import Any
 from memsuite.eval.report.document import float_format, format_cell, report_warnings, runs_table
 from memsuite.eval.report.html.charts import chart_spec
 from memsuite.eval.report.model import Report, Table
-from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.run.folder import RunFolder
 
 #: Rows of a CSV-only listing (judge disagreements) the page shows; the CSV beside it has them all.
 LISTING_ROWS = 500
@@ -140,7 +140,7 @@ def section_views(report: Report, drawn: Mapping[str, str]) -> list[SectionView]
     return views
 
 
-def runs_view(runs: Sequence[RunInfo]) -> TableView:
+def runs_view(runs: Sequence[RunFolder]) -> TableView:
     """The runs table: data, LLMs, judges, k, embedder, revision of each run."""
     return table_view(runs_table(runs))
 

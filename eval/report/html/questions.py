@@ -27,8 +27,8 @@ from typing import Any
 from memsuite.eval.analysis.show import question_records
 from memsuite.eval.protocol import Row
 from memsuite.eval.report import agreement
-from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.report.usage import answer_ms, retrieve_ms
+from memsuite.eval.run.folder import RunFolder
 
 #: Metadata keys whose values name a question's evidence items, by benchmark convention.
 EVIDENCE_KEYS = ("values", "evidence", "relevant", "answer_session_ids", "evidence_ids")
@@ -195,14 +195,14 @@ def _unless_short(text: Any) -> Any:
     return text if len(whole) > INDEX_TEXT_CHARS else None
 
 
-def _run_rows(run: RunInfo) -> Iterator[tuple[Row, dict[str, Any]]]:
+def _run_rows(run: RunFolder) -> Iterator[tuple[Row, dict[str, Any]]]:
     """Each row of a run with its ``memsuite show`` record (outcome, stage, cell), in the same order."""
     records = question_records(run)
     rows = [row for system in run.systems for row in run.rows(system)]
     yield from zip(rows, records, strict=True)
 
 
-def question_data(runs: Sequence[RunInfo]) -> QuestionData:
+def question_data(runs: Sequence[RunFolder]) -> QuestionData:
     """The index and details of every row of ``runs``."""
     data = QuestionData()
     n_rows = sum(len(rows) for run in runs for rows in run.rows_by_system.values())

@@ -10,7 +10,7 @@ from memsuite.eval.analysis.compare import compare, outcome_spec, sides
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.cli.main import main
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 from memsuite.memory_systems.errors import ConfigError
 
 

@@ -1,5 +1,5 @@
 """A run's questions one command away: records with the outcome the rates count, the failed filter,
-the stage filter, CSV, and load_run(path).rows with and without pandas."""
+the stage filter, CSV, and load_run(path).records() with and without pandas."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from memsuite.eval.analysis.show import question_records, select
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.cli.main import main
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 
 
 def _row(qid: str, task: str, phase: str, correct: bool, entity: str) -> Row:
@@ -76,11 +76,11 @@ def test_load_run_rows_plain_records_without_pandas(run_path, monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_pandas)
-    rows = memsuite.load_run(run_path).rows
+    rows = memsuite.load_run(run_path).records()
     assert isinstance(rows, list) and [r["question_id"] for r in rows] == ["a-er", "a-agg", "b-cas", "a-cas"]
 
 
 def test_load_run_rows_as_a_dataframe_with_pandas(run_path):
     pandas = pytest.importorskip("pandas")
-    rows = memsuite.load_run(run_path).rows
+    rows = memsuite.load_run(run_path).records()
     assert isinstance(rows, pandas.DataFrame) and list(rows["outcome"].isna()) == [False, False, True, False]

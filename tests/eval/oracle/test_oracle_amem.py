@@ -94,7 +94,7 @@ def test_amem_ingests_and_answers_a_meme_episode(tmp_path):
         source="test",
     )
     folder = run(config, out_dir=tmp_path / "run", show_progress=False)
-    header, rows = folder.header(), folder.rows()
+    header, rows = folder.header, folder.rows()
     (unit,) = [json.loads(line) for line in (folder.path / "units.jsonl").open()]
     assert header["status"] == "complete", header.get("errors")
     served = header["oracle_llm"]["served"]

@@ -27,7 +27,7 @@ def _oracle_run(tmp_path, system: str):
         source="test",
     )
     folder = run(config, out_dir=tmp_path / "run", show_progress=False)
-    return folder.header(), [json.loads(line) for line in (folder.path / "units.jsonl").open()], folder.rows()
+    return folder.header, [json.loads(line) for line in (folder.path / "units.jsonl").open()], folder.rows()
 
 
 def _check(header, units, rows, system: str, extract_kind: str) -> dict:

@@ -11,7 +11,7 @@ from memsuite.eval.benchmarks.locomo.answer_files import majority, read_eval_res
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.rejudge.formats import detect
 from memsuite.eval.report.agreement import leniency, render_agreement
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 
 LOCOMO = "locomo/locomo.dev.json"

@@ -9,8 +9,8 @@ import pytest
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.rejudge.formats import detect
 from memsuite.eval.report.document import build_report, report_markdown
-from memsuite.eval.report.runs import load_runs
 from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.folder import load_runs
 from memsuite.eval.run.runner import run
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 
@@ -64,7 +64,7 @@ def test_rejudging_a_run_adds_only_the_new_verdicts_and_calls_nothing(
         assert {k: v for k, v in new.verdicts.items() if k != "rule"} == old.verdicts
         assert {**new.to_dict(), "verdicts": None} == {**old.to_dict(), "verdicts": None}
         assert new.verdicts["rule"]["correct"] in (True, False, None)
-    header = folder.header()
+    header = folder.header
     assert header["rejudge"]["format"] == "memsuite_run" and header["config"]["judges"] == ["f1", "rule"]
     (info,) = load_runs([tmp_path / "again"])
     markdown = report_markdown(build_report([info]))
@@ -90,7 +90,7 @@ def test_a_published_longmemeval_file_round_trips(shared_data, tmp_path):
     assert "| rule | published |" in markdown and "judge_disagreements.csv" in markdown
     # Rejudging again resumes: nothing left to do, the same rows.
     again = rejudge(path, benchmark="longmemeval", data=shared_data / ORACLE, out_dir=tmp_path / "lme")
-    assert again.header()["units"]["already_done"] == 400 and len(again.rows()) == 400
+    assert again.header["units"]["already_done"] == 400 and len(again.rows()) == 400
 
 
 @pytest.mark.shared_data("locomo", "locomo_zep_grades")

@@ -10,8 +10,7 @@ from runfolders import table_of, write_run
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_csv, table_markdown
 from memsuite.eval.report.model import NA, Table, renderer_for
-from memsuite.eval.report.runs import load_runs
-from memsuite.eval.run.folder import RunFolder
+from memsuite.eval.run.folder import RunFolder, load_runs
 from memsuite.memory_systems.errors import ConfigError
 
 # -- rendering, registry, errors -----------------------------------------------------------------------

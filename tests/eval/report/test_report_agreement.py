@@ -8,7 +8,7 @@ from runfolders import table_of, write_run
 
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, report_markdown, write_report
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 
 
 def _row(i: int, rule, llm, published, *, category="temporal", answer="short", failure=False) -> Row:

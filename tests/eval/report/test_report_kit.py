@@ -28,7 +28,7 @@ from memsuite.eval.report.kit import (
     ranking_intervals,
     rate_intervals,
 )
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 
 ENTRY = {
     "scores": {

@@ -8,8 +8,8 @@ from runfolders import table_of, write_run
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report
-from memsuite.eval.report.runs import load_runs
 from memsuite.eval.report.usage import latency_record
+from memsuite.eval.run.folder import load_runs
 
 
 def _row(i: int, **usage) -> Row:

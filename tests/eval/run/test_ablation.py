@@ -81,7 +81,7 @@ def test_two_values_two_runs_one_combined_table(ablation_file, tmp_path):
     assert ablation.labels == ("k-1", "k-10") and ablation.base == ablation_file.parent / "base.yaml"
     result = run_ablation(ablation, out_dir=tmp_path / "runs" / "topk", show_progress=False)
     assert result.runs == (tmp_path / "runs" / "topk" / "k-1", tmp_path / "runs" / "topk" / "k-10")
-    headers = [load_run(folder).header() for folder in result.runs]
+    headers = [load_run(folder).header for folder in result.runs]
     assert [h["config"]["k"] for h in headers] == [1, 10]
     assert [h["config"]["name"] for h in headers] == ["topk-k-1", "topk-k-10"]
     assert all(h["status"] == "complete" and h["config"]["systems"][0]["name"] == "bm25" for h in headers)
@@ -180,17 +180,17 @@ def test_resuming_after_a_change_of_code_or_config_needs_its_flag(ablation_file,
     assert f"{out / 'k-10'} holds rows made by other code (memsuite's own code changed)" in err
     assert "--allow-code-change" in err and json.loads(header_path.read_text()) == header
     assert main([*argv, "--allow-code-change"]) == 0
-    resumed = load_run(out / "k-10").header()
+    resumed = load_run(out / "k-10").header
     assert resumed["resumes"][-1]["code_changes"] == ["memsuite's own code changed"]
     assert (out / "k-10" / "units.jsonl").read_text() == units  # resumed, not recomputed
-    assert "code_changes" not in (load_run(out / "k-1").header().get("resumes") or [{}])[-1]
+    assert "code_changes" not in (load_run(out / "k-1").header.get("resumes") or [{}])[-1]
 
     # A fixed override changed under both variants: refused naming the key, resumed with the flag.
     assert main([*argv, "--set", "seed=7"]) == 2
     assert "seed: 0 -> 7" in capsys.readouterr().err
     assert main([*argv, "--set", "seed=7", "--allow-config-change"]) == 0
     for label in ("k-1", "k-10"):
-        changes = load_run(out / label).header()["resumes"][-1]["config_changes"]
+        changes = load_run(out / label).header["resumes"][-1]["config_changes"]
         assert {"key": "seed", "old": 0, "new": 7} in changes
 
 

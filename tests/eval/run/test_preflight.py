@@ -101,7 +101,7 @@ def test_an_endpoint_that_dies_mid_run_stops_it_and_a_rerun_resumes(tmp_path, ep
         )
         assert "rerun the same command to resume" in second
         folder = load_run(tmp_path / "run")
-        header = folder.header()
+        header = folder.header
         assert header["status"] == "stopped" and folder.units() == []  # the unit then running was dropped
         # Only the breaker's three calls reached the endpoint, not one per question of every unit.
         assert len(endpoint.requests) == 1 + 3

@@ -16,7 +16,15 @@ import pytest
 from meme_configs import bm25_meme_config
 
 from memsuite.eval.protocol import Row
-from memsuite.eval.run.folder import WRITE_DELAY_ENV, RunFolder, UnitRecord, config_changes, load_run
+from memsuite.eval.run.folder import (
+    WRITE_DELAY_ENV,
+    RunFolder,
+    UnitRecord,
+    config_changes,
+    load_run,
+    load_runs,
+)
+from memsuite.memory_systems.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -199,7 +207,7 @@ def test_a_run_killed_at_many_points_resumes_to_the_uninterrupted_rows(tmp_path)
 
     folder, expected = load_run(out), load_run(tmp_path / "reference").rows()
     rows = folder.rows()
-    header = folder.header()
+    header = folder.header
     # Rows on disk, before the reader's de-duplication: the files alone must hold each row once.
     lines = [line for path in units_dir.glob("*/*.jsonl") for line in path.read_text().splitlines()]
     on_disk = [json.loads(line) for line in lines]
@@ -217,3 +225,27 @@ def test_a_run_killed_at_many_points_resumes_to_the_uninterrupted_rows(tmp_path)
     assert _exported(out) == rows
     with pytest.raises(StopIteration):  # nothing left half-written
         next(units_dir.glob("*/.*.tmp"))
+
+
+def test_one_reader_of_a_run_folder_for_the_runner_the_reports_and_notebooks(tmp_path):
+    writer = RunFolder(tmp_path / "run")
+    with pytest.raises(ConfigError, match=r"no run\.json"):
+        load_run(writer.path)
+    config = {"benchmark": "tiny", "systems": [{"name": "bm25", "label": "b"}, {"name": "dense"}]}
+    writer.write_header({"status": "started", "config": config})
+    writer.prepare()
+    writer.append_unit(_done("u1", 1, "b"), [_row("u1", "a", "b")])
+    reader = load_run(writer.path)
+    assert (reader.label, reader.benchmark, reader.registry_name("b")) == ("run", "tiny", "bm25")
+    assert [r.unit_id for r in reader.rows()] == ["u1"]
+    with pytest.raises(ConfigError, match="has not finished"):
+        load_run(writer.path, finished=True)
+    # Another writer's units and summary are read by the reader opened before them.
+    writer.append_unit(_done("u2", 1, "dense"), [_row("u2", "a", "dense")])
+    writer.append_unit(_done("u3", 1, "b"), [_row("u3", "a", "b")])
+    writer.write_summary({"dense": {"scores": {"x": 1}, "usage": {}}, "b": {"scores": {}, "usage": {}}})
+    assert [(r.system, r.unit_id) for r in reader.rows()] == [("b", "u1"), ("b", "u3"), ("dense", "u2")]
+    assert [r.unit_id for r in reader.rows("b")] == ["u1", "u3"] and reader.rows("nope") == []
+    assert reader.systems == ["b", "dense"] and reader.scores("dense") == {"x": 1}
+    (finished,) = load_runs([writer.path], ["shown"])
+    assert (finished.name, len(finished.units()), finished.header["status"]) == ("shown", 3, "started")

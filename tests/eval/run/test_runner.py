@@ -82,11 +82,11 @@ def test_rows_summary_and_header(tmp_path):
     rows = folder.rows()
     assert [(r.system, r.unit_id) for r in rows] == [("bm25", "u1"), ("bm25", "u2"), ("bm25", "u3")]
     assert all(r.verdicts["rule"]["correct"] for r in rows)
-    header = load_run(tmp_path / "run").header()
+    header = load_run(tmp_path / "run").header
     assert header["status"] == "complete" and header["config"]["benchmark"] == "tiny_test"
     assert header["packages"]["bm25s"] and header["started_at"].endswith("+00:00")
     assert header["embedder"]["model"] == "all-MiniLM-L6-v2" and header["answer_llm"] is None
-    summary = folder.summary()
+    summary = folder.summary
     assert summary["bm25"]["scores"] == {"accuracy": 1.0}
     assert summary["bm25"]["units"]["done"] == 3 and summary["bm25"]["wall_s"] > 0
 
@@ -95,7 +95,7 @@ def test_failed_unit_is_recorded_and_retried_on_resume(tmp_path):
     CALLS.clear()
     config = _config(benchmark_options={"fail_on": "u2"})
     folder = run(config, out_dir=tmp_path / "run", show_progress=False)
-    assert folder.header()["status"] == "complete_with_errors"
+    assert folder.header["status"] == "complete_with_errors"
     units = {u.unit_id: u for u in folder.units()}
     assert units["u2"].status == "error" and "injected failure" in units["u2"].error
     assert sorted(r.unit_id for r in folder.rows()) == ["u1", "u3"]  # no half unit written
@@ -117,13 +117,13 @@ def test_resume_skips_done_units_and_refuses_other_config(tmp_path):
 
 
 def test_resume_keeps_the_first_header_and_lists_each_session(tmp_path):
-    first = run(_config(), out_dir=tmp_path / "run", show_progress=False).header()
+    first = run(_config(), out_dir=tmp_path / "run", show_progress=False).header
     assert "resumes" not in first
     # Pretend older code made the first rows: a resume must not relabel them with today's revision.
     path = tmp_path / "run" / "run.json"
     path.write_text(json.dumps({**first, "git_revision": "0ld", "memsuite_version": "0.0.1"}))
     run(_config(), out_dir=tmp_path / "run", show_progress=False)
-    header = run(_config(), out_dir=tmp_path / "run", show_progress=False).header()
+    header = run(_config(), out_dir=tmp_path / "run", show_progress=False).header
     assert (header["git_revision"], header["memsuite_version"]) == ("0ld", "0.0.1")
     assert header["started_at"] == first["started_at"] and header["status"] == "complete"
     assert [r["git_revision"] for r in header["resumes"]] == [first["git_revision"]] * 2
@@ -142,10 +142,10 @@ def test_a_config_change_is_refused_naming_keys_unless_allowed_then_recorded(tmp
     argv = ["run", str(config), "--out", str(tmp_path / "run"), "--quiet", "--no-cache"]
     assert main(argv) == 2
     assert "k: 5 -> 3" in capsys.readouterr().err
-    assert load_run(tmp_path / "run").header().get("resumes") is None  # refused before any write
+    assert load_run(tmp_path / "run").header.get("resumes") is None  # refused before any write
     CALLS.clear()
     assert main([*argv, "--allow-config-change"]) == 0
-    header = load_run(tmp_path / "run").header()
+    header = load_run(tmp_path / "run").header
     assert CALLS == [] and header["config"]["k"] == 3
     assert header["resumes"][-1]["config_changes"] == [{"key": "k", "old": 5, "new": 3}]
     assert main(argv) == 0  # the next resume compares with the config now recorded
@@ -169,7 +169,7 @@ def test_restart_removes_every_unit_file(tmp_path):
     assert folder.unit_path("bm25", "u2").exists()
     CALLS.clear()
     folder = run(_config(), out_dir=tmp_path / "run", show_progress=False, restart=True)
-    assert CALLS == ["u1", "u2", "u3"] and "resumes" not in folder.header()
+    assert CALLS == ["u1", "u2", "u3"] and "resumes" not in folder.header
     assert [(u.unit_id, u.status, u.error) for u in folder.units()] == [(u, "done", None) for u in FACTS]
     assert sorted(p.name for p in (tmp_path / "run" / "units" / "bm25").iterdir()) == [
         "u1.jsonl",
@@ -213,7 +213,7 @@ def test_four_workers_give_the_same_rows_as_one(tmp_path):
     one = run(_config(systems=["bm25", "dense"]), out_dir=tmp_path / "one", show_progress=False)
     four = run(_config(systems=["bm25", "dense"]), out_dir=tmp_path / "four", show_progress=False, workers=4)
     assert sorted(map(_row_key, one.rows())) == sorted(map(_row_key, four.rows()))
-    assert len(four.rows()) == 6 and four.header()["status"] == "complete"
+    assert len(four.rows()) == 6 and four.header["status"] == "complete"
 
 
 def test_four_workers_on_generated_meme_episodes_give_the_same_rows(tmp_path):
@@ -227,7 +227,7 @@ def test_four_workers_on_generated_meme_episodes_give_the_same_rows(tmp_path):
     )
     one = run(config, out_dir=tmp_path / "one", show_progress=False)
     four = run(config, out_dir=tmp_path / "four", show_progress=False, workers=4)
-    assert len(one.rows()) > 30 and four.header()["status"] == "complete"
+    assert len(one.rows()) > 30 and four.header["status"] == "complete"
     assert sorted(map(_row_key, one.rows())) == sorted(map(_row_key, four.rows()))
 
 
@@ -270,7 +270,7 @@ def test_ray_executor_gives_the_same_rows(tmp_path):
     on_ray = run(config, out_dir=tmp_path / "ray", show_progress=False, workers=2, executor="ray")
     assert len(one.rows()) > 10
     assert sorted(map(_row_key, one.rows())) == sorted(map(_row_key, on_ray.rows()))
-    assert on_ray.header()["status"] == "complete"
+    assert on_ray.header["status"] == "complete"
     with pytest.raises(ConfigError, match="unknown executor"):
         run(_config(), out_dir=tmp_path / "x", show_progress=False, executor="dask")
 

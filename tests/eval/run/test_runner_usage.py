@@ -72,7 +72,7 @@ def test_usage_per_unit_is_the_same_with_one_or_four_workers(tmp_path, replay_ll
         per_run[workers] = per_unit
 
         # The run's totals are the sums of its units, and those are what really happened.
-        summary = folder.summary()
+        summary = folder.summary
         for system in SYSTEMS:
             summed = [sum(c[i] for (s, _), c in per_unit.items() if s == system) for i in range(len(COUNTS))]
             assert list(_counts(summary[system]["usage"])) == summed, system

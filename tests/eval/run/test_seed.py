@@ -23,7 +23,7 @@ def _config(seed: int, options_seed: int | None = None):
 
 def test_the_top_level_seed_seeds_generated_data(tmp_path):
     folders = [run(_config(seed), out_dir=tmp_path / f"s{seed}", show_progress=False) for seed in (0, 3)]
-    options = [f.header()["config"]["benchmark_options"] for f in folders]
+    options = [f.header["config"]["benchmark_options"] for f in folders]
     assert [o["seed"] for o in options] == [0, 3]
     questions = [sorted(row.question for row in f.rows()) for f in folders]
     assert questions[0] != questions[1]  # a different seed, different generated episode

@@ -76,7 +76,7 @@ def test_a_paradigm_ingests_day_sessions_and_answers_through_the_oracle(tmp_path
         source="test",
     )
     folder = run(config, out_dir=tmp_path / "run", show_progress=False)
-    header = folder.header()
+    header = folder.header
     assert header["status"] == "complete", header.get("errors")
     kinds = header["oracle_llm"]["served"]["kinds"]
     assert not any(kind.endswith(":refused") or kind == "unrecognised" for kind in kinds), kinds

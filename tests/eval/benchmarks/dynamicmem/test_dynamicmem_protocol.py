@@ -66,7 +66,7 @@ def test_runner_retrieval_only_bm25_and_dense_find_the_evidence(tmp_path):
         {"benchmark": "dynamicmem", "systems": ["bm25", "dense"], "name": "dm", "benchmark_options": options}
     )
     folder = run(config, out_dir=tmp_path / "run", show_progress=False)
-    assert folder.header()["status"] == "complete"
+    assert folder.header["status"] == "complete"
     assert {(u.system, u.unit_id, u.status) for u in folder.units()} == {
         ("bm25", "001_user_001", "done"),
         ("dense", "001_user_001", "done"),
@@ -74,7 +74,7 @@ def test_runner_retrieval_only_bm25_and_dense_find_the_evidence(tmp_path):
     rows = folder.rows()
     assert {r.metadata["checkpoint"] for r in rows} == {"C1", "C5"}
     assert all(r.answer is None and not r.verdicts for r in rows)
-    summary = folder.summary()
+    summary = folder.summary
     for system in ("bm25", "dense"):
         scores = summary[system]["scores"]
         assert scores["checkpoints"] == ["C1", "C5"]

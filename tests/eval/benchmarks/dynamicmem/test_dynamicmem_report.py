@@ -14,7 +14,7 @@ from memsuite.eval.benchmarks.dynamicmem.protocol import SNAPSHOT_FILE, probe_re
 from memsuite.eval.benchmarks.dynamicmem.scoring import summarize as dynamicmem_summarize
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_markdown, write_report
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 
 
 def _dm_row(checkpoint: str, key: str, task: str, change: str, fields: list[float]) -> Row:

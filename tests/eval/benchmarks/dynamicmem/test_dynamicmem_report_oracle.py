@@ -14,7 +14,7 @@ from memsuite.eval.benchmarks.dynamicmem.scoring import summarize as dynamicmem_
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import ORACLE_CEILING, ORACLE_NOTE
 from memsuite.eval.report.document import build_report
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 
 TABLES = ("dynamicmem_checkpoints", "dynamicmem_retention", "dynamicmem_failure_stages")
 

@@ -10,7 +10,7 @@ from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_markdown
 from memsuite.eval.report.model import Sweep
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 
 
 def _row(conversation: str, qid: str, category: int, recall: float) -> Row:

@@ -14,8 +14,8 @@ from memsuite.eval.benchmarks.longmemeval.protocol import LongMemEvalBenchmark, 
 from memsuite.eval.benchmarks.longmemeval.schema import corpus, parse_date, session_documents
 from memsuite.eval.protocol import RunContext
 from memsuite.eval.report.document import build_report, report_markdown
-from memsuite.eval.report.runs import load_runs
 from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.folder import load_runs
 from memsuite.eval.run.runner import run
 from memsuite.memory_systems.records import IngestReport
 from memsuite.memory_systems.registry import get_system
@@ -131,7 +131,7 @@ def test_a_retrieval_only_run_reports_the_official_averages(shared_data, tmp_pat
         }
     )
     folder = run(config, out_dir=tmp_path / "run", show_progress=False)
-    summary = folder.summary()
+    summary = folder.summary
     for system in ("flat_bm25", "bm25"):
         retrieval = summary[system]["scores"]["retrieval"]
         assert retrieval["n"] == 6 and retrieval["granularity"] == "session"

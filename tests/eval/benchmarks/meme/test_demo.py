@@ -26,7 +26,7 @@ def test_demo_prints_the_runs_evidence_and_stages_and_writes_the_report(tmp_path
     )
     out = capsys.readouterr().out
     folder = load_run(tmp_path / "demo" / "demo_small")
-    summary = folder.summary()
+    summary = folder.summary
     assert set(summary) == {"bm25", "temporal_kg_oracle"}
 
     # The evidence table: one line per system with the summary's own rates.
@@ -81,7 +81,7 @@ def test_a_second_demo_resumes_and_one_after_a_code_change_recomputes(tmp_path, 
     rows = len(load_run(folder).rows())
     assert "recomputing" not in demo_run()
     assert (folder / "units.jsonl").read_text() == units  # resumed: nothing ran again
-    assert "resumes" in load_run(folder).header()
+    assert "resumes" in load_run(folder).header
 
     # Rows another version of memsuite made: the demo recomputes them (a run refuses, see test_ablation).
     header = json.loads((folder / "run.json").read_text())
@@ -89,6 +89,6 @@ def test_a_second_demo_resumes_and_one_after_a_code_change_recomputes(tmp_path, 
     (folder / "run.json").write_text(json.dumps(header))
     printed = demo_run()
     assert f"{folder}: rows from another config or code (memsuite's own code changed); recomputing" in printed
-    recomputed = load_run(folder).header()
+    recomputed = load_run(folder).header
     assert recomputed["code"]["memsuite_sha256"] != "0" * 64 and "resumes" not in recomputed
     assert len(load_run(folder).rows()) == rows  # each row once: the old ones are gone

@@ -154,7 +154,7 @@ def test_retrieval_only_run_rows_evidence_and_snapshots(episode_file, tmp_path):
         snapshots = [json.loads(line) for line in fh]
     assert [s["index"] for s in snapshots] == list(range(6))
     assert "Plinthwork" not in snapshots[3]["snapshot"] and "Plinthwork" in snapshots[4]["snapshot"]
-    summary = folder.summary()["bm25"]["scores"]
+    summary = folder.summary["bm25"]["scores"]
     assert summary["source"]["kind"] == "official"
     assert summary["by_judge"]["evidence"]["tasks"]["ER"] == 1.0
 
@@ -196,9 +196,9 @@ def test_answers_with_the_real_local_model(episode_file, tmp_path, local_llm):
     assert len(rows) == 6
     assert all(isinstance(r.answer, str) for r in rows)
     assert all("rule" in r.verdicts and r.verdicts["rule"]["correct"] in (True, False) for r in rows)
-    header = folder.header()
+    header = folder.header
     assert header["wiring_only"] is True and header["answer_llm"]["model"] == local_llm.model
-    usage = folder.summary()["bm25"]["usage"]
+    usage = folder.summary["bm25"]["usage"]
     assert usage["llm_calls"] + usage["cache_hits"] >= 6
 
 
@@ -228,7 +228,7 @@ def test_generated_episode_end_to_end_with_bm25_and_the_real_local_model(tmp_pat
     assert phases == {"before", "after"} and len(rows) >= 8
     assert all(isinstance(r.answer, str) and r.verdicts["rule"]["correct"] in (True, False) for r in rows)
     assert all(r.verdicts["evidence"]["correct"] in (True, False) for r in rows)
-    assert folder.summary()["bm25"]["usage"]["llm_calls"] >= len(rows)
+    assert folder.summary["bm25"]["usage"]["llm_calls"] >= len(rows)
     again = run(config, out_dir=tmp_path / "run", show_progress=False)  # finished: nothing is redone
     assert len(again.rows()) == len(rows)
 
@@ -298,14 +298,14 @@ def test_dead_answer_endpoint_gives_null_verdicts_left_out_of_rates(episode_file
             "reason": row.verdicts["rule"]["reason"],
         }
         assert "failure" not in row.verdicts["evidence"]  # judges the memory, not the answer
-    summary = folder.summary()["bm25"]
+    summary = folder.summary["bm25"]
     rule = summary["scores"]["by_judge"]["rule"]
     assert rule["tasks"]["ER"] is None and rule["Overall"] is None  # not 0.0: nothing was answered
     assert rule["n"] == dict.fromkeys(("ER", "Agg", "Tr", "Del", "Cas", "Abs"), 0)
     assert rule["n_failed"] == {"ER": 1, "Agg": 0, "Tr": 0, "Del": 1, "Cas": 1, "Abs": 0}
     assert rule["rows_failed"] == 6
     assert summary["failed_calls"] == {"answer": 6, "judge": 0}
-    header = folder.header()
+    header = folder.header
     assert header["status"] == "complete_with_errors" and header["failed_calls"] == {"answer": 6, "judge": 0}
 
 
@@ -327,7 +327,7 @@ def test_dead_answer_endpoint_stops_after_the_first_unit(episode_file, tmp_path,
     assert f"base_url={dead['base_url']}" in out[1] and "model=dead-model" in out[1]
     folder = load_run(tmp_path / "run")
     assert [(u.system, u.unit_id) for u in folder.units()] == [("bm25", "sw_001")]
-    assert folder.header()["status"] == "stopped"
+    assert folder.header["status"] == "stopped"
 
 
 def test_failed_judge_calls_are_null_verdicts_and_fail_the_run(episode_file, tmp_path, capsys):
@@ -360,10 +360,10 @@ def test_failed_judge_calls_are_null_verdicts_and_fail_the_run(episode_file, tmp
         llm = row.verdicts["llm"]
         assert llm["correct"] is None and llm["failure"] == "connection" and llm["failed_call"] == "judge"
         assert row.usage["judge_failures"] == 1
-    scores = folder.summary()["bm25"]["scores"]["by_judge"]
+    scores = folder.summary["bm25"]["scores"]["by_judge"]
     assert scores["llm"]["rows_failed"] == 6 and scores["llm"]["Overall"] is None
     assert scores["rule"]["rows_failed"] == 0 and scores["rule"]["n"]["Cas"] == 1
-    header = folder.header()
+    header = folder.header
     assert header["judge_llm_is_answer_llm"] is False and header["judge_llm"]["model"] == "dead-model"
 
 

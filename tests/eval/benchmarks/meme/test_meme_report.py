@@ -17,9 +17,8 @@ from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.cli.main import main
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_markdown, write_report
-from memsuite.eval.report.runs import load_runs
 from memsuite.eval.run.config import config_from_dict
-from memsuite.eval.run.folder import RunFolder
+from memsuite.eval.run.folder import RunFolder, load_runs
 from memsuite.eval.run.runner import run
 from memsuite.memory_systems.llm import PriceTable
 
@@ -307,7 +306,7 @@ def test_left_out_rows_are_counted_per_cell_and_in_the_usage_table(tmp_path):
     scores = {"source": {"kind": "generated"}, "by_judge": {"rule": meme_scores(rows, "rule")}}
     path = write_run(tmp_path / "failing", benchmark="meme", rows=rows, scores=scores, header=_gpt_header())
     folder = RunFolder(path)
-    summary = folder.summary()
+    summary = folder.summary
     summary["md_flat"]["failed_calls"] = {"answer": 3, "judge": 0}
     folder.write_summary(summary)
     report = build_report(load_runs([path]))

@@ -8,8 +8,8 @@ from runfolders import table_of
 from memsuite.eval.benchmarks.meme.report import MEME_ORACLE_NOTE
 from memsuite.eval.report.caveats import ORACLE_CEILING
 from memsuite.eval.report.document import build_report, report_markdown
-from memsuite.eval.report.runs import load_runs
 from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.folder import load_runs
 from memsuite.eval.run.runner import run
 
 

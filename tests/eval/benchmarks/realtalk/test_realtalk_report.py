@@ -13,15 +13,19 @@ from memsuite.eval.benchmarks.realtalk.report import beside_locomo, render
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.report.document import build_report, table_markdown
 from memsuite.eval.report.model import ReportOptions
-from memsuite.eval.report.runs import RunInfo
+from memsuite.eval.run.folder import RunFolder, UnitRecord
 from memsuite.memory_systems.registry import get_system
 
 
-def _run(label: str, benchmark: str, rows: list[Row], k: int = 2) -> RunInfo:
+def _run(folder: Path, benchmark: str, rows: list[Row], k: int = 2) -> RunFolder:
+    """A finished run folder of these rows (one done unit per (system, unit)), empty scores."""
     systems = sorted({r.system for r in rows})
-    header = {"config": {"benchmark": benchmark, "k": k, "systems": [{"name": s} for s in systems]}}
-    run = RunInfo(Path(label), label, header, {s: {"scores": {}, "usage": {}} for s in systems})
-    run.__dict__["rows_by_system"] = {s: [r for r in rows if r.system == s] for s in systems}
+    run = RunFolder(folder)
+    run.write_header({"config": {"benchmark": benchmark, "k": k, "systems": [{"name": s} for s in systems]}})
+    for system, unit in sorted({(r.system, r.unit_id) for r in rows}):
+        unit_rows = [r for r in rows if (r.system, r.unit_id) == (system, unit)]
+        run.append_unit(UnitRecord(system, unit, "done"), unit_rows)
+    run.write_summary({s: {"scores": {}, "usage": {}} for s in systems})
     return run
 
 
@@ -60,7 +64,7 @@ def _locomo_rows() -> list[Row]:
 
 
 def test_the_section_holds_evidence_by_category_and_the_diagnostics(tmp_path):
-    run = _run("rt", "realtalk", _realtalk_rows(tmp_path))
+    run = _run(tmp_path / "rt", "realtalk", _realtalk_rows(tmp_path))
     section = render([run], ReportOptions())
     tables = {t.name: t for t in section.tables}
     assert {
@@ -84,7 +88,8 @@ def test_the_section_holds_evidence_by_category_and_the_diagnostics(tmp_path):
 
 
 def test_locomo_beside_realtalk_by_category(tmp_path):
-    realtalk, locomo = _run("rt", "realtalk", _realtalk_rows(tmp_path)), _run("lc", "locomo", _locomo_rows())
+    realtalk = _run(tmp_path / "rt", "realtalk", _realtalk_rows(tmp_path))
+    locomo = _run(tmp_path / "lc", "locomo", _locomo_rows())
     assert beside_locomo([realtalk]) is None
     section = beside_locomo([realtalk, locomo])
     table = section.tables[0]

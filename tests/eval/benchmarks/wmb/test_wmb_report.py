@@ -11,7 +11,7 @@ from memsuite.eval.benchmarks.wmb.scoring import result_json, wmb_scores
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_markdown, write_report
 from memsuite.eval.report.model import Sweep
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 
 
 def _wmb_row(qid: str, qtype: str, correct: bool | None, latency_ms: float, memories: list[str]) -> Row:

@@ -21,7 +21,7 @@ from memsuite.eval.report.html import page, questions
 from memsuite.eval.report.html.charts import chart_spec
 from memsuite.eval.report.html.page import FILES, LIBRARIES
 from memsuite.eval.report.model import Figure
-from memsuite.eval.report.runs import load_runs
+from memsuite.eval.run.folder import load_runs
 
 
 def test_verdict_letters():
