@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.protocol import Row
+from memsuite.eval.protocol import BY_JUDGE, Row, Scores, ScoresLayout
 from memsuite.eval.report.summary import Summary, SystemSummary
 from memsuite.eval.runlog import RunFolder, load_run
 from memsuite.memory_systems.errors import ConfigError
@@ -62,14 +62,15 @@ class RunInfo:
 
     @cached_property
     def typed_summary(self) -> Summary:
-        """``summary.json`` as typed data."""
-        return Summary.from_json(self.summary)
+        """``summary.json`` as typed data, read with the layout the benchmark's definition names (a
+        benchmark not installed here: judges under ``by_judge``, as most write them)."""
+        return Summary.from_json(self.summary, _layout(self.benchmark))
 
     def system_summary(self, system: str) -> SystemSummary:
         """One system's entry of ``summary.json`` (empty for a system the run did not score)."""
         return self.typed_summary.system(system)
 
-    def scores(self, system: str) -> Mapping[str, Any]:
+    def scores(self, system: str) -> Scores:
         """The benchmark's scores of one system (``summary[system]["scores"]``)."""
         return self.system_summary(system).scores
 
@@ -84,6 +85,15 @@ class RunInfo:
     def rows(self, system: str) -> list[Row]:
         """Rows of one system."""
         return self.rows_by_system.get(system, [])
+
+
+def _layout(benchmark: str) -> ScoresLayout:
+    from memsuite.eval.registry import definition
+
+    try:
+        return definition(benchmark).scores_layout
+    except ConfigError:
+        return BY_JUDGE
 
 
 def load_runs(paths: Sequence[Path | str], labels: Sequence[str] | None = None) -> list[RunInfo]:
@@ -169,8 +179,8 @@ def data_source(run: RunInfo) -> str:
     named = data_name(record) if isinstance(record, Mapping) else None
     kind, path = None, None
     for system in run.systems:
-        source = run.scores(system).get("source")
-        if isinstance(source, Mapping) and source.get("kind"):
+        source = run.scores(system).part("source")
+        if source.get("kind"):
             kind, path = str(source["kind"]), source.get("path")
             break
     options = run.config.get("benchmark_options") or {}
@@ -191,9 +201,10 @@ def judges_used(run: RunInfo) -> list[str]:
     found: list[str] = []
     for system in run.systems:
         scores = run.scores(system)
-        for key in ("by_judge", "judges"):
-            if isinstance(scores.get(key), Mapping):
-                found += [j for j in scores[key] if j not in found]
+        # A mapping of judges holds exactly the judges the run applied; judges under keys of their own
+        # include scorers no config names (LongMemEval's answer_in_context): there the config speaks.
+        if scores.layout.under is not None:
+            found += [j for j in scores.judges if j not in found]
     return found or list(run.config.get("judges") or [])
 
 
