@@ -80,3 +80,18 @@ def test_paired_difference_cancels_what_questions_share():
     assert (same.value, same.lo, same.hi) == (0.0, 0.0, 0.0)
     with pytest.raises(ValueError, match="differ in length"):
         paired_difference([1.0], [1.0, 0.0])
+
+
+def test_mcnemar_matches_the_exact_sum_and_handles_thousands_of_pairs():
+    from math import comb
+
+    # 40 vs 60 discordant: the two-sided tail summed from exact binomial coefficients.
+    a = [True] * 40 + [False] * 60 + [True] * 7
+    b = [False] * 40 + [True] * 60 + [True] * 7
+    exact = 2 * sum(comb(100, i) for i in range(41)) / 2**100
+    assert mcnemar_exact(a, b).p_value == pytest.approx(exact, rel=1e-9)
+    # Thousands of discordant pairs (two systems of a 50,000-row run): a p-value from the binomial CDF.
+    many = mcnemar_exact([True] * 20_000 + [False] * 20_000, [False] * 20_000 + [True] * 20_000)
+    assert (many.a_only, many.b_only, many.p_value) == (20_000, 20_000, 1.0)
+    skewed = mcnemar_exact([True] * 9_000 + [False] * 11_000, [False] * 9_000 + [True] * 11_000)
+    assert 0 < skewed.p_value < 1e-40

@@ -233,6 +233,8 @@ def render(runs: list[RunInfo], options: ReportOptions) -> Section:
             section.tables.append(table)
     section.tables.append(diagnostics_table(runs))
     section.tables.append(_published_table())
+    if not PUBLISHED:  # the report drops a table without rows, and its notes with it
+        section.notes.append(f"Published REALTALK answer scores: none. {PUBLISHED_NOTE}")
     section.tables.append(usage_table("realtalk_usage", "REALTALK usage and cost", runs, options))
     return section
 
