@@ -38,7 +38,7 @@ from pathlib import Path
 
 from memsuite.eval.benchmarks.longmemeval.scoring import longmemeval_scores
 from memsuite.eval.protocol import Row
-from memsuite.eval.runlog import RunFolder, UnitRecord
+from memsuite.eval.run.folder import RunFolder, UnitRecord
 
 SYSTEMS = ("bm25", "dense", "md_flat")
 TYPES = (

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
+from memsuite.eval.analysis.stats import mcnemar_exact
 from memsuite.eval.report.html.questions import QuestionData
-from memsuite.eval.stats import mcnemar_exact
 
 #: Verdict letters that decided.
 DECIDED = ("p", "f")

@@ -24,11 +24,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memsuite.eval.analysis.show import question_records
 from memsuite.eval.protocol import Row
 from memsuite.eval.report import agreement
 from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.report.usage import answer_ms, retrieve_ms
-from memsuite.eval.show import question_records
 
 #: Metadata keys whose values name a question's evidence items, by benchmark convention.
 EVIDENCE_KEYS = ("values", "evidence", "relevant", "answer_session_ids", "evidence_ids")

@@ -13,7 +13,8 @@ from importlib import resources
 
 from runfolders import write_run
 
-from memsuite.eval import plots
+from memsuite.eval.analysis import plots
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, write_report
 from memsuite.eval.report.html import page, questions
@@ -21,7 +22,6 @@ from memsuite.eval.report.html.charts import chart_spec
 from memsuite.eval.report.html.page import FILES, LIBRARIES
 from memsuite.eval.report.model import Figure
 from memsuite.eval.report.runs import load_runs
-from memsuite.eval.stats import Interval
 
 
 def test_verdict_letters():

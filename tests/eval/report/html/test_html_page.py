@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from runfolders import write_run
 
-from memsuite.eval.cli import main
-from memsuite.eval.config import load_config
+from memsuite.eval.analysis.show import question_records
+from memsuite.eval.analysis.stats import mcnemar_exact
+from memsuite.eval.cli.main import main
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.runs import load_runs
-from memsuite.eval.runlog import RunFolder
-from memsuite.eval.runner import run
-from memsuite.eval.show import question_records
-from memsuite.eval.stats import mcnemar_exact
+from memsuite.eval.run.config import load_config
+from memsuite.eval.run.folder import RunFolder
+from memsuite.eval.run.runner import run
 
 #: A MEME quick run in small: two episodes without filler, bm25 and the oracle temporal KG (no LLM).
 MEME_CONFIG = """\
