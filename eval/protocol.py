@@ -16,10 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memsuite.memory_systems.base import MemorySystem
-from memsuite.memory_systems.llm.protocol import ChatClient
+
+if TYPE_CHECKING:  # the LLM client (and openai behind it) loads only where a run opens one
+    from memsuite.memory_systems.llm.protocol import ChatClient
 
 #: Version of the row layout in rows.jsonl.
 ROW_SCHEMA_VERSION = 1
