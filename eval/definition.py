@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from memsuite.eval.protocol import BY_JUDGE, ScoresLayout
 from memsuite.memory_systems.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -110,6 +111,9 @@ class BenchmarkDefinition:
     """``(**benchmark_options) -> Benchmark``: the protocol class (or a factory of it)."""
     judges: Mapping[str, Judge] = field(default_factory=dict)
     """Judge name -> judge; empty: the protocol judges rows itself (any judge names are accepted)."""
+    scores_layout: ScoresLayout = BY_JUDGE
+    """Where its ``summary.json`` keeps each judge's scores (what its ``summarize`` writes and a report
+    reads back)."""
     report: Renderer | None = None
     """The report renderer ``(runs, ReportOptions) -> Section``; None: a generic table."""
     beside: BesideRenderer | None = None

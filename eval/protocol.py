@@ -1,20 +1,27 @@
-"""What the one runner needs from a benchmark, and the row it writes per question.
+"""What the one runner needs from a benchmark, the row it writes per question, and the scores it
+summarizes a system's rows into.
 
 A benchmark (MEME, DynamicMem, WMB-100K) supplies its work units (episodes, users, categories) and a
 protocol: a function that drives one memory system through one unit -- ingest, questions, answers,
 judging -- and yields one :class:`Row` per question. The runner (``eval/run/runner.py``) owns the loop
 over systems x units, resuming, progress and writing; it never branches on a system or benchmark name.
+
+A protocol's ``summarize`` returns :class:`Scores`: every judge's scores under its name, and the
+benchmark's other figures (data source, retrieval, agreement) beside them. Its :class:`ScoresLayout`
+says where ``summary.json`` keeps the judges; the report reads the file back with the same layout.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memsuite.memory_systems.base import MemorySystem
-from memsuite.memory_systems.llm.protocol import ChatClient
+
+if TYPE_CHECKING:  # the LLM client (and openai behind it) loads only where a run opens one
+    from memsuite.memory_systems.llm.protocol import ChatClient
 
 #: Version of the row layout in rows.jsonl.
 ROW_SCHEMA_VERSION = 1
@@ -78,6 +85,125 @@ class RunContext:
     """Benchmark-specific settings from the config."""
 
 
+def dig(data: Any, *path: str) -> Any:
+    """The value at a path of keys through nested mappings; None where a step is missing."""
+    for key in path:
+        if not isinstance(data, Mapping):
+            return None
+        data = data.get(key)
+    return data
+
+
+@dataclass(frozen=True)
+class JudgeScores:
+    """One judge's scores over a system's rows, in its benchmark's layout (rates, counts, groups)."""
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def at(self, *path: str) -> Any:
+        """The figure at a path (``at("overall", "n")``); None where the scores have none."""
+        return dig(self.values, *path)
+
+    def part(self, *path: str) -> Mapping[str, Any]:
+        """The mapping at a path (a group of rates: ``part("by_type")``); empty where absent."""
+        found = dig(self.values, *path)
+        return found if isinstance(found, Mapping) else {}
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.values)
+
+
+def _judge_set(found: Any) -> dict[str, JudgeScores]:
+    if not isinstance(found, Mapping):
+        return {}
+    return {str(j): JudgeScores(s) for j, s in found.items() if isinstance(s, Mapping)}
+
+
+@dataclass(frozen=True)
+class ScoresLayout:
+    """Where a benchmark's ``summary.json`` keeps each judge's scores among a system's scores.
+
+    ``under``: one mapping judge -> scores (``by_judge``; left out when no judge has scores);
+    ``named``: judges each under a key of their own (``("llm", "llm")``); ``absent_as_null``: a named
+    judge no row has a verdict of is written as null (else left out); ``spread``: the judge whose scores
+    are the top level itself (then the benchmark has no other figures).
+    """
+
+    under: str | None = "by_judge"
+    named: tuple[tuple[str, str], ...] = ()
+    absent_as_null: bool = True
+    spread: str | None = None
+
+    def read(self, data: Mapping[str, Any]) -> Scores:
+        """A system's scores as ``summary.json`` holds them."""
+        taken = {key for _, key in self.named} | ({self.under} if self.under else set())
+        judges = _judge_set(data.get(self.under)) if self.under else {}
+        for judge, key in self.named:
+            if isinstance(data.get(key), Mapping):
+                judges[judge] = JudgeScores(data[key])
+        rest = {key: value for key, value in data.items() if key not in taken}
+        if self.spread is None:
+            return Scores(judges, rest, self)
+        if rest:
+            judges = {self.spread: JudgeScores(rest), **judges}
+        return Scores(judges, {}, self)
+
+    def write(self, scores: Scores) -> dict[str, Any]:
+        """The scores as ``summary.json`` holds them."""
+        out = dict(scores.extras)
+        if self.spread is not None and self.spread in scores.judges:
+            out.update(scores.judges[self.spread].to_json())
+        named = {judge for judge, _ in self.named}
+        kept = {j: s.to_json() for j, s in scores.judges.items() if j not in named and j != self.spread}
+        if self.under is not None and kept:
+            out[self.under] = kept
+        for judge, key in self.named:
+            found = scores.judges.get(judge)
+            if found is not None or self.absent_as_null:
+                out[key] = None if found is None else found.to_json()
+        return out
+
+
+#: The layout most benchmarks use: judge -> scores under ``by_judge``.
+BY_JUDGE = ScoresLayout()
+
+
+@dataclass(frozen=True)
+class Scores:
+    """A benchmark's scores over one system's rows: every judge's under its name, and the benchmark's
+    other figures (``source``, ``retrieval``, ``agreement_rule_llm``) as ``extras``."""
+
+    judges: Mapping[str, JudgeScores] = field(default_factory=dict)
+    extras: Mapping[str, Any] = field(default_factory=dict)
+    layout: ScoresLayout = BY_JUDGE
+
+    def judge(self, name: str) -> JudgeScores | None:
+        """One judge's scores; None when no row carried its verdict."""
+        return self.judges.get(name)
+
+    def at(self, *path: str) -> Any:
+        """An extra figure at a path (``at("source", "kind")``); None where absent."""
+        return dig(self.extras, *path)
+
+    def part(self, *path: str) -> Mapping[str, Any]:
+        """An extra mapping at a path (``part("retrieval")``); empty where absent."""
+        found = dig(self.extras, *path)
+        return found if isinstance(found, Mapping) else {}
+
+    def judge_set(self, key: str) -> dict[str, JudgeScores]:
+        """A second set of judges kept among the extras (LoCoMo's scores against its audited key)."""
+        return _judge_set(self.extras.get(key))
+
+    def to_json(self) -> dict[str, Any]:
+        """The scores as ``summary.json`` holds them (:meth:`ScoresLayout.write`)."""
+        return self.layout.write(self)
+
+    @classmethod
+    def from_json(cls, data: Any, layout: ScoresLayout = BY_JUDGE) -> Scores:
+        """Scores as ``summary.json`` holds them, read with the benchmark's layout (absent: empty)."""
+        return layout.read(data) if isinstance(data, Mapping) else cls(layout=layout)
+
+
 class Benchmark(Protocol):
     """A benchmark as the runner sees it (its name comes from its declaration, in ``RunContext``)."""
 
@@ -89,6 +215,6 @@ class Benchmark(Protocol):
         """Drive ``system`` through one unit from a reset state; yield one row per question."""
         ...
 
-    def summarize(self, rows: list[Row]) -> dict[str, Any]:
-        """Scores of a set of rows, in the benchmark's own result layout."""
+    def summarize(self, rows: list[Row]) -> Scores:
+        """Scores of a set of rows."""
         ...

@@ -18,7 +18,6 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import binom
 
 #: Bootstrap resamples per interval.
 RESAMPLES = 2000
@@ -180,5 +179,7 @@ def mcnemar_exact(a: Sequence[bool], b: Sequence[bool]) -> McNemar:
     b_only = sum(bool(y) and not bool(x) for x, y in zip(a, b, strict=True))
     # scipy's binomial CDF: summing exact binomial coefficients takes minutes for the thousands of
     # discordant pairs two systems of a 50,000-row run have (the report page tests every pair).
+    from scipy.stats import binom  # scipy.stats takes seconds to import; only this test needs it
+
     tail = float(binom.cdf(min(a_only, b_only), a_only + b_only, 0.5))
     return McNemar(a_only, b_only, min(1.0, 2 * tail))

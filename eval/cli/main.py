@@ -14,6 +14,7 @@ import argparse
 import logging
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from memsuite.eval.cli import compare as compare_cli
@@ -84,10 +85,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from memsuite.eval.run.config import find_config, load_config, with_systems
+    from memsuite.eval.run.config import load_config, with_systems
     from memsuite.eval.run.runner import run
 
-    config = load_config(find_config(args.config), args.set)
+    config = load_config(args.config, args.set)
     if args.systems:
         config = with_systems(config, args.systems.split(","))
     out = args.out or Path("runs") / config.name
@@ -356,12 +357,17 @@ def _add_report_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cmd_report)
 
 
-def _add_generate_commands(sub: argparse._SubParsersAction) -> None:
-    """``generate NAME``: synthetic data of each benchmark whose definition declares a generator."""
+def _add_generate_commands(sub: argparse._SubParsersAction, *, per_benchmark: bool = True) -> None:
+    """``generate NAME``: synthetic data of each benchmark whose definition declares a generator.
+
+    Listing the generators builds every benchmark's definition (seconds of imports), so a command line
+    that does not name ``generate`` gets the bare command (``per_benchmark=False``)."""
     from memsuite.eval.registry import definitions
 
     generate = sub.add_parser("generate", help="generate synthetic benchmark data, deterministic by seed")
     generate_sub = generate.add_subparsers(dest="generate_command", required=True)
+    if not per_benchmark:
+        return
     for name, found in definitions().items():
         command = found.commands.get("generate")
         if command is None:
@@ -389,20 +395,17 @@ def _add_llm_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cmd_llm_oracle)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every subcommand; given the command line it will parse, the parser
+    builds the per-benchmark subcommands only where that command line names them."""
     parser = argparse.ArgumentParser(prog="memsuite", description=__doc__.splitlines()[0], epilog=EXIT_CODES)
     parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (
-        _add_listing_commands,
-        _add_run_commands,
-        _add_report_commands,
-        _add_generate_commands,
-        _add_llm_commands,
-    ):
+    for add in (_add_listing_commands, _add_run_commands, _add_report_commands):
         add(sub)
+    _add_generate_commands(sub, per_benchmark=argv is None or "generate" in argv)
+    _add_llm_commands(sub)
     from memsuite.eval.rejudge.cli import add_rejudge_command
 
     add_rejudge_command(sub, cache_dir=default_cache_dir())
@@ -414,7 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``memsuite`` console script."""
-    args = build_parser().parse_args(argv)
+    args = build_parser(sys.argv[1:] if argv is None else argv).parse_args(argv)
     args.argv = argv
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"

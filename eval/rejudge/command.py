@@ -269,8 +269,7 @@ def rejudge(
                 folder.append_unit(record, rows)
                 bar.update(1)
     folder.write_all_rows()
-    summary = summarize(folder, get_benchmark(benchmark, **options))
-    folder.write_summary(summary)
+    folder.write_summary(summarize(folder, get_benchmark(benchmark, **options)).to_json())
     calls = failed_calls(folder.rows())
     status = "complete" if not any(calls.values()) else "complete_with_errors"
     header.update(status=status, finished_at=now_iso(), errors=0, failed_calls=calls)

@@ -24,13 +24,13 @@ Every rate says what it left out: a cell whose rows include failed LLM calls sho
 ("0.50 (2 left out)"), and a cell whose questions were asked of a memory holding at most k items is
 marked (the context was the whole memory); :mod:`.caveats` has the shared marks and notes.
 
-Modules: :mod:`.runs` (a run's labels: LLMs, judges, data source), :mod:`.kit` (``summary.json`` as
-typed data, read with each benchmark's layout of its judges; the helpers renderers share: percentages,
-judge order, rates with intervals, ranking metrics), :mod:`.model` (tables, figures, sections, where a
-renderer is found), :mod:`.usage` (usage and cost), :mod:`.layout` (helpers for renderers: run column,
-stage tables), :mod:`.caveats` (left-out and whole-memory marks),
-:mod:`.document` (building and writing). Import from those modules; this package re-exports only
-what a user of reports needs.
+Modules: :mod:`.runs` (a run's labels: LLMs, judges, data source), :mod:`.summary` (``summary.json`` as
+typed data: each system's :class:`~memsuite.eval.protocol.Scores`, read back with the layout its benchmark
+wrote), :mod:`.kit` (the helpers renderers share: percentages, judge order, rates with intervals, ranking
+metrics), :mod:`.model` (tables, figures, sections, where a renderer is found), :mod:`.usage` (usage and
+cost), :mod:`.layout` (helpers for renderers: run column, stage tables), :mod:`.caveats` (left-out and
+whole-memory marks), :mod:`.document` (building and writing). Import from those modules; this package
+re-exports only what a user of reports needs.
 """
 
 from memsuite.eval.report.document import build_report, write_report

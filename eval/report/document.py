@@ -53,7 +53,7 @@ def render_generic(runs: list[RunFolder], options: ReportOptions) -> Section:
     benchmark = runs[0].benchmark if runs else "?"
     prefix = run_column(runs, options)
     records = [
-        {**run_cell(run, prefix), "system": s, **_numeric_leaves(run.scores(s))}
+        {**run_cell(run, prefix), "system": s, **_numeric_leaves(run.scores(s).to_json())}
         for run in runs
         for s in run.systems
     ]

@@ -1,6 +1,7 @@
 """The report kit: what a benchmark's renderer needs besides its own tables -- a run's summary as typed
-data (:mod:`.summary`, re-exported here), percentages, judge order, rates with their intervals, the
-metrics of a ranking of the whole corpus, and :class:`Records`, a table's rows as they are built.
+data (:mod:`.summary` and its :class:`~memsuite.eval.protocol.Scores`, re-exported here), percentages,
+judge order, rates with their intervals, the metrics of a ranking of the whole corpus, and
+:class:`Records`, a table's rows as they are built.
 """
 
 from __future__ import annotations
@@ -10,27 +11,26 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from memsuite.eval.analysis.stats import Interval
+from memsuite.eval.protocol import JudgeScores, Scores
 from memsuite.eval.report.intervals import cell_intervals, placed
 from memsuite.eval.report.model import Cell, Table
-from memsuite.eval.report.summary import BY_JUDGE, JudgesOf, Summary, SystemSummary, at_top, under
+from memsuite.eval.report.summary import Summary, SystemSummary
 
 if TYPE_CHECKING:
     from memsuite.eval.run.folder import RunFolder
 
 __all__ = [
-    "BY_JUDGE",
-    "JudgesOf",
+    "JudgeScores",
     "Records",
+    "Scores",
     "Summary",
     "SystemSummary",
-    "at_top",
     "judge_order",
     "judges_in",
     "percent",
     "percent_intervals",
     "ranking_intervals",
     "rate_intervals",
-    "under",
 ]
 
 Key = TypeVar("Key", bound=Hashable)
@@ -118,7 +118,7 @@ def judge_order(present: Iterable[str], preferred: Sequence[str]) -> list[str]:
     return [j for j in preferred if j in present] + sorted(present - set(preferred))
 
 
-def judges_in(runs: Sequence[RunFolder], judges_of: JudgesOf, preferred: Sequence[str]) -> list[str]:
+def judges_in(runs: Sequence[RunFolder], preferred: Sequence[str]) -> list[str]:
     """Every judge any system of the runs has scores under, in :func:`judge_order`."""
-    present = {j for run in runs for s in run.systems for j in run.system_summary(s).judges(judges_of)}
+    present = {j for run in runs for s in run.systems for j in run.scores(s).judges}
     return judge_order(present, preferred)

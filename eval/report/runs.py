@@ -59,8 +59,8 @@ def data_source(run: RunFolder) -> str:
     named = data_name(record) if isinstance(record, Mapping) else None
     kind, path = None, None
     for system in run.systems:
-        source = run.scores(system).get("source")
-        if isinstance(source, Mapping) and source.get("kind"):
+        source = run.scores(system).part("source")
+        if source.get("kind"):
             kind, path = str(source["kind"]), source.get("path")
             break
     options = run.config.get("benchmark_options") or {}
@@ -81,9 +81,10 @@ def judges_used(run: RunFolder) -> list[str]:
     found: list[str] = []
     for system in run.systems:
         scores = run.scores(system)
-        for key in ("by_judge", "judges"):
-            if isinstance(scores.get(key), Mapping):
-                found += [j for j in scores[key] if j not in found]
+        # A mapping of judges holds exactly the judges the run applied; judges under keys of their own
+        # include scorers no config names (LongMemEval's answer_in_context): there the config speaks.
+        if scores.layout.under is not None:
+            found += [j for j in scores.judges if j not in found]
     return found or list(run.config.get("judges") or [])
 
 

@@ -74,9 +74,10 @@ def read_yaml(path: Path, what: str = "config file") -> Any:
 def load_config(path: Path | str, overrides: list[str] | None = None) -> RunConfig:
     """Read a YAML config and apply ``key.sub=value`` overrides (CLI flags win over the file).
 
+    ``path`` is a file, or a shipped config's name (``"meme_quick"``: see :func:`find_config`).
     A mistake is blamed on its source: the file, or ``--set`` when the file alone is a valid config.
     """
-    path = Path(path)
+    path = find_config(path)
     data = read_yaml(path)
     merged = copy.deepcopy(data)
     for override in overrides or []:

@@ -37,7 +37,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
@@ -51,6 +51,7 @@ from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.persist import atomic_write_text
 
 if TYPE_CHECKING:
+    from memsuite.eval.protocol import Scores, ScoresLayout
     from memsuite.eval.report.summary import Summary, SystemSummary
 
 logger = logging.getLogger(__name__)
@@ -210,18 +211,20 @@ class RunFolder:
 
     @property
     def typed_summary(self) -> Summary:
-        """``summary.json`` as typed data."""
+        """``summary.json`` as typed data, read with the layout the benchmark's definition names (a
+        benchmark not installed here: judges under ``by_judge``, as most write them)."""
         from memsuite.eval.report.summary import Summary
 
-        return self._cached(
-            "typed_summary", _stamp(self.summary_path), lambda: Summary.from_json(self.summary)
-        )
+        def read() -> Summary:
+            return Summary.from_json(self.summary, _scores_layout(self.benchmark))
+
+        return self._cached("typed_summary", _stamp(self.summary_path), read)
 
     def system_summary(self, system: str) -> SystemSummary:
         """One system's entry of ``summary.json`` (empty for a system the run did not score)."""
         return self.typed_summary.system(system)
 
-    def scores(self, system: str) -> Mapping[str, Any]:
+    def scores(self, system: str) -> Scores:
         """The benchmark's scores of one system (``summary[system]["scores"]``)."""
         return self.system_summary(system).scores
 
@@ -405,6 +408,16 @@ def _stamp(path: Path, missing_ok: bool = False) -> tuple[int, int, int] | None:
 
 def _read_json(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _scores_layout(benchmark: str) -> ScoresLayout:
+    from memsuite.eval.protocol import BY_JUDGE
+    from memsuite.eval.registry import definition
+
+    try:
+        return definition(benchmark).scores_layout
+    except ConfigError:
+        return BY_JUDGE
 
 
 def _json_line(data: dict[str, Any]) -> str:

@@ -23,6 +23,7 @@ from memsuite.eval.oracle.run import NOTE as ORACLE_NOTE
 from memsuite.eval.oracle.run import bind_gold, is_oracle, mark_oracle, open_oracle, oracle_roles, served
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import check_judges, get_benchmark, seeded_options
+from memsuite.eval.report.summary import Summary, SystemSummary
 from memsuite.eval.run.folder import (
     RunFolder,
     UnitRecord,
@@ -384,8 +385,7 @@ def _endpoint_down(clients: dict[str, Any]) -> str | None:
 def _close_run(folder: RunFolder, session: _Session) -> RunFolder:
     """Export the rows, write the summary and the header's final status."""
     folder.write_all_rows()
-    summary = summarize(folder, session.benchmark)
-    folder.write_summary(summary)
+    folder.write_summary(summarize(folder, session.benchmark).to_json())
     calls = failed_calls(folder.rows())
     header = session.header
     status = "complete" if session.errors == 0 and not any(calls.values()) else "complete_with_errors"
@@ -564,7 +564,7 @@ def _label(row: Row, label: str) -> Row:
     return Row(**{**row.to_dict(), "system": label})
 
 
-def summarize(folder: RunFolder, benchmark) -> dict[str, Any]:
+def summarize(folder: RunFolder, benchmark) -> Summary:
     """Per system: the benchmark's scores over its rows, usage totals, unit counts and failed calls.
 
     ``failed_calls`` (``{"answer", "judge"}``) counts the LLM calls whose rows the scores leave out.
@@ -581,13 +581,15 @@ def summarize(folder: RunFolder, benchmark) -> dict[str, Any]:
             usage_by_system[unit.system] = usage_by_system[unit.system] + Usage(**unit.usage)
             wall_by_system[unit.system] += unit.wall_s
     systems = sorted(set(rows_by_system) | set(units_by_system))
-    return {
-        system: {
-            "scores": benchmark.summarize(rows_by_system[system]),
-            "usage": usage_by_system[system].to_dict(),
-            "units": units_by_system[system],
-            "wall_s": wall_by_system[system],
-            "failed_calls": failed_calls(rows_by_system[system]),
-        }
+    entries = {
+        system: SystemSummary(
+            system,
+            benchmark.summarize(rows_by_system[system]),
+            usage_by_system[system],
+            units_by_system[system],
+            wall_by_system[system],
+            failed_calls(rows_by_system[system]),
+        )
         for system in systems
     }
+    return Summary(entries)

@@ -15,6 +15,7 @@ import pytest
 
 from memsuite.eval import registry
 from memsuite.eval.data.catalogue import catalogue
+from memsuite.eval.protocol import Scores
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.report.model import ReportOptions, Section
 from memsuite.eval.run.config import config_from_dict
@@ -178,9 +179,12 @@ def test_every_part_of_every_definition_works_on_a_small_input(name, tmp_path, r
         judged = [r.verdicts[judge] for r in rows if judge in r.verdicts]
         assert any(v.get("failed_call") != "answer" for v in judged), (name, judge, judged[:1])
 
+    # The scores its summarize returns are what the report reads back from summary.json.
     protocol = found.protocol(**options)
-    assert isinstance(protocol.summarize(rows), dict)
+    scores = protocol.summarize(rows)
+    assert isinstance(scores, Scores) and scores.layout == found.scores_layout
     (info,) = load_runs([tmp_path / "run"])
+    assert info.scores("bm25") == scores
     if found.report is not None:
         assert isinstance(found.report([info], ReportOptions()), Section)
     if found.beside is not None:

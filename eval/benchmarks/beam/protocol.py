@@ -43,9 +43,9 @@ from memsuite.eval.benchmarks.beam.judges.llm import ANSWER_MAX_TOKENS, answer_p
 from memsuite.eval.benchmarks.beam.judges.retrieval import question_metrics
 from memsuite.eval.benchmarks.beam.loader import BeamData, Conversation
 from memsuite.eval.benchmarks.beam.schema import GRANULARITIES, BeamQuestion, Document, Message, documents
-from memsuite.eval.benchmarks.beam.scoring import beam_scores
+from memsuite.eval.benchmarks.beam.scoring import BEAM_LAYOUT, beam_scores
 from memsuite.eval.data.shared import data_path, shared_data_file
-from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -293,6 +293,6 @@ class BeamBenchmark:
             },
         )
 
-    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+    def summarize(self, rows: list[Row]) -> Scores:
         """Retrieval per ability and scale, answer scores per ability and scale, and the data read."""
-        return {"source": self.source, **beam_scores(rows)}
+        return BEAM_LAYOUT.read({"source": self.source, **beam_scores(rows)})

@@ -20,7 +20,10 @@ from typing import Any
 from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.benchmarks.beam.judges.retrieval import KS, METRICS
 from memsuite.eval.benchmarks.beam.schema import ABILITIES, SCALES
-from memsuite.eval.protocol import Row
+from memsuite.eval.protocol import Row, ScoresLayout
+
+#: Where ``summary.json`` keeps the answer judges: each under its own name (null when no row has it).
+BEAM_LAYOUT = ScoresLayout(under=None, named=(("llm", "llm"), ("rule", "rule")))
 
 
 def ability_of(row: Row) -> str:

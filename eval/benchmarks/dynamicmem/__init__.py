@@ -13,7 +13,7 @@ from memsuite.eval.registry import benchmark
 @benchmark("dynamicmem")
 def dynamicmem() -> BenchmarkDefinition:
     """DynamicMem: 15 months of multi-app activity per user, asked at quarterly checkpoints C1..C5"""
-    from memsuite.eval.benchmarks.dynamicmem import commands, judges, oracle_gold, report
+    from memsuite.eval.benchmarks.dynamicmem import commands, judges, oracle_gold, report, scoring
     from memsuite.eval.benchmarks.dynamicmem.protocol import DynamicMemBenchmark
 
     generate = Command(
@@ -24,6 +24,7 @@ def dynamicmem() -> BenchmarkDefinition:
     return BenchmarkDefinition(
         protocol=DynamicMemBenchmark,
         judges=judges.JUDGES,
+        scores_layout=scoring.DYNAMICMEM_LAYOUT,
         report=report.render_dynamicmem,
         outcomes=report.OUTCOMES,
         commands={"generate": generate},

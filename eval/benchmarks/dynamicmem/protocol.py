@@ -77,7 +77,7 @@ from memsuite.eval.benchmarks.dynamicmem.schema import (
     UserData,
     category_of,
 )
-from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.protocol import JudgeScores, Row, RunContext, Scores
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.chunking import chunk_documents
 from memsuite.memory_systems.errors import ConfigError
@@ -329,12 +329,12 @@ class DynamicMemBenchmark:
             }
             atomic_write_text(workdir / "prediction.json", json.dumps(payload, ensure_ascii=False, indent=1))
 
-    def summarize(self, rows: list[Row]) -> dict[str, Any]:
-        """Rule-judge scores (:func:`.scoring.summarize`), plus ``llm_judge`` when rows have LLM verdicts."""
-        summary = scoring.summarize(rows, "rule")
+    def summarize(self, rows: list[Row]) -> Scores:
+        """Rule-judge scores (:func:`.scoring.summarize`), and the LLM judge's when rows have its verdicts."""
+        judges = {"rule": JudgeScores(scoring.summarize(rows, "rule"))}
         if any("llm" in row.verdicts for row in rows):
-            summary["llm_judge"] = scoring.summarize(rows, "llm")
-        return summary
+            judges["llm"] = JudgeScores(scoring.summarize(rows, "llm"))
+        return Scores(judges, layout=scoring.DYNAMICMEM_LAYOUT)
 
     # -- steps -------------------------------------------------------------------------------------
 

@@ -6,10 +6,9 @@ Named as the report renderer by the benchmark's spec; reads only run folders.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
-from typing import Any
 
 from memsuite.eval.analysis import plots as plotting
 from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
@@ -27,7 +26,7 @@ from memsuite.eval.report.caveats import (
     oracle_system,
 )
 from memsuite.eval.report.intervals import cell_intervals, interval_note
-from memsuite.eval.report.kit import Records, judge_order
+from memsuite.eval.report.kit import JudgeScores, Records, judge_order
 from memsuite.eval.report.layout import (
     has_number,
     ordered_systems,
@@ -68,38 +67,19 @@ DYNAMICMEM_NOTES = (
 )
 
 
-def dynamicmem_by_judge(scores: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    """Judge -> DynamicMem summary (``checkpoints``, ``curves``, splits) from a system's scores.
-
-    Reads the protocol's layout -- the rule judge's summary at the top level and the LLM judge's
-    under ``llm_judge`` -- and also summaries nested under ``by_judge`` / ``judges``.
-    """
-    found: dict[str, Mapping[str, Any]] = {}
-    if "curves" in scores:
-        found[str(scores.get("judge") or "rule")] = scores
-    for key, value in scores.items():
-        if isinstance(value, Mapping) and "curves" in value:
-            found[str(value.get("judge") or key)] = value
-    for key in ("by_judge", "judges"):
-        nested = scores.get(key)
-        if isinstance(nested, Mapping):
-            found.update({j: s for j, s in nested.items() if isinstance(s, Mapping) and "curves" in s})
-    return found
-
-
-def _left_out(summary: Mapping[str, Any]) -> dict[str, int]:
+def _left_out(summary: JudgeScores) -> dict[str, int]:
     """Checkpoint -> rows the summary left out because an LLM call failed (``n_failed``)."""
-    return dict(zip(summary.get("checkpoints") or [], summary.get("n_failed") or [], strict=False))
+    return dict(zip(summary.at("checkpoints") or [], summary.at("n_failed") or [], strict=False))
 
 
 def _checkpoint_key(label: str) -> tuple[int, str]:
     return (int(label[1:]), "") if label[1:].isdigit() else (10**9, label)
 
 
-def _dm_curve(summary: Mapping[str, Any], checkpoints: Sequence[str], metric: str, split: str | None = None):
+def _dm_curve(summary: JudgeScores, checkpoints: Sequence[str], metric: str, split: str | None = None):
     """One metric per checkpoint of ``checkpoints`` (None where the summary has no value)."""
-    source = summary.get(split) if split else summary.get("curves")
-    values = dict(zip(summary.get("checkpoints") or [], (source or {}).get(metric) or [], strict=False))
+    curve = summary.at(split or "curves", metric) or []
+    values = dict(zip(summary.at("checkpoints") or [], curve, strict=False))
     return [values.get(c) for c in checkpoints]
 
 
@@ -162,7 +142,7 @@ def render_dynamicmem(runs: list[RunFolder], options: ReportOptions) -> Section:
         (run.label, system, judge): summary
         for run in runs
         for system in run.systems
-        for judge, summary in run.system_summary(system).judges(dynamicmem_by_judge).items()
+        for judge, summary in run.scores(system).judges.items()
     }
     judge = next(iter(judge_order((key[2] for key in summaries), ("llm", "rule"))), None)
     usage = usage_table("dynamicmem_usage", "DynamicMem usage and cost", runs, options)
@@ -171,9 +151,7 @@ def render_dynamicmem(runs: list[RunFolder], options: ReportOptions) -> Section:
         section.tables.append(usage)
         return section
     picked = {(label, system): s for (label, system, j), s in summaries.items() if j == judge}
-    checkpoints = sorted(
-        {c for s in picked.values() for c in s.get("checkpoints") or []}, key=_checkpoint_key
-    )
+    checkpoints = sorted({c for s in picked.values() for c in s.at("checkpoints") or []}, key=_checkpoint_key)
     records, split_records = Records(), Records()
     for system in ordered_systems(runs):
         for run in runs:
@@ -185,7 +163,7 @@ def render_dynamicmem(runs: list[RunFolder], options: ReportOptions) -> Section:
             found = dynamicmem_intervals(run, system, judge)
             for metric, name in DYNAMICMEM_METRICS.items():
                 curve = dict(zip(checkpoints, _dm_curve(summary, checkpoints, metric), strict=True))
-                mean = (summary.get("overall") or {}).get(metric)
+                mean = summary.at("overall", metric)
                 intervals = {
                     c: found[(metric, c)] for c in (*checkpoints, DYNAMICMEM_MEAN) if (metric, c) in found
                 }
@@ -198,7 +176,8 @@ def render_dynamicmem(runs: list[RunFolder], options: ReportOptions) -> Section:
                     }
                 records.add({**head, "metric": name, **curve, DYNAMICMEM_MEAN: mean}, intervals, marks)
             if any(left_out.values()):
-                total = (summary.get("counts") or {}).get("n_failed", sum(left_out.values()))
+                total = summary.at("counts", "n_failed")
+                total = sum(left_out.values()) if total is None else total
                 counts = {c: left_out.get(c, 0) for c in checkpoints}
                 records.add({**head, "metric": DYNAMICMEM_LEFT_OUT, **counts, "total": total})
             for split in DYNAMICMEM_SPLITS:
@@ -330,7 +309,7 @@ def _dynamicmem_figures(runs, picked, judge, checkpoints, options) -> list[Figur
         sweep_panels = {
             name: {
                 system: [
-                    (picked[(run.label, system)].get("overall") or {}).get(metric)
+                    picked[(run.label, system)].at("overall", metric)
                     if (run.label, system) in picked
                     else None
                     for run in runs

@@ -23,8 +23,13 @@ from typing import Any
 from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.answer import failed
 from memsuite.eval.benchmarks.dynamicmem.judges import exact_match, token_f1
-from memsuite.eval.protocol import Row
+from memsuite.eval.protocol import Row, ScoresLayout
 
+#: Where ``summary.json`` keeps the judges: the rule judge's summary is the scores themselves, the LLM
+#: judge's under ``llm_judge`` (only when rows have its verdicts).
+DYNAMICMEM_LAYOUT = ScoresLayout(
+    under=None, named=(("llm", "llm_judge"),), absent_as_null=False, spread="rule"
+)
 #: Row ``metadata["task"]`` values.
 STATE_COMPLETION = "state_completion"
 PERSONALIZED_SERVICE = "personalized_service"

@@ -79,7 +79,7 @@ from memsuite.eval.benchmarks.locomo.schema import Session as LocomoSession
 from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
 from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
 from memsuite.eval.data.shared import data_path, shared_data_file
-from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.protocol import BY_JUDGE, Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -384,15 +384,17 @@ class LocomoBenchmark:
         trap = question.adversarial_answer or question.answer or ""
         return choice_options(trap, others, seed=seed, sample_id=conversation.sample_id, index=question.index)
 
-    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+    def summarize(self, rows: list[Row]) -> Scores:
         """Scores per judge and category, recall and answer-in-context rates, and the data's repairs."""
-        return {
-            "source": self.source,
-            "evidence_repairs": self.repairs.to_dict(),
-            **locomo_scores(
-                rows, adversarial_in_overall=self.adversarial_in_overall, answer_key=self.answer_key
-            ),
-        }
+        return BY_JUDGE.read(
+            {
+                "source": self.source,
+                "evidence_repairs": self.repairs.to_dict(),
+                **locomo_scores(
+                    rows, adversarial_in_overall=self.adversarial_in_overall, answer_key=self.answer_key
+                ),
+            }
+        )
 
 
 # The class itself is the factory: its signature is the schema of LoCoMo's benchmark_options.

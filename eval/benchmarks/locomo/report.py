@@ -21,7 +21,7 @@ from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDE
 from memsuite.eval.benchmarks.locomo.scoring import category_cells, row_value
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import cell_intervals, interval_note
-from memsuite.eval.report.kit import BY_JUDGE, Records, judges_in, percent, rate_intervals
+from memsuite.eval.report.kit import JudgeScores, Records, judges_in, percent, rate_intervals
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug
 from memsuite.eval.report.model import Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import llm_label
@@ -43,11 +43,11 @@ JUDGE_NOTES = {
 }
 
 
-def _scores(run: RunFolder, system: str, judge: str) -> Mapping[str, Any] | None:
+def _scores(run: RunFolder, system: str, judge: str) -> JudgeScores | None:
     """``judge``'s scores; a run under the audited key alone (``answer_key: audited``) gives those."""
-    summary = run.system_summary(system)
-    audited = summary.judges(AUDITED) if summary.scores.get("answer_key") == "audited" else {}
-    return (audited or summary.judges(BY_JUDGE)).get(judge)
+    scores = run.scores(system)
+    audited = scores.judge_set(AUDITED) if scores.at("answer_key") == "audited" else {}
+    return (audited or scores.judges).get(judge)
 
 
 def _n_failed(cell: Mapping[str, Any]) -> int:
@@ -55,12 +55,8 @@ def _n_failed(cell: Mapping[str, Any]) -> int:
     return int(cell.get("n_failed", cell.get("failed")) or 0)
 
 
-def _pct(cell: Mapping[str, Any] | None) -> float | None:
-    return percent((cell or {}).get("mean"))
-
-
 def _source(run: RunFolder) -> Mapping[str, Any]:
-    return next((found for s in run.systems if (found := run.system_summary(s).part("source"))), {})
+    return next((found for s in run.systems if (found := run.scores(s).part("source"))), {})
 
 
 def _differences(run: RunFolder, paper: PublishedRow) -> str:
@@ -93,7 +89,7 @@ def _differences(run: RunFolder, paper: PublishedRow) -> str:
 def locomo_intervals(run: RunFolder, system: str, judge: str, scale: float = 100.0) -> dict[str, Interval]:
     """Per category and overall: the interval of ``judge``'s mean value, resampling conversations,
     in the tables' units (x100). Rows are left out exactly as :func:`.scores.judge_scores` leaves them."""
-    with_adversarial = bool(run.scores(system).get("adversarial_in_overall"))
+    with_adversarial = bool(run.scores(system).at("adversarial_in_overall"))
     found = cell_intervals(
         run.rows(system),
         lambda row: row_value(row, judge)[0],
@@ -136,15 +132,14 @@ def render_locomo(runs: list[RunFolder], options: ReportOptions) -> Section:
     section = Section("LoCoMo")
     prefix = run_column(runs, options)
     systems = ordered_systems(runs)
-    for judge in judges_in(runs, BY_JUDGE, JUDGE_ORDER):
+    for judge in judges_in(runs, JUDGE_ORDER):
         records, failed_total, left_out = Records(), 0, []
         for system in systems:
             for run in runs:
                 s = _scores(run, system, judge)
                 if s is None:
                     continue
-                categories = s.get("categories") or {}
-                overall = s.get("overall") or {}
+                categories = s.part("categories")
                 failed = sum(_n_failed(c) for c in categories.values())
                 failed_total += failed
                 left_out += [
@@ -153,23 +148,19 @@ def render_locomo(runs: list[RunFolder], options: ReportOptions) -> Section:
                 record = {
                     **run_cell(run, prefix),
                     "system": system,
-                    **{name: _pct(categories.get(name)) for name in MAIN},
-                    "overall": _pct(overall),
-                    ADVERSARIAL: _pct(categories.get(ADVERSARIAL)),
-                    "n": overall.get("n"),
+                    **{name: percent(s.at("categories", name, "mean")) for name in MAIN},
+                    "overall": percent(s.at("overall", "mean")),
+                    ADVERSARIAL: percent(s.at("categories", ADVERSARIAL, "mean")),
+                    "n": s.at("overall", "n"),
                     "n_failed": failed,
                     **usage_record(usage_summary(run, system, options.prices)),
                 }
                 records.add(record, locomo_intervals(run, system, judge))
         notes = [JUDGE_NOTES.get(judge, f"judge: {judge}"), interval_note("conversation")]
-        adversarial_in = any(run.scores(s).get("adversarial_in_overall") for run in runs for s in run.systems)
-        if any(run.scores(s).get("answer_key") == "audited" for run in runs for s in run.systems):
+        adversarial_in = any(run.scores(s).at("adversarial_in_overall") for run in runs for s in run.systems)
+        if any(run.scores(s).at("answer_key") == "audited" for run in runs for s in run.systems):
             notes.append("answer key: audited (answer_key: audited); the original key is in the table below")
-        asked = {
-            run.system_summary(s).part("source").get("adversarial_format")
-            for run in runs
-            for s in run.systems
-        }
+        asked = {run.scores(s).at("source", "adversarial_format") for run in runs for s in run.systems}
         notes.append(
             f"{ADVERSARIAL}: category 5, always its own column (format: "
             f"{', '.join(sorted(f for f in asked if f)) or 'choice'}; open: asked as any question; choice: "
@@ -225,17 +216,16 @@ def _recall_table(runs, systems, prefix) -> Table:
     for system in systems:
         for run in runs:
             s = _scores(run, system, "evidence")
-            if s is None or "turns" not in (s.get("basis") or []):
+            if s is None or "turns" not in (s.at("basis") or []):
                 continue
-            categories = s.get("categories") or {}
             record = {
                 **run_cell(run, prefix),
                 "system": system,
-                **({"k": run.scores(system).get("k")} if k_column else {}),
-                **{name: _pct(categories.get(name)) for name in names},
-                "overall": _pct(s.get("overall")),
-                "questions": (s.get("overall") or {}).get("n"),
-                "no evidence id": sum(int(c.get("undefined") or 0) for c in categories.values()),
+                **({"k": run.scores(system).at("k")} if k_column else {}),
+                **{name: percent(s.at("categories", name, "mean")) for name in names},
+                "overall": percent(s.at("overall", "mean")),
+                "questions": s.at("overall", "n"),
+                "no evidence id": sum(int(c.get("undefined") or 0) for c in s.part("categories").values()),
             }
             records.add(record, locomo_intervals(run, system, "evidence"))
     return records.table(
@@ -257,14 +247,14 @@ def _in_context_table(runs, systems, prefix) -> Table:
     records = Records()
     for system in systems:
         for run in runs:
-            rates = run.scores(system).get("answer_in_context") or {}
-            if not rates:
+            scores = run.scores(system)
+            if not scores.part("answer_in_context"):
                 continue
             record = {
                 **run_cell(run, prefix),
                 "system": system,
-                **{n: percent((rates.get(n) or {}).get("rate")) for n in names},
-                "overall": percent((rates.get("overall") or {}).get("rate")),
+                **{n: percent(scores.at("answer_in_context", n, "rate")) for n in names},
+                "overall": percent(scores.at("answer_in_context", "overall", "rate")),
             }
             found = rate_intervals(
                 run.rows(system),
@@ -294,7 +284,7 @@ def _recall_figures(
         (run.label, s): locomo_intervals(run, s, "evidence", scale=1.0)
         for run in runs
         for s in run.systems
-        if "turns" in ((_scores(run, s, "evidence") or {}).get("basis") or [])
+        if "turns" in ((_scores(run, s, "evidence") or JudgeScores()).at("basis") or [])
     }
     if not recalls:
         return []

@@ -4,13 +4,12 @@ original key's ceiling per category (the best a perfect system can score against
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
 from memsuite.eval.benchmarks.locomo.scoring import audited_value, category_cells
 from memsuite.eval.report.intervals import interval_note
-from memsuite.eval.report.kit import BY_JUDGE, Records, percent, rate_intervals, under
+from memsuite.eval.report.kit import JudgeScores, Records, percent, rate_intervals
 from memsuite.eval.report.layout import run_cell
 from memsuite.eval.report.model import Table
 from memsuite.eval.run.folder import RunFolder
@@ -29,16 +28,16 @@ NOTES = (
 
 
 #: Where LoCoMo's summarize keeps each judge's scores under the audited key.
-AUDITED = under("by_judge_audited")
+AUDITED = "by_judge_audited"
 
 
-def _audited(run: RunFolder, system: str, judge: str) -> Mapping[str, Any] | None:
-    return run.system_summary(system).judge(judge, AUDITED)
+def _audited(run: RunFolder, system: str, judge: str) -> JudgeScores | None:
+    return run.scores(system).judge_set(AUDITED).get(judge)
 
 
 def audit_tables(runs: Sequence[RunFolder], systems: Sequence[str], prefix: tuple[str, ...]) -> list[Table]:
     """One table per judge that has audited scores (none when no run used the audit)."""
-    judges = sorted({j for run in runs for s in run.systems for j in run.system_summary(s).judges(AUDITED)})
+    judges = sorted({j for run in runs for s in run.systems for j in run.scores(s).judge_set(AUDITED)})
     tables = []
     for judge in judges:
         records = Records()
@@ -47,24 +46,21 @@ def audit_tables(runs: Sequence[RunFolder], systems: Sequence[str], prefix: tupl
                 audited = _audited(run, system, judge)
                 if audited is None:
                     continue
-                original = run.system_summary(system).judge(judge, BY_JUDGE) or {}
-                categories = audited.get("categories") or {}
-                flips = audited.get("flips") or {}
-                ambiguous = audited.get("ambiguous") or {}
+                original = run.scores(system).judge(judge) or JudgeScores()
                 record = {
                     **run_cell(run, prefix),
                     "system": system,
-                    **{name: percent((categories.get(name) or {}).get("mean")) for name in MAIN},
-                    "overall": percent((audited.get("overall") or {}).get("mean")),
-                    "overall (original key)": percent((original.get("overall") or {}).get("mean")),
-                    ADVERSARIAL: percent((categories.get(ADVERSARIAL) or {}).get("mean")),
-                    "n": (audited.get("overall") or {}).get("n"),
-                    "ambiguous n": ambiguous.get("n"),
-                    "ambiguous": percent(ambiguous.get("mean")),
-                    "-> right": flips.get("to_right"),
-                    "-> wrong": flips.get("to_wrong"),
+                    **{name: percent(audited.at("categories", name, "mean")) for name in MAIN},
+                    "overall": percent(audited.at("overall", "mean")),
+                    "overall (original key)": percent(original.at("overall", "mean")),
+                    ADVERSARIAL: percent(audited.at("categories", ADVERSARIAL, "mean")),
+                    "n": audited.at("overall", "n"),
+                    "ambiguous n": audited.at("ambiguous", "n"),
+                    "ambiguous": percent(audited.at("ambiguous", "mean")),
+                    "-> right": audited.at("flips", "to_right"),
+                    "-> wrong": audited.at("flips", "to_wrong"),
                 }
-                with_adversarial = bool(run.scores(system).get("adversarial_in_overall"))
+                with_adversarial = bool(run.scores(system).at("adversarial_in_overall"))
                 found = rate_intervals(
                     run.rows(system),
                     lambda row, j=judge: audited_value(row, j)[0],
@@ -73,18 +69,17 @@ def audit_tables(runs: Sequence[RunFolder], systems: Sequence[str], prefix: tupl
                 )
                 records.add(record, found)
         for run in runs:
-            ceiling = next(
-                (run.scores(s).get("original_key_ceiling") for s in run.systems if _audited(run, s, judge)),
-                None,
-            )
-            if ceiling:
+            owner = next((run.scores(s) for s in run.systems if _audited(run, s, judge)), None)
+            if owner is not None and owner.part("original_key_ceiling"):
                 records.add(
                     {
                         **run_cell(run, prefix),
                         "system": "original-key ceiling",
-                        **{name: percent((ceiling.get(name) or {}).get("ceiling")) for name in MAIN},
-                        "overall (original key)": percent((ceiling.get("overall") or {}).get("ceiling")),
-                        "n": (ceiling.get("overall") or {}).get("n"),
+                        **{name: percent(owner.at("original_key_ceiling", name, "ceiling")) for name in MAIN},
+                        "overall (original key)": percent(
+                            owner.at("original_key_ceiling", "overall", "ceiling")
+                        ),
+                        "n": owner.at("original_key_ceiling", "overall", "n"),
                     }
                 )
         columns = (

@@ -15,12 +15,14 @@ def longmemeval() -> BenchmarkDefinition:
         reference,
         rejudge,
         report,
+        scoring,
     )
     from memsuite.eval.benchmarks.longmemeval.protocol import LongMemEvalBenchmark
 
     return BenchmarkDefinition(
         protocol=LongMemEvalBenchmark,
         judges=judges.JUDGES,
+        scores_layout=scoring.LONGMEMEVAL_LAYOUT,
         report=report.render_longmemeval,
         outcomes=report.OUTCOMES,
         rejudge=rejudge.longmemeval_questions,

@@ -54,9 +54,9 @@ from memsuite.eval.benchmarks.longmemeval.schema import (
     corpus,
     session_documents,
 )
-from memsuite.eval.benchmarks.longmemeval.scoring import longmemeval_scores
+from memsuite.eval.benchmarks.longmemeval.scoring import LONGMEMEVAL_LAYOUT, longmemeval_scores
 from memsuite.eval.data.shared import data_path, shared_data_file
-from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -303,9 +303,9 @@ class LongMemEvalBenchmark:
             },
         )
 
-    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+    def summarize(self, rows: list[Row]) -> Scores:
         """Official retrieval averages, answer-level rates per question type, and the data read."""
-        return {"source": self.source, **longmemeval_scores(rows)}
+        return LONGMEMEVAL_LAYOUT.read({"source": self.source, **longmemeval_scores(rows)})
 
 
 # The class itself is the factory: its signature is the schema of LongMemEval's benchmark_options.

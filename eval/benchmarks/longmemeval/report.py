@@ -19,7 +19,7 @@ from memsuite.eval.benchmarks.longmemeval.paper import PUBLISHED_QA
 from memsuite.eval.benchmarks.longmemeval.scoring import TYPE_ORDER, row_type
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import interval_note
-from memsuite.eval.report.kit import Records, at_top, percent, ranking_intervals, rate_intervals
+from memsuite.eval.report.kit import Records, percent, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.runs import llm_label
@@ -39,14 +39,6 @@ _AVERAGING_NOTE = (
     "counts with recall_all 1 and recall_any and ndcg 0 ('no relevant' of n); 'with relevant' leaves "
     "those out. Every k of 1, 3, 5, 10, 30, 50 is in summary.json."
 )
-
-
-#: Where LongMemEval's summarize keeps each judge's rates: at the top level of the scores.
-JUDGES = at_top("answer_in_context", "llm", "rule")
-
-
-def _retrieval(run: RunFolder, system: str) -> Mapping[str, Any] | None:
-    return run.system_summary(system).part("retrieval") or None
 
 
 def _ranked(row: Row) -> Mapping[str, Any] | None:
@@ -121,20 +113,19 @@ def render_longmemeval(runs: list[RunFolder], options: ReportOptions) -> Section
         records = Records()
         for system in systems:
             for run in runs:
-                r = _retrieval(run, system)
-                official = ((r or {}).get("official") or {}).get(level)
-                if not official:
+                scores = run.scores(system)
+                if not scores.part("retrieval", "official", level):
                     continue
                 record = {
                     **run_cell(run, prefix),
                     "system": system,
-                    "granularity": r.get("granularity"),
-                    **{name: percent(official.get(name)) for name in HEADLINE},
+                    "granularity": scores.at("retrieval", "granularity"),
+                    **{name: percent(scores.at("retrieval", "official", level, name)) for name in HEADLINE},
                     "recall_all@5 (with relevant)": percent(
-                        ((r.get("with_relevant") or {}).get(level) or {}).get("recall_all@5")
+                        scores.at("retrieval", "with_relevant", level, "recall_all@5")
                     ),
-                    "n": r.get("n"),
-                    "no relevant": r.get("n_no_relevant"),
+                    "n": scores.at("retrieval", "n"),
+                    "no relevant": scores.at("retrieval", "n_no_relevant"),
                 }
                 found = _retrieval_intervals(run.rows(system), level)
                 records.add(record, found)
@@ -201,7 +192,7 @@ def _published_table(runs: list[RunFolder], systems: list[str]) -> Table:
     ours = []
     for run in runs:
         questions = max((len(run.rows(s)) for s in systems if s in run.systems), default=0)
-        judged = any(run.system_summary(s).judge("llm", JUDGES) for s in run.systems)
+        judged = any(run.scores(s).judge("llm") is not None for s in run.systems)
         data = (run.config.get("benchmark_options") or {}).get("data") or "the dev S file"
         answers, judge = llm_label(run.header.get("answer_llm")), llm_label(run.header.get("judge_llm"))
         ours.append(
@@ -230,19 +221,14 @@ def _by_type_table(runs, systems, prefix) -> Table:
     records = Records()
     for system in systems:
         for run in runs:
-            r = _retrieval(run, system)
-            if r is None:
+            scores = run.scores(system)
+            if not scores.part("retrieval"):
                 continue
-            by_type = r.get("by_type") or {}
             record = {
                 **run_cell(run, prefix),
                 "system": system,
                 **{
-                    t: percent(
-                        (((by_type.get(t) or {}).get("official") or {}).get("session") or {}).get(
-                            "recall_all@5"
-                        )
-                    )
+                    t: percent(scores.at("retrieval", "by_type", t, "official", "session", "recall_all@5"))
                     for t in TYPE_ORDER[:-1]
                 },
             }
@@ -265,19 +251,17 @@ def _answer_table(runs, systems, prefix, judge: str, title: str, note: str) -> T
     records = Records()
     for system in systems:
         for run in runs:
-            scores = run.system_summary(system).judge(judge, JUDGES)
+            scores = run.scores(system).judge(judge)
             if scores is None:
                 continue
-            by_type = scores.get("by_type") or {}
-            overall = scores.get("overall") or {}
             record = {
                 **run_cell(run, prefix),
                 "system": system,
-                **{t: percent((by_type.get(t) or {}).get("rate")) for t in TYPE_ORDER},
-                "overall": percent(overall.get("rate")),
-                "n": overall.get("n"),
-                "n_failed": overall.get("n_failed"),
-                "n_undefined": overall.get("n_undefined"),
+                **{t: percent(scores.at("by_type", t, "rate")) for t in TYPE_ORDER},
+                "overall": percent(scores.at("overall", "rate")),
+                "n": scores.at("overall", "n"),
+                "n_failed": scores.at("overall", "n_failed"),
+                "n_undefined": scores.at("overall", "n_undefined"),
             }
             found = rate_intervals(
                 run.rows(system),

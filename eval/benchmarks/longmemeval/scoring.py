@@ -19,10 +19,14 @@ from typing import Any
 from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.benchmarks.longmemeval.judges.retrieval import KS
 from memsuite.eval.benchmarks.longmemeval.schema import QUESTION_TYPES
-from memsuite.eval.protocol import Row
+from memsuite.eval.protocol import Row, ScoresLayout
 
 ABSTENTION = "abstention"
 TYPE_ORDER = (*QUESTION_TYPES, ABSTENTION)
+#: Where ``summary.json`` keeps the judges: each under its own name (null when no row has it).
+LONGMEMEVAL_LAYOUT = ScoresLayout(
+    under=None, named=tuple((j, j) for j in ("answer_in_context", "llm", "rule"))
+)
 
 
 def row_type(row: Row) -> str:

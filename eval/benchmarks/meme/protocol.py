@@ -49,7 +49,7 @@ from memsuite.eval.benchmarks.meme.release import UpstreamChange, old_value_of, 
 from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.data.shared import data_path
-from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.protocol import JudgeScores, Row, RunContext, Scores
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.tokens import encoding
@@ -411,13 +411,10 @@ class MemeBenchmark:
             },
         )
 
-    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+    def summarize(self, rows: list[Row]) -> Scores:
         """MEME scores under every judge present in the rows, and rule-vs-LLM agreement."""
         judges = sorted({name for row in rows for name in row.verdicts})
-        summary: dict[str, Any] = {
-            "source": self.source,
-            "by_judge": {j: meme_scores(rows, j) for j in judges},
-        }
+        extras: dict[str, Any] = {"source": self.source}
         if "rule" in judges and "llm" in judges:
-            summary["agreement_rule_llm"] = judge_agreement(rows, "rule", "llm")
-        return summary
+            extras["agreement_rule_llm"] = judge_agreement(rows, "rule", "llm")
+        return Scores({j: JudgeScores(meme_scores(rows, j)) for j in judges}, extras)

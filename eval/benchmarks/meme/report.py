@@ -41,7 +41,7 @@ from memsuite.eval.report.caveats import (
     whole_memory_text,
 )
 from memsuite.eval.report.intervals import cell_intervals, interval_note
-from memsuite.eval.report.kit import BY_JUDGE, Records, judges_in
+from memsuite.eval.report.kit import JudgeScores, Records, judges_in
 from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, run_column, slug, stage_figures
 from memsuite.eval.report.layout import stage_table as stage_records_table
 from memsuite.eval.report.model import NA, Cell, Figure, ReportOptions, Section, Table
@@ -86,11 +86,11 @@ MEME_ORACLE_NOTE = (
 
 
 def _meme_judges(runs: Sequence[RunFolder]) -> list[str]:
-    return judges_in(runs, BY_JUDGE, MEME_JUDGE_ORDER)
+    return judges_in(runs, MEME_JUDGE_ORDER)
 
 
-def _meme_scores(run: RunFolder, system: str, judge: str) -> Mapping[str, Any] | None:
-    return run.system_summary(system).judge(judge, BY_JUDGE)
+def _meme_scores(run: RunFolder, system: str, judge: str) -> JudgeScores | None:
+    return run.scores(system).judge(judge)
 
 
 def meme_undefined_tasks(rows: Sequence[Row], judge: str) -> set[str]:
@@ -110,12 +110,12 @@ def meme_undefined_tasks(rows: Sequence[Row], judge: str) -> set[str]:
 
 def meme_task_cells(run: RunFolder, system: str, judge: str) -> dict[str, Cell]:
     """ER..Abs and Overall of one system under one judge, with n/a for undefined tasks."""
-    scores = _meme_scores(run, system, judge) or {}
+    scores = _meme_scores(run, system, judge) or JudgeScores()
     undefined = meme_undefined_tasks(run.rows(system), judge)
     cells: dict[str, Cell] = {
-        task: NA if task in undefined else (scores.get("tasks") or {}).get(task) for task in MEME_TASKS
+        task: NA if task in undefined else scores.at("tasks", task) for task in MEME_TASKS
     }
-    cells["Overall"] = NA if undefined else scores.get("Overall")
+    cells["Overall"] = NA if undefined else scores.at("Overall")
     return cells
 
 
@@ -197,12 +197,12 @@ def render_meme(runs: list[RunFolder], options: ReportOptions) -> Section:
                 if not oracle:  # a published row stands beside model rows only
                     paper_name = paper_name or _paper_row_name(run, system)
                     ours.append(run)
-                n_failed = scores.get("n_failed") or {}
+                n_failed = scores.part("n_failed")
                 whole = meme_whole_memory(run, system)
                 flagged += sum(f for f, _ in whole.values())
                 recorded += sum(n for _, n in whole.values())
                 marks = {
-                    task: left_out_mark(n_failed.get(task)) + whole_memory_mark(whole, task)
+                    task: left_out_mark(scores.at("n_failed", task)) + whole_memory_mark(whole, task)
                     for task in MEME_TASKS
                 }
                 marks["Overall"] = left_out_mark(sum(n_failed.values())) + whole_memory_mark(whole)
@@ -215,7 +215,7 @@ def render_meme(runs: list[RunFolder], options: ReportOptions) -> Section:
                         "system": system,
                         "from": oracle_from(run, system) if oracle else "memsuite",
                         **cells,
-                        "questions": sum((scores.get("n") or {}).values()) or None,
+                        "questions": sum(scores.part("n").values()) or None,
                         "left out": sum(n_failed.values()),
                         "whole memory": whole_memory_text(whole, MEME_TASKS) or None,
                         **usage_record(usage_summary(run, system, options.prices)),
@@ -286,7 +286,7 @@ def _paper_differences(run: RunFolder, system: str, paper_name: str, judge: str,
         {"name": run.registry_name(system)},
     )
     rows = run.rows(system)
-    source = run.scores(system).get("source")
+    source = run.scores(system).at("source")
     found = protocol_differences(
         run.header, spec, paper_name, judge, len({row.unit_id for row in rows}), source
     )
@@ -395,13 +395,12 @@ def _meme_filter_table(runs, systems, judge, prefix) -> Table:
             oracle = oracle_roles(run, system)
             if scores is None or (oracle and judge != "evidence" and "answer" in oracle):
                 continue
-            before, counts = scores.get("before") or {}, scores.get("filter") or {}
             record = {
                 **run_cell(run, prefix),
                 "system": oracle_system(run, system),
-                **{f"before_{t}": before.get(t) for t in MEME_BEFORE_TASKS},
-                **{label: counts.get(label, 0) for label in MEME_FILTER_LABELS},
-                "judge_failures": scores.get("judge_failures"),
+                **{f"before_{t}": scores.at("before", t) for t in MEME_BEFORE_TASKS},
+                **{label: scores.at("filter", label) or 0 for label in MEME_FILTER_LABELS},
+                "judge_failures": scores.at("judge_failures"),
             }
             records.add(record, meme_before_intervals(run, system, judge))
     columns = (*prefix, "system", *(f"before_{t}" for t in MEME_BEFORE_TASKS), *MEME_FILTER_LABELS)
@@ -426,15 +425,16 @@ def _meme_agreement_table(runs, systems, prefix) -> Table | None:
     records = []
     for system in systems:
         for run in runs:
-            agreement = run.system_summary(system).part("agreement_rule_llm")
+            scores = run.scores(system)
+            agreement = scores.part("agreement_rule_llm")
             if agreement:
                 records.append(
                     {
                         **run_cell(run, prefix),
                         "system": system,
                         **agreement,
-                        "rule_only_true": agreement.get("a_only_true"),
-                        "llm_only_true": agreement.get("b_only_true"),
+                        "rule_only_true": scores.at("agreement_rule_llm", "a_only_true"),
+                        "llm_only_true": scores.at("agreement_rule_llm", "b_only_true"),
                     }
                 )
     if not records:

@@ -9,12 +9,13 @@ from memsuite.eval.registry import benchmark
 @benchmark("realtalk")
 def realtalk() -> BenchmarkDefinition:
     """REALTALK: 21-day real human chats, memory-probing questions, evidence recall per category"""
-    from memsuite.eval.benchmarks.realtalk import catalogue, judges, rejudge, report
+    from memsuite.eval.benchmarks.realtalk import catalogue, judges, rejudge, report, scoring
     from memsuite.eval.benchmarks.realtalk.protocol import RealtalkBenchmark
 
     return BenchmarkDefinition(
         protocol=RealtalkBenchmark,
         judges=judges.JUDGES,
+        scores_layout=scoring.REALTALK_LAYOUT,
         report=report.render,
         beside=report.beside_locomo,
         outcomes=report.OUTCOMES,

@@ -49,9 +49,9 @@ from memsuite.eval.benchmarks.realtalk.judges import RealtalkCase
 from memsuite.eval.benchmarks.realtalk.judges.llm import ANSWER_MAX_TOKENS, answer_prompt
 from memsuite.eval.benchmarks.realtalk.loader import load_chats
 from memsuite.eval.benchmarks.realtalk.schema import Chat, Question
-from memsuite.eval.benchmarks.realtalk.scoring import realtalk_scores
+from memsuite.eval.benchmarks.realtalk.scoring import REALTALK_LAYOUT, realtalk_scores
 from memsuite.eval.data.shared import data_path, shared_data_file
-from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -271,9 +271,11 @@ class RealtalkBenchmark:
             },
         )
 
-    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+    def summarize(self, rows: list[Row]) -> Scores:
         """Retrieval and answer scores per category, the evidence per chat, and the data read."""
-        return {"source": self.source, "evidence": evidence_diagnostics(rows), **realtalk_scores(rows)}
+        return REALTALK_LAYOUT.read(
+            {"source": self.source, "evidence": evidence_diagnostics(rows), **realtalk_scores(rows)}
+        )
 
 
 def _chosen(loaded: list[Chat], chats: Sequence[int | str] | int | None) -> list[Chat]:

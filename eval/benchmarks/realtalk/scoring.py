@@ -20,9 +20,11 @@ from typing import Any
 from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.benchmarks.beam.judges.retrieval import KS, METRICS
 from memsuite.eval.benchmarks.realtalk.schema import CATEGORY_NAMES
-from memsuite.eval.protocol import Row
+from memsuite.eval.protocol import Row, ScoresLayout
 
 ANSWER_JUDGES = ("f1", "llm", "rule")
+#: Where ``summary.json`` keeps the answer judges: each under its own name (null when no row has it).
+REALTALK_LAYOUT = ScoresLayout(under=None, named=tuple((j, j) for j in ANSWER_JUDGES))
 
 
 def category_of(row: Row) -> str:

@@ -8,7 +8,7 @@ from memsuite.eval.registry import benchmark
 @benchmark("wmb")
 def wmb() -> BenchmarkDefinition:
     """WMB-100K v2.1: situational retrieval over ~105K turns, with false-memory probes"""
-    from memsuite.eval.benchmarks.wmb import catalogue, commands, judges, report
+    from memsuite.eval.benchmarks.wmb import catalogue, commands, judges, report, scoring
     from memsuite.eval.benchmarks.wmb.protocol import WMBBenchmark
 
     calibrate = Command(
@@ -19,6 +19,7 @@ def wmb() -> BenchmarkDefinition:
     return BenchmarkDefinition(
         protocol=WMBBenchmark,
         judges=judges.JUDGES,
+        scores_layout=scoring.WMB_LAYOUT,
         report=report.render_wmb,
         outcomes=report.OUTCOMES,
         commands={"calibrate": calibrate},

@@ -49,9 +49,9 @@ from memsuite.eval.benchmarks.wmb.loader import (
     load_turns,
 )
 from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, Conversation, Question
-from memsuite.eval.benchmarks.wmb.scoring import kept_hits, result_json, wmb_scores
+from memsuite.eval.benchmarks.wmb.scoring import WMB_LAYOUT, kept_hits, result_json, wmb_scores
 from memsuite.eval.data.shared import data_path, shared_data_file
-from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.protocol import JudgeScores, Row, RunContext, Scores
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 
@@ -338,17 +338,18 @@ class WMBBenchmark:
             },
         )
 
-    def summarize(self, rows: list[Row]) -> dict[str, Any]:
+    def summarize(self, rows: list[Row]) -> Scores:
         """Scores per judge (:func:`~.scoring.wmb_scores`) and the reference result JSON.
 
         The result JSON uses the ``llm`` judge when the rows carry it, else the coverage rule.
         """
         judges = sorted({name for row in rows for name in row.verdicts}) or ["rule"]
         primary = "llm" if "llm" in judges else "rule"
-        return {
-            "judges": {judge: wmb_scores(rows, judge) for judge in judges},
-            "result_json": result_json(rows, judge=primary, official=self.judge_mode == "official"),
-        }
+        return Scores(
+            {judge: JudgeScores(wmb_scores(rows, judge)) for judge in judges},
+            {"result_json": result_json(rows, judge=primary, official=self.judge_mode == "official")},
+            WMB_LAYOUT,
+        )
 
 
 def _lines_by_text(conversation: Conversation) -> dict[str, tuple[int, ...]]:

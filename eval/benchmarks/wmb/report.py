@@ -6,9 +6,8 @@ Named as the report renderer by the benchmark's spec; reads only run folders.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import partial
-from typing import Any
 
 from memsuite.eval.analysis import plots as plotting
 from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
@@ -27,7 +26,7 @@ from memsuite.eval.report.caveats import (
     whole_memory_text,
 )
 from memsuite.eval.report.intervals import interval_note
-from memsuite.eval.report.kit import Records, judges_in, rate_intervals, under
+from memsuite.eval.report.kit import JudgeScores, Records, judges_in, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column, series_name, slug
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import llm_label
@@ -82,32 +81,28 @@ WMB_RESULT_FIELDS = (
 )
 
 
-def _wmb_result_record(s: Mapping[str, Any], judge_name: str) -> dict[str, Cell]:
+def _wmb_result_record(s: JudgeScores, judge_name: str) -> dict[str, Cell]:
     """One row of the README's results table (S1 headline), with the S1 counts and the S1-S7 variant."""
     return {
-        "Part B (/100)": s["part_b"]["score"],
-        "FM Penalty": s["fm"]["penalty"],
-        "Speed Penalty": s["speed"]["penalty"],
-        "Score (/100)": s["total"],
-        "Grade": s["grade"],
-        "p50 ms": s["speed"]["p50_ms"],
-        "p95 ms": s["speed"]["p95_ms"],
+        "Part B (/100)": s.at("part_b", "score"),
+        "FM Penalty": s.at("fm", "penalty"),
+        "Speed Penalty": s.at("speed", "penalty"),
+        "Score (/100)": s.at("total"),
+        "Grade": s.at("grade"),
+        "p50 ms": s.at("speed", "p50_ms"),
+        "p95 ms": s.at("speed", "p95_ms"),
         "Judge": judge_name,
-        "S1 correct": s["part_b"]["correct"],
-        "S1 total": s["part_b"]["total"],
-        "Part B S1-S7": s["part_b_s1_s7"]["score"],
-        "Score S1-S7": s["total_s1_s7"],
-        "S1 left out": s["part_b"].get("n_failed", 0),
-        "S1-S7 left out": s["part_b_s1_s7"].get("n_failed", 0),
+        "S1 correct": s.at("part_b", "correct"),
+        "S1 total": s.at("part_b", "total"),
+        "Part B S1-S7": s.at("part_b_s1_s7", "score"),
+        "Score S1-S7": s.at("total_s1_s7"),
+        "S1 left out": s.at("part_b", "n_failed") or 0,
+        "S1-S7 left out": s.at("part_b_s1_s7", "n_failed") or 0,
     }
 
 
-#: Where WMB-100K's summarize keeps each judge's scores.
-JUDGES = under("judges")
-
-
-def _wmb_scores(run: RunFolder, system: str, judge: str) -> Mapping[str, Any] | None:
-    return run.system_summary(system).judge(judge, JUDGES)
+def _wmb_scores(run: RunFolder, system: str, judge: str) -> JudgeScores | None:
+    return run.scores(system).judge(judge)
 
 
 #: The result-table columns that are rates over questions, by the score block behind each.
@@ -160,7 +155,7 @@ def render_wmb(runs: list[RunFolder], options: ReportOptions) -> Section:
     section = Section("WMB-100K")
     prefix = run_column(runs, options)
     systems = ordered_systems(runs)
-    judges = judges_in(runs, JUDGES, ("llm", "rule"))
+    judges = judges_in(runs, ("llm", "rule"))
     for judge in judges:
         results, accuracy = Records(), Records()
         flagged = recorded = 0
@@ -179,17 +174,16 @@ def render_wmb(runs: list[RunFolder], options: ReportOptions) -> Section:
                     for column, left in (("Part B (/100)", "S1 left out"), ("Part B S1-S7", "S1-S7 left out"))
                 }
                 results.add({**head, **record, **usage}, found, marks)
-                qtypes, retrieval = s.get("qtype_accuracy") or {}, s.get("retrieval") or {}
-                left_out = {q: (qtypes.get(q) or {}).get("n_failed", 0) for q in WMB_QTYPES}
+                left_out = {q: s.at("qtype_accuracy", q, "n_failed") or 0 for q in WMB_QTYPES}
                 whole = whole_memory_counts(run.rows(system), lambda row: row.metadata.get("qtype", ""))
                 flagged += sum(f for f, _ in whole.values())
                 recorded += sum(n for _, n in whole.values())
                 marks = {q: left_out_mark(left_out[q]) + whole_memory_mark(whole, q) for q in WMB_QTYPES}
                 accuracy_record = {
                     **head,
-                    **{q: (qtypes.get(q) or {}).get("accuracy_pct") for q in WMB_QTYPES},
-                    _GOLD_TURN: retrieval.get("rate_pct"),
-                    "questions with gold turns": retrieval.get("questions_with_gold"),
+                    **{q: s.at("qtype_accuracy", q, "accuracy_pct") for q in WMB_QTYPES},
+                    _GOLD_TURN: s.at("retrieval", "rate_pct"),
+                    "questions with gold turns": s.at("retrieval", "questions_with_gold"),
                     "left out": count_text(left_out) or None,
                     "whole memory": whole_memory_text(whole, WMB_QTYPES) or None,
                 }
@@ -230,21 +224,16 @@ def render_wmb(runs: list[RunFolder], options: ReportOptions) -> Section:
     return section
 
 
-def _dotted(mapping: Mapping[str, Any], path: str) -> Any:
-    """``mapping["part_b"]["score"]`` for ``"part_b.score"`` (None where a key is missing)."""
-    value: Any = mapping
-    for key in path.split("."):
-        value = value.get(key) if isinstance(value, Mapping) else None
-    return value
-
-
 def _wmb_result_fields(runs, systems, prefix) -> Table:
     records = []
     for system in systems:
         for run in runs:
-            result = run.system_summary(system).part("result_json")
-            if result:
-                fields = {f: _dotted(result, f) for f in ("system_name", "scoring_mode", *WMB_RESULT_FIELDS)}
+            scores = run.scores(system)
+            if scores.part("result_json"):
+                fields = {
+                    f: scores.at("result_json", *f.split("."))
+                    for f in ("system_name", "scoring_mode", *WMB_RESULT_FIELDS)
+                }
                 records.append({**run_cell(run, prefix), **fields})
     return Table.from_records(
         "wmb_result_fields",
@@ -277,8 +266,8 @@ def _wmb_figures(runs, systems, judges, options: ReportOptions) -> list[Figure]:
                 return {}
             # Unrounded median: the result file's whole-ms p50 is 0 for any in-memory index.
             return {
-                "Score (/100), S1": s["total"],
-                "Part B S1-S7 (/100)": s["part_b_s1_s7"]["score"],
+                "Score (/100), S1": s.at("total"),
+                "Part B S1-S7 (/100)": s.at("part_b_s1_s7", "score"),
                 "median search latency, ms": percentile(latencies[(run.label, system)], 0.5),
             }
 

@@ -38,9 +38,11 @@ from memsuite.eval.analysis.metrics import verdict_of
 from memsuite.eval.answer import failed
 from memsuite.eval.benchmarks.wmb.judges import judge_coverage
 from memsuite.eval.benchmarks.wmb.schema import FALSE_MEMORY, HEADLINE_QTYPE, PART_A_MARKER, QTYPES
-from memsuite.eval.protocol import Row
+from memsuite.eval.protocol import Row, ScoresLayout
 
 WMB_VERSION = "v2.1"
+#: Where ``summary.json`` keeps the judges: judge -> scores under ``judges``.
+WMB_LAYOUT = ScoresLayout(under="judges")
 #: Penalty per false positive on a FalseMemory probe.
 FM_PENALTY = 0.25
 #: (latency strictly above, in whole ms; penalty), slowest band first (README "Speed Penalty").

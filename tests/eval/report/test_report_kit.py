@@ -1,4 +1,4 @@
-"""The report kit: summary.json as typed data read with each benchmark's layout, the shared helpers
+"""The report kit: summary.json as typed data read back with each benchmark's layout, the shared helpers
 (percentages, judge order, rates with intervals, ranking metrics), and the rule that a table with no
 rows is not printed."""
 
@@ -10,15 +10,16 @@ from runfolders import write_run
 
 from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.benchmarks.beam.paper import PUBLISHED, PUBLISHED_NOTE
-from memsuite.eval.benchmarks.dynamicmem.report import dynamicmem_by_judge
-from memsuite.eval.benchmarks.longmemeval.report import JUDGES as LONGMEMEVAL_JUDGES
-from memsuite.eval.benchmarks.wmb.report import JUDGES as WMB_JUDGES
-from memsuite.eval.protocol import Row
+from memsuite.eval.benchmarks.dynamicmem.scoring import DYNAMICMEM_LAYOUT
+from memsuite.eval.benchmarks.longmemeval.scoring import LONGMEMEVAL_LAYOUT
+from memsuite.eval.benchmarks.wmb.scoring import WMB_LAYOUT
+from memsuite.eval.protocol import BY_JUDGE, Row
 from memsuite.eval.report.document import build_report, write_report
 from memsuite.eval.report.intervals import cell_intervals
 from memsuite.eval.report.kit import (
-    BY_JUDGE,
+    JudgeScores,
     Records,
+    Scores,
     Summary,
     SystemSummary,
     judge_order,
@@ -54,18 +55,39 @@ def test_a_summary_reads_and_writes_the_same_json():
     assert old.system("bm25").failed_calls == {} and old.system("dense") == SystemSummary("dense")
 
 
-def test_each_benchmark_layout_finds_its_judges():
-    assert set(SystemSummary.from_json("s", ENTRY).judges(BY_JUDGE)) == {"rule", "llm"}
-    assert SystemSummary.from_json("s", ENTRY).judge("rule") == {"Overall": 0.5}
-    wmb = SystemSummary("s", {"judges": {"rule": {"total": 1.0}}, "result_json": {"total": 1.0}})
-    assert wmb.judges(WMB_JUDGES) == {"rule": {"total": 1.0}} and wmb.judges(BY_JUDGE) == {}
-    # LongMemEval keeps its judges at the top level; a judge no row carried is None there.
-    longmemeval = SystemSummary("s", {"retrieval": {"n": 3}, "llm": None, "rule": {"overall": {"rate": 1.0}}})
-    assert longmemeval.judges(LONGMEMEVAL_JUDGES) == {"rule": {"overall": {"rate": 1.0}}}
-    assert longmemeval.part("retrieval") == {"n": 3} and longmemeval.part("source") == {}
-    # DynamicMem: the rule judge's curves at the top level, the LLM judge's under llm_judge.
+def test_every_layout_reads_its_judges_and_writes_the_same_json():
+    scores = SystemSummary.from_json("s", ENTRY).scores
+    assert set(scores.judges) == {"rule", "llm"} and scores.judge("rule") == JudgeScores({"Overall": 0.5})
+    assert scores.at("source", "kind") == "generated" and scores.judge("rule").at("Overall") == 0.5
+    wmb = {"judges": {"rule": {"total": 1.0}}, "result_json": {"total": 1.0}}
+    assert Scores.from_json(wmb, WMB_LAYOUT).judges == {"rule": JudgeScores({"total": 1.0})}
+    assert Scores.from_json(wmb, BY_JUDGE).judges == {}  # another benchmark's layout finds none
+    # LongMemEval keeps its judges under their own names; a judge no row carried is null there.
+    longmemeval = {
+        "retrieval": {"n": 3},
+        "answer_in_context": None,
+        "llm": None,
+        "rule": {"overall": {"rate": 1.0}},
+    }
+    read = Scores.from_json(longmemeval, LONGMEMEVAL_LAYOUT)
+    assert read.judges == {"rule": JudgeScores({"overall": {"rate": 1.0}})} and read.part("source") == {}
+    assert read.part("retrieval") == {"n": 3} and read.judge("rule").at("overall", "rate") == 1.0
+    # DynamicMem: the rule judge's curves are the scores themselves, the LLM judge's under llm_judge.
     dynamicmem = {"judge": "rule", "curves": {}, "llm_judge": {"judge": "llm", "curves": {}}}
-    assert set(SystemSummary("s", dynamicmem).judges(dynamicmem_by_judge)) == {"rule", "llm"}
+    read = Scores.from_json(dynamicmem, DYNAMICMEM_LAYOUT)
+    assert read.judge("llm") == JudgeScores({"judge": "llm", "curves": {}}) and read.extras == {}
+    without_llm = {"judge": "rule", "curves": {}}
+    assert set(Scores.from_json(without_llm, DYNAMICMEM_LAYOUT).judges) == {"rule"}
+    for data, layout in [
+        (ENTRY["scores"], BY_JUDGE),
+        (wmb, WMB_LAYOUT),
+        (longmemeval, LONGMEMEVAL_LAYOUT),
+        (dynamicmem, DYNAMICMEM_LAYOUT),
+        (without_llm, DYNAMICMEM_LAYOUT),
+    ]:
+        assert Scores.from_json(data, layout).to_json() == data
+    # A path that runs past the figures, or through a number, is None rather than an error.
+    assert read.judge("rule").at("curves", "missing", "deeper") is None and read.at("judge", "x") is None
 
 
 def test_judges_are_ordered_most_paper_like_first_then_by_name(tmp_path):
@@ -76,7 +98,7 @@ def test_judges_are_ordered_most_paper_like_first_then_by_name(tmp_path):
     path = write_run(
         tmp_path / "r", benchmark="meme", rows=rows, scores={"by_judge": {"rule": {}, "evidence": {}}}
     )
-    assert judges_in(load_runs([path]), BY_JUDGE, ("llm", "rule", "evidence")) == ["rule", "evidence"]
+    assert judges_in(load_runs([path]), ("llm", "rule", "evidence")) == ["rule", "evidence"]
 
 
 def test_rates_and_ranking_metrics_are_percent_with_their_intervals():

@@ -280,6 +280,13 @@ def test_shipped_configs_are_found_by_name(tmp_path, monkeypatch):
     assert find_config("nope") == Path("nope")
 
 
+def test_load_config_takes_a_shipped_name_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert load_config("meme_quick").name == "meme_quick"
+    with pytest.raises(ConfigError, match="nope"):
+        load_config("nope")
+
+
 def test_benchmarks_and_version_commands(capsys):
     assert cli.main(["benchmarks"]) == 0
     lines = capsys.readouterr().out.splitlines()

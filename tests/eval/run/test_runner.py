@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from memsuite.eval.definition import BenchmarkDefinition
-from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.registry import benchmark, get_benchmark
 from memsuite.eval.run.config import config_from_dict, load_config
 from memsuite.eval.run.folder import load_run
@@ -56,8 +56,10 @@ class TinyBenchmark:
         if unit_id == self.fail_on:
             raise RuntimeError("injected failure")
 
-    def summarize(self, rows: list[Row]) -> dict:
-        return {"accuracy": sum(r.verdicts["rule"]["correct"] for r in rows) / len(rows) if rows else 0.0}
+    def summarize(self, rows: list[Row]) -> Scores:
+        return Scores(
+            extras={"accuracy": sum(r.verdicts["rule"]["correct"] for r in rows) / len(rows) if rows else 0.0}
+        )
 
 
 CALLS: list[str] = []

@@ -133,7 +133,7 @@ def test_gold_answers_score_one_everywhere(bench, tmp_path):
         )
     )
     assert not llm.replies and all(phase == "answer" for phase, _ in llm.calls)
-    summary = bench.summarize(rows)
+    summary = bench.summarize(rows).to_json()  # as summary.json holds it
     for metric in (
         "state_completion",
         "state_completion_by_key",
@@ -168,7 +168,7 @@ def test_failed_answers_are_recorded_and_left_out_not_scored_zero(bench, tmp_pat
     assert first.answer is None and first.metadata["answer_failure"]["kind"] == "context_length"
     assert first.metadata["prediction"] is None
     assert first.verdicts["rule"]["correct"] is None and first.verdicts["rule"]["failure"] == "context_length"
-    summary = bench.summarize(rows)
+    summary = bench.summarize(rows).to_json()  # as summary.json holds it
     assert summary["counts"]["answer_failures"] == 1 and summary["counts"]["n_failed"] == 1
     assert summary["n_failed"][0] == 1 and sum(summary["n_failed"]) == 1
     # Every other answer is the oracle's: with the failed row left out, the first checkpoint stays perfect.
@@ -196,7 +196,7 @@ def test_llm_judge_verdicts_sit_beside_the_rule_judge(bench):
         )
     )
     assert all(r.verdicts["llm"]["score"] == pytest.approx(0.9) for r in rows)
-    summary = bench.summarize(rows)
+    summary = bench.summarize(rows).to_json()  # as summary.json holds it
     assert summary["llm_judge"]["curves"]["state_completion"] == pytest.approx([0.9] * 5)
     assert summary["curves"]["state_completion"] == pytest.approx([1.0] * 5)
 

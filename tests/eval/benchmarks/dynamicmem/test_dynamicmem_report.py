@@ -46,10 +46,9 @@ DM_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("wrap", [False, True], ids=["summary", "by_judge"])
-def test_dynamicmem_checkpoint_curves_and_retention(tmp_path, wrap):
-    summary = dynamicmem_summarize(DM_ROWS)
-    scores = {"by_judge": {"rule": summary}} if wrap else summary
+def test_dynamicmem_checkpoint_curves_and_retention(tmp_path):
+    # The protocol's layout: the rule judge's summary is the scores themselves.
+    scores = dynamicmem_summarize(DM_ROWS)
     path = write_run(tmp_path / "dm", benchmark="dynamicmem", rows=DM_ROWS, scores=scores)
     report = build_report(load_runs([path]))
     table = table_of(report, "dynamicmem_checkpoints")

@@ -68,7 +68,7 @@ def test_bm25_recall_on_one_conversation_matches_a_hand_computation(shared_data)
     ]
     assert rows_recall == pytest.approx(recalls)  # conv-30 has no malformed evidence id
     assert len(rows) == len(item["qa"]) and all(r.answer is None for r in rows)
-    summary = benchmark.summarize(rows)["by_judge"]["evidence"]
+    summary = benchmark.summarize(rows).judge("evidence").values
     everything = summary["overall_with_adversarial"]
     assert everything["mean"] == pytest.approx(sum(recalls) / len(recalls)) and everything["n"] == len(
         recalls
@@ -191,10 +191,10 @@ def test_conversations_may_be_a_count_and_the_source_describes_what_ran(shared_d
 
     everything = LocomoBenchmark(shared_data / DEV)
     one = LocomoBenchmark(shared_data / DEV, conversations=["conv-30"])
-    source = one.summarize([])["source"]
+    source = one.summarize([]).part("source")
     assert source["conversations"] == 1 and source["file_conversations"] == 7
     assert source["questions"] == len(_raw(shared_data, "conv-30")["qa"])
-    repairs = one.summarize([])["evidence_repairs"]
+    repairs = one.summarize([]).part("evidence_repairs")
     assert {e["sample_id"] for e in repairs["entries"]} <= {"conv-30"}
     # The whole file's repairs are those of every conversation: none lost, none counted twice.
     per_conversation = [LocomoBenchmark(shared_data / DEV, conversations=[c]).repairs for c in order]

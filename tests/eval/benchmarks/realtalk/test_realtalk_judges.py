@@ -60,7 +60,7 @@ def test_answers_judged_by_every_judge_and_summarised(tmp_path, replay_llm, no_s
     assert second.verdicts["f1"]["score"] == 0.0 and second.verdicts["llm"]["failure"] == "unparseable_score"
     assert third.answer is None and third.verdicts["f1"]["failure"] == "http_error"
     assert third.verdicts["retrieval"]["undefined"] == "cites no id the chat holds"
-    summary = benchmark.summarize(rows)
+    summary = benchmark.summarize(rows).to_json()  # as summary.json holds it
     assert summary["f1"]["overall"] == {**summary["f1"]["overall"], "n": 2, "n_failed": 1, "score": 0.5}
     assert (summary["llm"]["overall"]["n"], summary["llm"]["overall"]["n_failed"]) == (1, 2)
     assert summary["rule"]["by_category"]["multi-hop"]["coverage"] == 1.0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memsuite.eval.answer import judge
-from memsuite.eval.protocol import Row
+from memsuite.eval.protocol import Row, Scores
 from toy_bench.data import CAPITALS
 
 
@@ -27,4 +27,4 @@ class ToyBenchmark:
 
     def summarize(self, rows):
         found = [r.verdicts["found"]["correct"] for r in rows if "found" in r.verdicts]
-        return {"found": sum(found) / len(found) if found else None, "questions": len(rows)}
+        return Scores(extras={"found": sum(found) / len(found) if found else None, "questions": len(rows)})

@@ -5,7 +5,7 @@ from memsuite.eval.report.model import Section, Table
 
 
 def render(runs, options) -> Section:
-    rows = [(run.label, system, run.scores(system).get("found")) for run in runs for system in run.systems]
+    rows = [(run.label, system, run.scores(system).at("found")) for run in runs for system in run.systems]
     return Section("Toy capitals", [Table("toy_found", "Capital found", ("run", "system", "found"), rows)])
 
 
