@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.memsuite-installed
+# The memory libraries beyond the `adapters` extra (docs/libraries.md): installed for the tests and the
+# oracle ceilings, not for the demo, so the newcomer's install does not pay for them.
+LIBRARY_EXTRAS := amem
+LIBRARIES_STAMP := $(VENV)/.memsuite-libraries-installed
 LINT_PATHS := memsuite memory_systems baselines eval tests perf setup.py
 # llama-cpp-python is source-only; the default build crashes on decode on CPUs with AMX. Build with
 # explicit AVX2 flags, and --no-cache-dir because pip's wheel cache ignores CMAKE_ARGS.
@@ -14,7 +18,7 @@ export TRANSFORMERS_OFFLINE := 1
 # reads the catalogue files `memsuite data fetch` caches. Set it to use another copy.
 export MEMSUITE_SHARED_DATA ?= $(abspath ../shared/data)
 
-.PHONY: install demo test lint bench results results-oracle clean
+.PHONY: install libraries demo test lint bench results results-oracle clean
 
 install: $(STAMP)
 
@@ -34,10 +38,16 @@ $(STAMP): pyproject.toml setup.py Makefile | $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo,longmemeval,frames]"
 	touch $(STAMP)
 
+libraries: $(LIBRARIES_STAMP)
+
+$(LIBRARIES_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo,longmemeval,frames,$(LIBRARY_EXTRAS)]"
+	touch $(LIBRARIES_STAMP)
+
 demo: install
 	$(BIN)/memsuite demo
 
-test: install
+test: install libraries
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/python -m pytest -q
 
@@ -90,7 +100,7 @@ results: install
 # warm (mem0ai alone takes minutes per MEME episode cold). Runs go to
 # runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored / maintained /
 # retrieved shares and evidence rate per system, the README's figures) to results/.
-results-oracle: install
+results-oracle: install libraries
 	rm -rf runs/results_oracle
 	$(BIN)/memsuite run configs/oracle_libraries.yaml --out runs/results_oracle/oracle_libraries --quiet
 	$(BIN)/memsuite run configs/oracle_libraries_dynamicmem.yaml \
