@@ -24,6 +24,7 @@ ADAPTER_LIBRARIES = {
     "memsuite.baselines.adapters.mem0ai": "mem0ai",
     "memsuite.baselines.adapters.graphiti": "graphiti-core",
     "memsuite.baselines.adapters.amem": "a-mem",
+    "memsuite.baselines.adapters.cognee": "cognee",
 }
 #: Keys of an ``{model: oracle, ...}`` mapping: client defaults only (the endpoint is the oracle's).
 CLIENT_KEYS = ("max_tokens", "temperature", "json_mode", "timeout_s", "deadline_s", "preflight_timeout_s")

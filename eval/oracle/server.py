@@ -50,12 +50,20 @@ class ServedCall:
 
 def all_kinds() -> tuple[PromptKind, ...]:
     """Every prompt kind the oracle serves, most specific first."""
-    from memsuite.eval.oracle import amem_kinds, answer_kinds, graphiti_kinds, mem0_kinds, native_kinds
+    from memsuite.eval.oracle import (
+        amem_kinds,
+        answer_kinds,
+        cognee_kinds,
+        graphiti_kinds,
+        mem0_kinds,
+        native_kinds,
+    )
 
     return (
         *mem0_kinds.KINDS,
         *graphiti_kinds.KINDS,
         *amem_kinds.KINDS,
+        *cognee_kinds.KINDS,
         *native_kinds.KINDS,
         *answer_kinds.KINDS,
     )
