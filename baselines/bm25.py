@@ -45,14 +45,12 @@ class _Index:
             # Every document would score 0 (bm25s raises on such a query): nothing matches.
             return []
         top_docs, top_scores = self._top_k(self._scores(token_ids), k)
+        records = self.records
+        # tolist(): Python ints and floats in one call (the same values as int() / float() of each
+        # element); a whole-corpus ranking builds thousands of hits per query.
+        chosen = [records[doc] for doc in top_docs.tolist()]
         return [
-            Hit(
-                self.records[int(doc)].id,
-                self.records[int(doc)].text,
-                float(score),
-                self.records[int(doc)].metadata,
-            )
-            for doc, score in zip(top_docs, top_scores, strict=True)
+            Hit(r.id, r.text, score, r.metadata) for r, score in zip(chosen, top_scores.tolist(), strict=True)
         ]
 
     @staticmethod

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from memsuite.eval.protocol import Benchmark
     from memsuite.eval.rejudge.formats import Format
     from memsuite.eval.rejudge.questions import RejudgeQuestion
-    from memsuite.eval.report.model import Renderer
+    from memsuite.eval.report.model import BesideRenderer, Renderer
 
 #: What a judge needs from a run: an answer (an answer LLM, or stored answers when rejudging), a judge
 #: LLM (``judge_llm``, else the answer LLM), gold evidence in the data.
@@ -112,6 +112,9 @@ class BenchmarkDefinition:
     """Judge name -> judge; empty: the protocol judges rows itself (any judge names are accepted)."""
     report: Renderer | None = None
     """The report renderer ``(runs, ReportOptions) -> Section``; None: a generic table."""
+    beside: BesideRenderer | None = None
+    """The section it adds to a report that also holds runs of other benchmarks (its runs beside
+    another benchmark's), ``(runs) -> Section | None``; None: none."""
     outcomes: OutcomeSpec | None = None
     """How ``memsuite compare`` reads a row's outcome."""
     rejudge: Callable[[Path | None], list[RejudgeQuestion]] | None = None

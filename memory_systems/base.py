@@ -54,6 +54,11 @@ class MemorySystem(ABC):
     """Registry name of the system."""
     top_k: int = 5
     """Hits of :meth:`search` and :meth:`retrieve` when the caller passes no ``k``."""
+    ranks_by_query: ClassVar[bool] = True
+    """Whether :meth:`search` ranks memories by the query and :meth:`retrieve` hands over the best ``k``.
+    False for a library whose retrieval is its whole memory (LlamaIndex's fact block puts every fact in
+    the prompt): its search returns up to ``k`` memories in the library's own order, and its retrieve
+    the library's whole context, whatever ``k``. The contract tests check ranking only where this holds."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Record, for every instance, the arguments its class's constructor was called with."""

@@ -6,6 +6,7 @@
 - ``locomo``: LoCoMo, long two-speaker conversations; the audited answer key and category 5.
 - ``longmemeval``: LongMemEval, one haystack per question; the official retrieval metrics.
 - ``beam``: BEAM, conversations of 128K to 10M tokens with probing questions per memory ability.
+- ``realtalk``: REALTALK, 21 days of real human chat; cited evidence messages scored per category.
 
 A package's parts: ``__init__.py`` (its ``@benchmark`` declaration), ``schema.py`` and ``loader.py`` (data),
 ``catalogue.py`` (its data option and catalogue entries), ``generator/`` (synthetic data, where there is

@@ -54,6 +54,16 @@ class OracleRequest:
 
 
 @dataclass(frozen=True)
+class ToolCalls:
+    """A reply made of function calls, sent as the message's ``tool_calls`` (several in one message, as
+    a model's parallel calls are): for a caller that asks for any of several tools (``tool_choice``
+    ``required`` or ``auto``) rather than forcing one. No calls at all is a plain empty message."""
+
+    calls: tuple[tuple[str, dict[str, Any]], ...]
+    """(function name, arguments) per call, in order."""
+
+
+@dataclass(frozen=True)
 class PromptKind:
     """One kind of prompt: its markers, the library and version they come from, and its reply."""
 
@@ -62,7 +72,7 @@ class PromptKind:
     markers: tuple[str, ...]
     """Substrings every request of this kind holds (all of them)."""
     reply: Callable[[OracleRequest], Any]
-    """Builds the reply: a str is sent as it is, anything else as JSON."""
+    """Builds the reply: a str is sent as it is, :class:`ToolCalls` as tool calls, anything else as JSON."""
     library: str | None = None
     """The distribution whose prompt this is (None: memsuite's own)."""
     version: str | None = None
@@ -90,7 +100,9 @@ class PromptKind:
 
 
 def render(reply: Any) -> str:
-    """A reply as the completion's text."""
+    """A reply as the completion's text (tool calls: their list as JSON, which is what is counted)."""
+    if isinstance(reply, ToolCalls):
+        return json.dumps([{"name": n, "arguments": a} for n, a in reply.calls], ensure_ascii=False)
     return reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
 
 

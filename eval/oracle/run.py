@@ -19,10 +19,13 @@ from memsuite.memory_systems.errors import ConfigError
 
 #: The config value naming the oracle endpoint (as ``local`` names the embedded model).
 ORACLE = "oracle"
-#: Adapter modules and the library whose prompts they make (checked against the oracle's pins).
-ADAPTER_LIBRARIES = {
+#: Adapter modules and the libraries whose prompts they make (checked against the oracle's pins): a
+#: distribution name, or several where one library's prompts are built by another (langmem's by trustcall).
+ADAPTER_LIBRARIES: dict[str, str | tuple[str, ...]] = {
     "memsuite.baselines.adapters.mem0ai": "mem0ai",
     "memsuite.baselines.adapters.graphiti": "graphiti-core",
+    "memsuite.baselines.adapters.langmem": ("langmem", "trustcall"),
+    "memsuite.baselines.adapters.llamaindex_memory": "llama-index-core",
     "memsuite.baselines.adapters.amem": "a-mem",
     "memsuite.baselines.adapters.cognee": "cognee",
 }
@@ -84,15 +87,20 @@ def check_oracle(config: Any, *, source: str) -> None:
         raise ConfigError(f"{source}: benchmark: {exc}") from None
     libraries = sorted(
         {
-            ADAPTER_LIBRARIES[module]
+            library
             for spec in config.systems
             if (module := getattr(get_factory(spec.name), "__module__", "")) in ADAPTER_LIBRARIES
+            for library in _names(ADAPTER_LIBRARIES[module])
         }
     )
     try:
         check_kinds(all_kinds(), libraries)
     except ConfigError as exc:
         raise ConfigError(f"{source}: {exc}") from None
+
+
+def _names(libraries: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (libraries,) if isinstance(libraries, str) else libraries
 
 
 @contextmanager

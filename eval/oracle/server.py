@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from memsuite.eval.oracle.gold import UnitGold
-from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, Unservable, first_line, render
+from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, ToolCalls, Unservable, first_line, render
 from memsuite.memory_systems.llm.client import ACCOUNT_HEADER
 from memsuite.memory_systems.tokens import count_tokens
 
@@ -55,6 +55,8 @@ def all_kinds() -> tuple[PromptKind, ...]:
         answer_kinds,
         cognee_kinds,
         graphiti_kinds,
+        langmem_kinds,
+        llamaindex_kinds,
         mem0_kinds,
         native_kinds,
     )
@@ -62,6 +64,8 @@ def all_kinds() -> tuple[PromptKind, ...]:
     return (
         *mem0_kinds.KINDS,
         *graphiti_kinds.KINDS,
+        *langmem_kinds.KINDS,
+        *llamaindex_kinds.KINDS,
         *amem_kinds.KINDS,
         *cognee_kinds.KINDS,
         *native_kinds.KINDS,
@@ -198,7 +202,19 @@ class OracleServer:
         message: dict[str, Any] = {"role": "assistant", "content": text}
         finish = "stop"
         tool = forced_tool(body)
-        if tool is not None and not isinstance(reply, str):
+        if isinstance(reply, ToolCalls):
+            message = {"role": "assistant", "content": "" if not reply.calls else None}
+            if reply.calls:
+                message["tool_calls"] = [
+                    {
+                        "id": f"call_oracle_{time.monotonic_ns()}_{i}",
+                        "type": "function",
+                        "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
+                    }
+                    for i, (name, arguments) in enumerate(reply.calls)
+                ]
+                finish = "tool_calls"
+        elif tool is not None and not isinstance(reply, str):
             # A forced function call (tool_choice naming it) is answered as that call, as an endpoint
             # that constrains the call to its schema would.
             call = {"name": tool, "arguments": text}

@@ -13,7 +13,16 @@ from typing import Any
 
 from memsuite.eval.report.agreement import render_agreement
 from memsuite.eval.report.layout import run_cell, run_column, slug
-from memsuite.eval.report.model import Cell, Report, ReportOptions, Section, Sweep, Table, renderer_for
+from memsuite.eval.report.model import (
+    Cell,
+    Report,
+    ReportOptions,
+    Section,
+    Sweep,
+    Table,
+    beside_for,
+    renderer_for,
+)
 from memsuite.eval.report.runs import RunInfo, data_source, internal_llm_label, judges_used, llm_label
 from memsuite.eval.report.usage import latency_figure, usage_table
 from memsuite.eval.stats import Interval
@@ -143,6 +152,11 @@ def build_report(
             latency = latency_figure(f"{slug(benchmark)}_latency", section.title, group)
             section.figures += [latency] if latency is not None else []
         sections.append(section)
+    if len(by_benchmark) > 1:
+        for benchmark in by_benchmark:
+            beside = beside_for(benchmark)
+            found = beside(runs) if beside is not None else None
+            sections += [found] if found is not None else []
     judges = render_agreement(runs)
     if judges is not None:
         sections.append(judges)

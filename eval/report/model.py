@@ -1,8 +1,9 @@
 """What a report is made of: :class:`Table`, :class:`Figure`, :class:`Section`, :class:`Report`, the
 options every renderer receives, and where a benchmark's renderer is found.
 
-A benchmark's definition names its renderer (``BenchmarkDefinition.report``); :func:`renderer_for` finds it
-the first time a report meets a run of the benchmark, so nothing here names a benchmark.
+A benchmark's definition names its renderer (``BenchmarkDefinition.report``) and any section it adds
+beside another benchmark's runs (``beside``); :func:`renderer_for` and :func:`beside_for` find them the
+first time a report meets a run of the benchmark, so nothing here names a benchmark.
 """
 
 from __future__ import annotations
@@ -143,6 +144,23 @@ class Report:
 
 
 Renderer = Callable[[list[RunInfo], ReportOptions], Section]
+
+
+#: A section a benchmark renders from every run of a report that holds runs of several benchmarks
+#: (its own beside another's); None when the report holds nothing it compares.
+BesideRenderer = Callable[[Sequence[RunInfo]], "Section | None"]
+
+
+def beside_for(benchmark: str) -> BesideRenderer | None:
+    """The cross-benchmark section renderer the benchmark's definition names; None when it names none,
+    or the run's benchmark is not installed here."""
+    from memsuite.eval.registry import definition
+
+    try:
+        found = definition(benchmark)
+    except ConfigError:
+        return None
+    return found.beside
 
 
 def renderer_for(benchmark: str) -> Renderer | None:

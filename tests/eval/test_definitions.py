@@ -75,6 +75,28 @@ def _longmemeval(tmp: Path) -> dict[str, Any]:
     return {"data": str(path)}
 
 
+def _realtalk(tmp: Path) -> dict[str, Any]:
+    def message(dia_id: str, speaker: str, text: str) -> dict[str, Any]:
+        sent = {"date_time": "29.12.2023, 22:42:04", "img_file": "", "img_url": ""}
+        return {"dia_id": dia_id, "speaker": speaker, "clean_text": text, **sent}
+
+    chat = {
+        "name": {"speaker_1": "Ann", "speaker_2": "Bo"},
+        "session_1": [
+            message("D1:1", "Ann", "I adopted a cat called Tofu."),
+            message("D1:2", "Bo", "Lovely!"),
+        ],
+        "events_session_1": {},
+        "qa": [
+            {"question": "What is Ann's cat called?", "answer": "Tofu", "evidence": ["D1:1."], "category": 1}
+        ],
+    }
+    folder = tmp / "realtalk"
+    folder.mkdir()
+    (folder / "Chat_1_Ann_Bo.json").write_text(json.dumps(chat))
+    return {"data": str(folder)}
+
+
 def _wmb(tmp: Path) -> dict[str, Any]:
     datasets = tmp / "wmb" / "datasets"
     datasets.mkdir(parents=True)
@@ -106,6 +128,7 @@ SMALL = {
     "locomo": _locomo,
     "longmemeval": _longmemeval,
     "meme": lambda tmp: {"episodes": 1, "filler": "none", "seed": 0},
+    "realtalk": _realtalk,
     "wmb": _wmb,
 }
 
@@ -155,6 +178,8 @@ def test_every_part_of_every_definition_works_on_a_small_input(name, tmp_path, r
     (info,) = load_runs([tmp_path / "run"])
     if found.report is not None:
         assert isinstance(found.report([info], ReportOptions()), Section)
+    if found.beside is not None:
+        assert found.beside([info]) is None  # one benchmark's runs: nothing to set beside them
     if found.outcomes is not None:
         for judge in found.outcomes.judges:
             assert isinstance(found.outcomes.outcomes(rows, judge), list)

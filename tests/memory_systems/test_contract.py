@@ -11,13 +11,19 @@ instead (``REPLAY_LLM_TESTS``, with the reason).
 from __future__ import annotations
 
 import inspect
+import os
 from pathlib import Path
 
 import pytest
 
 from memsuite.memory_systems import persist
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, SHARED_RESOURCES, MemorySystem
-from memsuite.memory_systems.errors import InvalidInputError, MemsuiteError, UnknownMemoryError
+from memsuite.memory_systems.errors import (
+    InvalidInputError,
+    MemsuiteError,
+    MissingDependencyError,
+    UnknownMemoryError,
+)
 from memsuite.memory_systems.llm import LLMClient, local_config
 from memsuite.memory_systems.records import IngestReport, RetrievalResult, Session, Turn, Usage
 from memsuite.memory_systems.registry import accepted_resources, get_factory, get_system, system_names
@@ -98,6 +104,12 @@ _NATIVE_THRESHOLD = (
     "isolation holds, but this test reads it through an unrelated query and expects every memory of "
     "'b' back; {why}, so an unrelated memory is no hit. tests/baselines/adapters/ checks isolation."
 )
+_SHORT_TERM = (
+    "LlamaIndex's Memory keeps the latest complete turn in its short-term queue and flushes only older "
+    "messages to its fact block, so a one-turn session never reaches the block: no LLM call, no fact "
+    "(the turn is in the short-term memory, which retrieve and snapshot show). tests/baselines/adapters/ "
+    "covers extraction with longer sessions, the oracle and the real local LLM."
+)
 #: (test, system) -> why that system's library cannot pass the test as written (docs/systems.md).
 KNOWN_FAILURES = {
     ("test_ingest_session_reports_and_is_searchable", "mem0ai"): _LIBRARY_INGEST,
@@ -109,6 +121,9 @@ KNOWN_FAILURES = {
     ("test_namespaces_isolate", "graphiti"): _NATIVE_THRESHOLD.format(
         why="graphiti's edge search is BM25 + cosine >= 0.6 (its defaults)"
     ),
+    ("test_ingest_session_reports_and_is_searchable", "langmem"): _LIBRARY_INGEST,
+    ("test_ingest_session_reports_and_is_searchable", "llamaindex_memory"): _SHORT_TERM,
+    ("test_ingest_session_with_the_local_model", "llamaindex_memory"): _SHORT_TERM,
 }
 
 
@@ -155,7 +170,18 @@ def system(request, resources) -> MemorySystem:
         options = {budget: LOCAL_REPLY_TOKENS} if budget else {}
         if _takes(request.param, "protocol"):
             options["protocol"] = LOCAL_PROTOCOL
-    return get_system(request.param, resources=resources, **options)
+    return _build(request.param, resources, **options)
+
+
+def _build(name: str, resources: dict, **options) -> MemorySystem:
+    """The system, or a skip naming the missing extra (a library extra that `make test` installs
+    through `make libraries`); under CI, which installs every extra, the error stands."""
+    try:
+        return get_system(name, resources=resources, **options)
+    except MissingDependencyError as exc:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(str(exc))
 
 
 def _texts(system: MemorySystem, query: str, namespace: str, k: int = 10) -> list[str]:
@@ -177,7 +203,10 @@ def test_store_returns_ids_and_search_finds(system):
     assert len(ids) == len(FACTS) and len(set(ids)) == len(FACTS)
     assert all(isinstance(i, str) for i in ids)
     hits = system.search("which port does the staging database use", k=2, namespace="a")
-    assert hits and hits[0].id == ids[0] and hits[0].text == FACTS[0]
+    if system.ranks_by_query:
+        assert hits and hits[0].id == ids[0] and hits[0].text == FACTS[0]
+    else:  # the library's own order, whatever the query
+        assert [(h.id, h.text) for h in hits] == list(zip(ids, FACTS, strict=False))[:2]
     assert len(system.search("anything at all about cats", k=2, namespace="a")) <= 2
 
 
@@ -224,6 +253,9 @@ def test_retrieve_joins_hits_and_reports_no_memory(system):
     assert system.retrieve("anything", namespace="a").context == NO_MEMORY
     system.store(FACTS, namespace="a")
     context = system.retrieve("staging database port and the cat's food", k=2, namespace="a").context
+    if not system.ranks_by_query:  # the library's whole memory, whatever k
+        assert all(fact in context for fact in FACTS)
+        return
     parts = context.split(CONTEXT_SEPARATOR)
     assert len(parts) == 2 and all(p in FACTS for p in parts)
 
@@ -231,7 +263,8 @@ def test_retrieve_joins_hits_and_reports_no_memory(system):
 def test_retrieve_returns_the_hits_behind_its_context(system):
     system.store(FACTS, namespace="a")
     result = system.retrieve("staging database port and the cat's food", k=2, namespace="a")
-    assert isinstance(result, RetrievalResult) and len(result.hits) <= 2
+    most = 2 if system.ranks_by_query else len(FACTS)  # else the library's whole memory
+    assert isinstance(result, RetrievalResult) and len(result.hits) <= most
     assert all(hit.text in result.context for hit in result.hits)
 
 
@@ -385,7 +418,7 @@ def _changed_settings(name: str) -> dict:
 @pytest.mark.parametrize("system", system_names())
 def test_constructor_settings_survive_save_and_load(system, resources, tmp_path: Path):
     changed = _changed_settings(system)
-    original = get_system(system, resources=resources, **changed)
+    original = _build(system, resources, **changed)
     assert {key: original.settings()[key] for key in changed} == changed  # the base class records them
     original.store(FACTS, namespace="a")
     original.save(tmp_path / "store")
