@@ -75,6 +75,29 @@ async def add(cognee, dataset: str, texts: list[str]) -> list[str]:
     return ids
 
 
+async def chunk(cognee, dataset: str, ids: list[str]) -> None:
+    """Cut data items into chunks and index them, with cognee's own tasks minus its LLM step.
+
+    ``cognify``'s default pipeline without ``extract_graph_and_summarize``: the chunks are stored and
+    embedded (what ``SearchType.CHUNKS`` searches), with no graph and no summary.
+    """
+    from cognee.infrastructure.llm import resolve_chunk_size
+    from cognee.modules.pipelines.tasks.task import Task
+    from cognee.tasks.documents import classify_documents, extract_chunks_from_documents
+    from cognee.tasks.storage import add_data_points
+
+    dataset_id = await _dataset_id(cognee, dataset)
+    data = [item for item in await cognee.datasets.list_data(dataset_id) if str(item.id) in ids]
+    tasks = [
+        Task(classify_documents, needs_llm=False),
+        Task(extract_chunks_from_documents, max_chunk_size=await resolve_chunk_size(None), needs_llm=False),
+        Task(add_data_points, needs_llm=False),
+    ]
+    await cognee.run_custom_pipeline(
+        tasks=tasks, data=data, dataset=dataset_id, pipeline_name="memsuite_chunks", skip_connection_test=True
+    )
+
+
 def _rows(results) -> list[dict]:
     """CHUNKS results as plain dicts (a result may be wrapped with its dataset)."""
     rows = []
@@ -114,6 +137,9 @@ async def handle(cognee, request: dict):
     if op == "cognify":
         await cognee.cognify(datasets=[request["dataset"]])
         return None
+    if op == "chunk":
+        await chunk(cognee, request["dataset"], request["ids"])
+        return None
     if op == "search":
         return await search(cognee, request["dataset"], request["query"], int(request["k"]))
     if op == "delete":
@@ -134,6 +160,9 @@ async def serve(reply_to) -> None:
         Path(os.environ["TIKTOKEN_CACHE_DIR"]),
     )
     import cognee
+    from cognee.modules.engine.operations.setup import setup
+
+    await setup()  # the relational database, so a search or a listing before the first add finds it empty
 
     def send(payload: dict) -> None:
         reply_to.write(json.dumps(payload) + "\n")

@@ -17,14 +17,15 @@ Verbs:
 - ``ingest_session`` adds the session as one text (``"role: content"`` lines) to the namespace's
   dataset and runs ``cognify`` on it: per chunk, a summary and a knowledge-graph extraction (two LLM
   calls, JSON replies validated by cognee);
-- ``store`` adds each text and runs ``cognify`` the same way (cognee builds its chunks, and so its
-  search index, only in ``cognify``, whose default pipeline makes those two calls): it needs an LLM;
+- ``store`` adds each text and runs ``cognify``'s default tasks without its LLM step
+  (``extract_graph_and_summarize``) through cognee's ``run_custom_pipeline``: each text is chunked and
+  its chunks embedded and indexed, with no graph and no summary, and no LLM call;
 - ``search`` is cognee's ``search`` with ``SearchType.CHUNKS`` (nearest chunks; no LLM call). Cognee
   returns no score for a chunk, so a hit's score is its rank's ``1 / (1 + rank)``; a chunk's memory id
   is the data item it was cut from;
 - ``delete`` is cognee's ``datasets.delete_data`` (hard: the item's chunks, graph nodes and vectors);
-  ``update`` is that delete then an add of the new text (cognee's own ``update`` does the same),
-  under a new id inside cognee, kept under the old id here.
+  ``update`` is that delete then a ``store`` of the new text (cognee's own ``update`` deletes and adds
+  too), under a new id inside cognee, kept under the old id here.
 """
 
 from __future__ import annotations
@@ -79,6 +80,25 @@ def cognee_python() -> Path:
             f"`make {MAKE_TARGET}` (or set MEMSUITE_COGNEE_PYTHON to a Python with cognee=={TESTED_VERSION})"
         )
     return python
+
+
+def site_packages() -> list[str]:
+    """The site-packages folders of cognee's venv ([] when it is not built)."""
+    try:
+        python = cognee_python()
+    except MissingDependencyError:
+        return []
+    return [str(p) for p in (python.parent.parent / "lib").glob("python3*/site-packages")]
+
+
+def venv_versions() -> dict[str, str]:
+    """cognee's version in its venv and the venv's folder, for a run's header ({} when not built)."""
+    import importlib.metadata
+
+    found = next(iter(importlib.metadata.distributions(name="cognee", path=site_packages())), None)
+    if found is None:
+        return {}
+    return {"cognee": found.version, "cognee_venv": str(cognee_python().parent.parent)}
 
 
 class CogneeError(MemsuiteError):
@@ -197,7 +217,8 @@ class _Worker:
         env.pop("VIRTUAL_ENV", None)
         self.log = folder / "worker.log"
         self.process = subprocess.Popen(
-            [str(python), str(_WORKER)],
+            # -I: the script's folder (this package, with its own cognee.py) stays off sys.path
+            [str(python), "-I", str(_WORKER)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log.open("ab"),
@@ -348,7 +369,8 @@ class CogneeMemory(MemorySystem):
         if metadata is not None and len(metadata) != len(texts):
             raise InvalidInputError(f"metadata has {len(metadata)} entries for {len(texts)} texts")
         with self.timed("ingest"):
-            ids, _ = self._add(scope, texts)
+            ids = self._worker.call("add", dataset=scope, texts=texts)
+            self._worker.call("chunk", dataset=scope, ids=ids)
         for i, (data_id, text) in enumerate(zip(ids, texts, strict=True)):
             meta = dict(metadata[i]) if metadata is not None else {}
             self._records.setdefault(scope, {})[data_id] = MemoryRecord(data_id, text, namespace, meta)
@@ -370,10 +392,10 @@ class CogneeMemory(MemorySystem):
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         scope, record = self._owned(memory_id, namespace)
         (text,) = check_texts([text])
-        self._account.require(self.name, "update (cognee's cognify)")
         with self.timed("ingest"):
             self._worker.call("delete", dataset=scope, data_id=self._data_id(scope, memory_id))
-            (data_id,), _ = self._add(scope, [text])
+            (data_id,) = self._worker.call("add", dataset=scope, texts=[text])
+            self._worker.call("chunk", dataset=scope, ids=[data_id])
         self._data[scope] = {d: m for d, m in self._data[scope].items() if m != memory_id}
         self._data[scope][data_id] = memory_id
         self._records[scope][memory_id] = MemoryRecord(memory_id, text, namespace, record.metadata)

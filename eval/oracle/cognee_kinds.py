@@ -18,10 +18,10 @@ Cognee adapter's own venv (:data:`memsuite.eval.oracle.kinds.OWN_VENV_LIBRARIES`
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from memsuite.baselines._oracle import OracleFact, worded
+from memsuite.baselines.adapters.cognee import site_packages
 from memsuite.eval.oracle.gold import UnitGold, normalise
 from memsuite.eval.oracle.kinds import OWN_VENV_LIBRARIES, OracleRequest, PromptKind, Unservable
 
@@ -31,18 +31,7 @@ _PROMPTS = "cognee/infrastructure/llm/prompts"
 NO_FACTS = "This chunk states no fact to remember."
 
 
-def cognee_site_packages() -> list[str]:
-    """The site-packages folders of the Cognee adapter's venv ([] when it is not built)."""
-    from memsuite.baselines.adapters.cognee import cognee_python
-
-    try:
-        python = cognee_python()
-    except ImportError:
-        return []
-    return [str(p) for p in (Path(python).parent.parent / "lib").glob("python3*/site-packages")]
-
-
-OWN_VENV_LIBRARIES[LIBRARY] = cognee_site_packages
+OWN_VENV_LIBRARIES[LIBRARY] = site_packages
 
 
 def _states(fact: OracleFact, text: str) -> bool:
