@@ -10,7 +10,10 @@ Cognee's LLM and embedding calls go to a loopback OpenAI-compatible endpoint the
 (:class:`_Loopback`): chat completions are forwarded through the run's LLM client (accounted, cached,
 failures counted, the oracle sees them under this system's account) and ``/v1/embeddings`` is
 answered from the run's shared embedder (the same MiniLM as every other system). Cognee stores its
-data in embedded files in the adapter's state folder (SQLite, LanceDB and its Kuzu fork).
+data in embedded files in the adapter's state folder (SQLite, LanceDB and its Kuzu fork), with its
+backend access control on (its default): each dataset (one per namespace) gets databases of its own.
+With it off, every dataset shares one vector store and a search with ``datasets=[...]`` returns other
+datasets' chunks too.
 
 Verbs:
 
@@ -26,6 +29,10 @@ Verbs:
 - ``delete`` is cognee's ``datasets.delete_data`` (hard: the item's chunks, graph nodes and vectors);
   ``update`` is that delete then a ``store`` of the new text (cognee's own ``update`` deletes and adds
   too), under a new id inside cognee, kept under the old id here.
+
+``save`` writes each namespace's memories (id, text, metadata); ``load`` stores them again into a
+fresh cognee (chunked and indexed as ``store`` does, under their saved ids). What ``cognify`` built
+beside the chunks (graph, summaries) is not saved: ``CHUNKS`` search does not read it.
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ from memsuite.memory_systems.errors import (
 )
 from memsuite.memory_systems.llm.protocol import EndpointClient
 from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
-from memsuite.memory_systems.registry import register
+from memsuite.memory_systems.registry import accepted_resources, register
 from memsuite.memory_systems.store import check_k, check_memory_id, check_namespace, check_session, check_texts
 
 logger = logging.getLogger(__name__)
@@ -65,6 +72,7 @@ _ROOT = Path(__file__).resolve().parents[2]
 _WORKER = Path(__file__).with_name("_cognee_worker.py")
 #: The embedding model name cognee is told (its tokenizer is looked up under it in the Hub cache).
 _EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+_SAVED = "cognee_memories.json"
 
 
 def cognee_python() -> Path:
@@ -193,7 +201,7 @@ class _Worker:
             **os.environ,
             "DATA_ROOT_DIRECTORY": str(folder / "data"),
             "SYSTEM_ROOT_DIRECTORY": str(folder / "system"),
-            "ENABLE_BACKEND_ACCESS_CONTROL": "false",
+            "ENABLE_BACKEND_ACCESS_CONTROL": "true",
             "TELEMETRY_DISABLED": "1",
             "COGNEE_SKIP_CONNECTION_TEST": "true",
             "COGNEE_LOG_FILE": "false",
@@ -437,6 +445,34 @@ class CogneeMemory(MemorySystem):
             report.added = 1
         report.wall_s = time.perf_counter() - started
         return report
+
+    # -- persistence -----------------------------------------------------------------------------
+
+    def _save_state(self, folder: Path) -> None:
+        saved = [
+            {"namespace": r.namespace, "id": r.id, "text": r.text, "metadata": r.metadata}
+            for records in self._records.values()
+            for r in records.values()
+        ]
+        (folder / _SAVED).write_text(json.dumps({"memories": saved}), encoding="utf-8")
+
+    @classmethod
+    def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> CogneeMemory:
+        settings = {key: params[key] for key in ("top_k", "max_tokens")}
+        system = cls(**{**settings, **accepted_resources(cls, kwargs)})
+        if system.embedder.model_name != params["embedder"]:
+            system.close()
+            raise InvalidInputError(
+                f"{folder} was built with embedder {params['embedder']!r}, not {system.embedder.model_name!r}"
+            )
+        for memory in json.loads((folder / _SAVED).read_text(encoding="utf-8"))["memories"]:
+            scope = scope_id(memory["namespace"])
+            (data_id,) = system._worker.call("add", dataset=scope, texts=[memory["text"]])
+            system._worker.call("chunk", dataset=scope, ids=[data_id])
+            record = MemoryRecord(memory["id"], memory["text"], memory["namespace"], memory["metadata"])
+            system._records.setdefault(scope, {})[memory["id"]] = record
+            system._data.setdefault(scope, {})[data_id] = memory["id"]
+        return system
 
 
 def _default_model_dir() -> Path:
