@@ -26,7 +26,13 @@ from pathlib import Path
 
 #: What tiktoken downloads cl100k_base from; its cache names the file by this URL's sha1.
 _CL100K_URL = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
-_TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json", "config.json")
+_TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "vocab.txt",
+    "special_tokens_map.json",
+    "config.json",
+)
 
 
 def fill_caches(model: str, tokenizer_dir: Path, hub_cache: Path, tiktoken_cache: Path) -> None:

@@ -60,7 +60,13 @@ from memsuite.memory_systems.errors import (
 from memsuite.memory_systems.llm.protocol import EndpointClient
 from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
 from memsuite.memory_systems.registry import accepted_resources, register
-from memsuite.memory_systems.store import check_k, check_memory_id, check_namespace, check_session, check_texts
+from memsuite.memory_systems.store import (
+    check_k,
+    check_memory_id,
+    check_namespace,
+    check_session,
+    check_texts,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -158,8 +164,16 @@ class _Loopback:
         inputs = body.get("input")
         texts = [str(t) for t in (inputs if isinstance(inputs, list) else [inputs])]
         vectors = self.embedder.encode(texts) if texts else []
-        data = [{"object": "embedding", "index": i, "embedding": [float(x) for x in v]} for i, v in enumerate(vectors)]
-        return {"object": "list", "data": data, "model": body.get("model"), "usage": {"prompt_tokens": 0, "total_tokens": 0}}
+        data = [
+            {"object": "embedding", "index": i, "embedding": [float(x) for x in v]}
+            for i, v in enumerate(vectors)
+        ]
+        return {
+            "object": "list",
+            "data": data,
+            "model": body.get("model"),
+            "usage": {"prompt_tokens": 0, "total_tokens": 0},
+        }
 
     def chat(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if self.account.client is None:
@@ -180,7 +194,9 @@ class _Loopback:
             "object": "chat.completion",
             "created": int(time.time()),
             "model": body.get("model"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            ],
             "usage": {
                 "prompt_tokens": result.prompt_tokens,
                 "completion_tokens": result.completion_tokens,

@@ -68,9 +68,13 @@ def graph(facts: list[OracleFact]) -> dict[str, Any]:
     nodes: dict[str, dict[str, str]] = {}
     edges = []
     for fact in facts:
-        nodes.setdefault(fact.name, {"id": fact.name, "name": fact.name, "type": "Entity", "description": worded(fact)})
+        nodes.setdefault(
+            fact.name, {"id": fact.name, "name": fact.name, "type": "Entity", "description": worded(fact)}
+        )
         if fact.value:
-            nodes.setdefault(fact.value, {"id": fact.value, "name": fact.value, "type": "Value", "description": fact.value})
+            nodes.setdefault(
+                fact.value, {"id": fact.value, "name": fact.value, "type": "Value", "description": fact.value}
+            )
             edges.append(
                 {
                     "source_node_id": fact.name,
@@ -119,8 +123,7 @@ KINDS = (
     _kind(
         "graph",
         (
-            "You are a top-tier algorithm designed for extracting information in structured formats to build a "
-            "knowledge graph.",
+            "You are a top-tier algorithm designed for extracting information in structured formats",
             "**Nodes** represent entities and concepts.",
         ),
         graph_reply,

@@ -9,7 +9,8 @@ import os
 
 import pytest
 
-from memsuite.baselines.adapters.cognee import CogneeMemory, cognee_python
+# importing the adapter registers "cognee" (an installed checkout's entry points may predate it)
+from memsuite.baselines.adapters.cognee import cognee_python
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
 from memsuite.eval.config import config_from_dict
 from memsuite.eval.oracle import cognee_kinds
@@ -33,7 +34,9 @@ def meme_episodes():
 def test_kinds_are_pinned_to_the_source_in_cognees_venv():
     check_kinds(cognee_kinds.KINDS, ["cognee"])
     kind = cognee_kinds.KINDS[0]
-    moved = PromptKind(kind.name, kind.markers, kind.reply, kind.library, "1.6.4", kind.sources, roles=kind.roles)
+    moved = PromptKind(
+        kind.name, kind.markers, kind.reply, kind.library, "1.6.4", kind.sources, roles=kind.roles
+    )
     with pytest.raises(ConfigError, match=r"cognee 1\.6\.5 is installed.*1\.6\.4"):
         check_kinds([moved], ["cognee"])
     gone = ("a prompt cognee never wrote",)
@@ -63,7 +66,6 @@ def test_a_chunk_from_no_session_is_refused(meme):
 
 
 def test_cognee_ingests_and_answers_a_meme_episode(tmp_path):
-    CogneeMemory  # registers "cognee" (the project's entry points may predate it)
     config = config_from_dict(
         {
             "benchmark": "meme",
@@ -89,6 +91,7 @@ def test_cognee_ingests_and_answers_a_meme_episode(tmp_path):
     assert rows and all(row.metadata["ingest_failures"] == 0 for row in rows)
     assert all(row.answer == row.gold for row in rows)
     # the rows come from cognee's own venv, and the header says which
-    assert header["packages"]["cognee"] == "1.6.5" and header["packages"]["cognee_venv"].endswith(".venv-cognee")
+    packages = header["packages"]
+    assert packages["cognee"] == "1.6.5" and packages["cognee_venv"].endswith(".venv-cognee")
     evidence = sum(row.verdicts["evidence"]["correct"] for row in rows) / len(rows)
     assert evidence >= 0.5, evidence
