@@ -43,6 +43,7 @@ import os
 import subprocess
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -122,8 +123,10 @@ class CogneeError(MemsuiteError):
 class _Loopback:
     """The OpenAI-compatible endpoint cognee calls: chat through the run's client, embeddings local.
 
-    A chat call that fails (or arrives while the adapter has no client) is answered with HTTP 503,
-    so cognee's own error handling sees a failed call; :attr:`failures` counts them.
+    A chat call that fails (or arrives while the adapter has no client) is answered with HTTP 404, which
+    cognee takes as final: the run's client has already retried it, and cognee retries any other error
+    for at least 240 s (``LLM_MIN_RETRY_SECONDS``, ``infrastructure/llm/retry_config.py``) before it
+    gives up. :attr:`failures` counts them.
     """
 
     def __init__(self, account: ClientAccount, embedder: Embedder, max_tokens: int) -> None:
@@ -178,7 +181,7 @@ class _Loopback:
     def chat(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if self.account.client is None:
             self.failures += 1
-            return 503, {"error": {"message": "the Cognee adapter was built without an LLM"}}
+            return 404, {"error": {"message": "the Cognee adapter was built without an LLM"}}
         messages = [{"role": m.get("role"), "content": m.get("content")} for m in body.get("messages") or []]
         options = {"max_tokens": body.get("max_tokens") or self.max_tokens}
         if body.get("temperature") is not None:
@@ -187,7 +190,7 @@ class _Loopback:
         result = (self.account.chat_json if wants_json else self.account.chat)(messages, **options)
         if result.failure is not None:
             self.failures += 1
-            return 503, {"error": {"message": f"{result.failure.kind}: {result.failure.message[:500]}"}}
+            return 404, {"error": {"message": f"{result.failure.kind}: {result.failure.message[:500]}"}}
         text = json.dumps(result.data, ensure_ascii=False) if wants_json else result.text
         return 200, {
             "id": "memsuite",
@@ -320,6 +323,8 @@ class CogneeMemory(MemorySystem):
         except BaseException:
             self._loopback.close()
             raise
+        # the worker and the endpoint stop when the adapter is collected, if close() was not called
+        self._stop = weakref.finalize(self, _stop, self._worker, self._loopback)
         if self._venv["cognee"] != TESTED_VERSION:
             self.close()
             raise MissingDependencyError(
@@ -350,8 +355,7 @@ class CogneeMemory(MemorySystem):
 
     def close(self) -> None:
         """Stop the worker and the endpoint; remove a temporary state folder."""
-        self._worker.close()
-        self._loopback.close()
+        self._stop()
         self._state.cleanup()
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -489,6 +493,11 @@ class CogneeMemory(MemorySystem):
             system._records.setdefault(scope, {})[memory["id"]] = record
             system._data.setdefault(scope, {})[data_id] = memory["id"]
         return system
+
+
+def _stop(worker: _Worker, loopback: _Loopback) -> None:
+    worker.close()
+    loopback.close()
 
 
 def _default_model_dir() -> Path:
