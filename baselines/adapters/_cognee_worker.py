@@ -122,7 +122,12 @@ async def search(cognee, dataset: str, query: str, k: int) -> list[dict]:
         return []
     from cognee import SearchType
 
-    results = await cognee.search(query, query_type=SearchType.CHUNKS, datasets=[dataset], top_k=k)
+    from cognee.modules.retrieval.exceptions import NoDataError
+
+    try:
+        results = await cognee.search(query, query_type=SearchType.CHUNKS, datasets=[dataset], top_k=k)
+    except NoDataError:  # a dataset whose data was all deleted again holds nothing to search
+        return []
     return [
         {"id": str(r.get("id")), "text": str(r.get("text") or ""), "document_id": str(r.get("document_id"))}
         for r in _rows(results)[:k]

@@ -19,7 +19,8 @@ Verbs:
 
 - ``ingest_session`` adds the session as one text (``"role: content"`` lines) to the namespace's
   dataset and runs ``cognify`` on it: per chunk, a summary and a knowledge-graph extraction (two LLM
-  calls, JSON replies validated by cognee);
+  calls, JSON replies validated by cognee). A session whose ``cognify`` fails is deleted again (its
+  chunks were never indexed) and counted in ``IngestReport.failures``;
 - ``store`` adds each text and runs ``cognify``'s default tasks without its LLM step
   (``extract_graph_and_summarize``) through cognee's ``run_custom_pipeline``: each text is chunked and
   its chunks embedded and indexed, with no graph and no summary, and no LLM call;
@@ -183,7 +184,8 @@ class _Loopback:
             self.failures += 1
             return 404, {"error": {"message": "the Cognee adapter was built without an LLM"}}
         messages = [{"role": m.get("role"), "content": m.get("content")} for m in body.get("messages") or []]
-        options = {"max_tokens": body.get("max_tokens") or self.max_tokens}
+        # the adapter's budget: cognee sends its model's whole context size as max_tokens
+        options = {"max_tokens": self.max_tokens}
         if body.get("temperature") is not None:
             options["temperature"] = body["temperature"]
         wants_json = (body.get("response_format") or {}).get("type") in ("json_object", "json_schema")
@@ -361,15 +363,21 @@ class CogneeMemory(MemorySystem):
     # -- helpers ---------------------------------------------------------------------------------
 
     def _add(self, scope: str, texts: list[str]) -> tuple[list[str], int]:
-        """Add ``texts`` to the scope's dataset and cognify it; cognee's data ids and failed calls."""
-        self._account.require(self.name, "storing (cognee's cognify)")
+        """Add ``texts`` to the scope's dataset and cognify it: cognee's data ids and the failed calls.
+
+        When ``cognify`` fails, the texts are deleted again (cognee indexes chunks only in a cognify
+        that completes, so they could not be found) and no id is returned; the failures are counted.
+        """
+        self._account.require(self.name, "ingest_session (cognee's cognify)")
         failures = self._loopback.failures
         ids = self._worker.call("add", dataset=scope, texts=texts)
         try:
             self._worker.call("cognify", dataset=scope)
         except CogneeError as error:
             logger.info("cognee cognify failed: %s", error)
-            return ids, max(1, self._loopback.failures - failures)
+            for data_id in ids:
+                self._worker.call("delete", dataset=scope, data_id=data_id)
+            return [], max(1, self._loopback.failures - failures)
         return ids, self._loopback.failures - failures
 
     def _owned(self, memory_id: object, namespace: str) -> tuple[str, MemoryRecord]:
@@ -457,12 +465,12 @@ class CogneeMemory(MemorySystem):
         text = "\n".join(f"{t.role}: {t.content}" for t in session.turns if t.content.strip())
         if text:
             with self.timed("ingest"):
-                (data_id,), report.failures = self._add(scope, [text])
-            self._records.setdefault(scope, {})[data_id] = MemoryRecord(
-                data_id, text, namespace, {"session_id": session.session_id}
-            )
-            self._data.setdefault(scope, {})[data_id] = data_id
-            report.added = 1
+                ids, report.failures = self._add(scope, [text])
+            for data_id in ids:
+                meta = {"session_id": session.session_id}
+                self._records.setdefault(scope, {})[data_id] = MemoryRecord(data_id, text, namespace, meta)
+                self._data.setdefault(scope, {})[data_id] = data_id
+            report.added = len(ids)
         report.wall_s = time.perf_counter() - started
         return report
 
