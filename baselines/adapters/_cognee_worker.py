@@ -121,8 +121,7 @@ async def search(cognee, dataset: str, query: str, k: int) -> list[dict]:
     if await _dataset_id(cognee, dataset) is None:
         return []
     from cognee import SearchType
-
-    from cognee.modules.retrieval.exceptions import NoDataError
+    from cognee.modules.retrieval.exceptions.exceptions import NoDataError
 
     try:
         results = await cognee.search(query, query_type=SearchType.CHUNKS, datasets=[dataset], top_k=k)
