@@ -237,9 +237,12 @@ def test_the_readme_is_a_page():
 
 
 def test_every_listed_benchmark_has_its_page():
-    from memsuite.eval.registry import benchmark_names
+    from memsuite.eval.registry import BUILTIN_PACKAGE, declarations
 
-    missing = [n for n in benchmark_names() if not (REPO / "docs" / "benchmarks" / f"{n}.md").is_file()]
+    # The shipped benchmarks: a test module may declare a benchmark of its own in this process.
+    shipped = [n for n, d in declarations().items() if d.define.__module__.startswith(BUILTIN_PACKAGE)]
+    assert len(shipped) >= 7, shipped
+    missing = [n for n in shipped if not (REPO / "docs" / "benchmarks" / f"{n}.md").is_file()]
     assert not missing, f"docs/benchmarks/ has no page for {missing}"
 
 

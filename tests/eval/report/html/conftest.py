@@ -42,9 +42,11 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """A headless system chromium under Playwright (one per session)."""
+    """A headless system chromium under Playwright, one per test module: Playwright's sync API keeps an
+    event loop running in the main thread while it is open, which would break every later test that
+    runs its own loop (the asyncio libraries behind the contract)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
