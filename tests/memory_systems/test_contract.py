@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -160,7 +161,7 @@ def _check_stored(system: MemorySystem, report: IngestReport) -> None:
 
 
 @pytest.fixture(params=system_names())
-def system(request, resources) -> MemorySystem:
+def system(request, resources) -> Iterator[MemorySystem]:
     reason = KNOWN_FAILURES.get((request.node.originalname, request.param))
     if reason:
         # Strict: each of these fails every time today; a pass means the entry is stale and must go.
@@ -171,7 +172,10 @@ def system(request, resources) -> MemorySystem:
         options = {budget: LOCAL_REPLY_TOKENS} if budget else {}
         if _takes(request.param, "protocol"):
             options["protocol"] = LOCAL_PROTOCOL
-    return _build(request.param, resources, **options)
+    built = _build(request.param, resources, **options)
+    yield built
+    # A library that runs beside the test process (cognee's worker) stops here, not at garbage collection.
+    getattr(built, "close", lambda: None)()
 
 
 def _build(name: str, resources: dict, **options) -> MemorySystem:
@@ -338,6 +342,7 @@ def test_save_load_round_trip(system, resources, tmp_path: Path):
         for h in loaded.search("staging", k=10, namespace="a")
         if h.text != "A fresh memory after reload."
     }
+    getattr(loaded, "close", lambda: None)()
 
 
 def test_failed_save_keeps_previous_store(system, resources, tmp_path: Path, monkeypatch):
@@ -353,7 +358,9 @@ def test_failed_save_keeps_previous_store(system, resources, tmp_path: Path, mon
     with pytest.raises(OSError, match="injected"):
         system.save(tmp_path / "store")
     monkeypatch.undo()
-    assert _state(type(system).load(tmp_path / "store", **resources), "a") == saved
+    loaded = type(system).load(tmp_path / "store", **resources)
+    assert _state(loaded, "a") == saved
+    getattr(loaded, "close", lambda: None)()
     assert [p.name for p in tmp_path.iterdir()] == ["store"]
 
 
