@@ -166,15 +166,33 @@ def system(request, resources) -> Iterator[MemorySystem]:
     if reason:
         # Strict: each of these fails every time today; a pass means the entry is stale and must go.
         request.applymarker(pytest.mark.xfail(reason=reason, raises=AssertionError, strict=True))
-    options = {}
-    if "llm" in resources and request.node.originalname not in REPLAY_LLM_TESTS:  # the local model
-        budget = next((p for p in ("reply_tokens", "max_tokens") if _takes(request.param, p)), None)
-        options = {budget: LOCAL_REPLY_TOKENS} if budget else {}
-        if _takes(request.param, "protocol"):
-            options["protocol"] = LOCAL_PROTOCOL
-    built = _build(request.param, resources, **options)
+    local = "llm" in resources and request.node.originalname not in REPLAY_LLM_TESTS
+    built = _build(request.param, resources, **(_local_options(request.param) if local else {}))
     yield built
     # A library that runs beside the test process (cognee's worker) stops here, not at garbage collection.
+    getattr(built, "close", lambda: None)()
+
+
+def _local_options(name: str) -> dict:
+    """The options of a system that takes an LLM, for the local model (its budget and protocol)."""
+    budget = next((p for p in ("reply_tokens", "max_tokens") if _takes(name, p)), None)
+    options: dict = {budget: LOCAL_REPLY_TOKENS} if budget else {}
+    if _takes(name, "protocol"):
+        options["protocol"] = LOCAL_PROTOCOL
+    return options
+
+
+@pytest.fixture(scope="module", params=system_names())
+def stored(request, embedder) -> Iterator[tuple[MemorySystem, list[str]]]:
+    """A system holding FACTS in namespace "a" and their ids, built once per system for the bad-input
+    tests: each must leave the memory as it was, and checks that it did, so they can share it (a
+    library whose construction takes seconds, cognee's worker, is built once, not once per input)."""
+    resources = {"embedder": embedder}
+    if _takes(request.param, "llm"):
+        resources["llm"] = request.getfixturevalue("local_client")
+    options = _local_options(request.param) if "llm" in resources else {}
+    built = _build(request.param, resources, **options)
+    yield built, built.store(FACTS, namespace="a")
     getattr(built, "close", lambda: None)()
 
 
@@ -397,8 +415,8 @@ def test_failed_save_keeps_previous_store(system, resources, tmp_path: Path, mon
         "ingest-dict",
     ],
 )
-def test_bad_input_clear_error_and_store_intact(system, call):
-    ids = system.store(FACTS, namespace="a")
+def test_bad_input_clear_error_and_store_intact(stored, call):
+    system, ids = stored
     before = _state(system, "a")
     with pytest.raises(MemsuiteError) as info:
         call(system, ids)
