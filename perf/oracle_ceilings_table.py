@@ -225,6 +225,8 @@ def main() -> None:
     )
     print(markdown(benchmark, records))
     if costs is not None:
+        order = {r["system"]: i for i, r in enumerate(records)}  # the ceilings' order
+        costs.sort(key=lambda r: order.get(str(r["system"]), len(order)))
         print(
             f"\nWhat a session costs (from {args.run.name}'s run folder, counted at the oracle endpoint): "
             "the LLM calls and tokens each system's `ingest_session` made per session, the endpoint's time "
