@@ -279,9 +279,12 @@ class _Worker:
         if self.process.poll() is None:
             self.process.stdin.close()
             try:
-                self.process.wait(timeout=30)
+                # Every request was answered, so what cognee wrote is on disk; its own shutdown (the
+                # event loop, executor and resource tracker) takes seconds more and is not waited for.
+                self.process.wait(timeout=3)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+                self.process.wait()
 
 
 @register("cognee")
