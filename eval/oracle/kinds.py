@@ -106,9 +106,24 @@ def render(reply: Any) -> str:
     return reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
 
 
+#: Distributions installed in a venv of their own (a library that cannot share the project's): name ->
+#: a function giving that venv's site-packages folders, where its version and sources are read.
+OWN_VENV_LIBRARIES: dict[str, Callable[[], list[str]]] = {}
+
+
+def _distribution(distribution: str) -> importlib.metadata.Distribution:
+    paths = OWN_VENV_LIBRARIES.get(distribution)
+    if paths is None:
+        return importlib.metadata.distribution(distribution)
+    found = next(iter(importlib.metadata.distributions(name=distribution, path=paths())), None)
+    if found is None:
+        raise importlib.metadata.PackageNotFoundError(distribution)
+    return found
+
+
 def installed_version(distribution: str) -> str | None:
     try:
-        return importlib.metadata.version(distribution)
+        return _distribution(distribution).version
     except importlib.metadata.PackageNotFoundError:
         return None
 
@@ -116,7 +131,7 @@ def installed_version(distribution: str) -> str | None:
 def library_source(distribution: str, path: str) -> str:
     """The text of file ``path`` of an installed distribution, read without importing it (importing
     mem0 would start its telemetry before the adapter turns it off)."""
-    return Path(str(importlib.metadata.distribution(distribution).locate_file(path))).read_text("utf-8")
+    return Path(str(_distribution(distribution).locate_file(path))).read_text("utf-8")
 
 
 def check_kinds(kinds: Sequence[PromptKind], libraries: Sequence[str] | None = None) -> None:

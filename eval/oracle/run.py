@@ -27,6 +27,7 @@ ADAPTER_LIBRARIES: dict[str, str | tuple[str, ...]] = {
     "memsuite.baselines.adapters.langmem": ("langmem", "trustcall"),
     "memsuite.baselines.adapters.llamaindex_memory": "llama-index-core",
     "memsuite.baselines.adapters.amem": "a-mem",
+    "memsuite.baselines.adapters.cognee": "cognee",
 }
 #: Keys of an ``{model: oracle, ...}`` mapping: client defaults only (the endpoint is the oracle's).
 CLIENT_KEYS = ("max_tokens", "temperature", "json_mode", "timeout_s", "deadline_s", "preflight_timeout_s")
@@ -165,18 +166,26 @@ def bind_gold(clients: Mapping[str, Any], benchmark_name: str, benchmark: Any) -
 
 def served(clients: Mapping[str, Any]) -> dict[str, Any]:
     """What the oracle answered so far (for the run header): calls per prompt kind, and per account
-    (``<system>@<unit>``) its calls and tokens as the server counted them."""
+    (``<system>@<unit>``) its calls and tokens as the server counted them, in all and per caller phase
+    with the server's time on them (``phases``: :meth:`~.server.OracleServer.accounts`)."""
     servers = {id(s): s for s in map(server_of, clients.values()) if s is not None}
     kinds: dict[str, int] = {}
-    accounts: dict[str, dict[str, int]] = {}
+    accounts: dict[str, dict[str, Any]] = {}
     for server in servers.values():
         for kind, count in server.kinds_served().items():
             kinds[kind] = kinds.get(kind, 0) + count
         for account, tally in server.accounts().items():
-            mine = accounts.setdefault(account, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0})
-            for key, value in tally.items():
-                mine[key] += value
+            _merge(accounts.setdefault(account, {}), tally)
     return {"kinds": kinds, "accounts": dict(sorted(accounts.items()))}
+
+
+def _merge(into: dict[str, Any], tally: Mapping[str, Any]) -> None:
+    """Add one server's account tally (numbers, and nested per-phase tallies) into ``into``."""
+    for key, value in tally.items():
+        if isinstance(value, Mapping):
+            _merge(into.setdefault(key, {}), value)
+        else:
+            into[key] = into.get(key, 0) + value
 
 
 def mark_oracle(row: Any, roles: list[str]) -> Any:

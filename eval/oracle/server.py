@@ -8,8 +8,10 @@ the one model, :data:`ORACLE_MODEL`. Embeddings are not served: the adapters use
 A prompt no kind recognises gets HTTP 422 naming its first line and the caller; a recognised prompt the
 gold cannot answer (no such session or question in the unit) gets 422 too. The client counts both as
 failed calls: never a silent wrong reply. Token counts are cl100k tokens of the messages' contents and
-of the reply, and :attr:`OracleServer.served` logs every call per account (kind, tokens, status), so
-a run's accounting can be checked against what the server saw.
+of the reply, and :attr:`OracleServer.served` logs every call per account (kind, tokens, status, the
+caller's phase from the ``X-Memsuite-Phase`` header, and the seconds the server took to answer), so a
+run's accounting can be checked against what the server saw, and each library's LLM traffic and the
+LLM's time are counted in one place whatever client the library calls through.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 from memsuite.eval.oracle.gold import UnitGold
 from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, ToolCalls, Unservable, first_line, render
-from memsuite.memory_systems.llm.client import ACCOUNT_HEADER
+from memsuite.memory_systems.llm.client import ACCOUNT_HEADER, PHASE_HEADER
 from memsuite.memory_systems.tokens import count_tokens
 
 logger = logging.getLogger(__name__)
@@ -46,6 +48,32 @@ class ServedCall:
     prompt_tokens: int
     completion_tokens: int
     gold_answer: bool = False
+    phase: str = ""
+    """The caller's phase (``ingest``, ``retrieve``, ``answer``, ``judge``; "" when not sent)."""
+    started: float = 0.0
+    """``time.perf_counter()`` when the request's body was read."""
+    seconds: float = 0.0
+    """Time the server took to answer (the LLM's time, as a model endpoint's would be)."""
+
+
+def _tally(calls: Sequence[ServedCall]) -> dict[str, int]:
+    return {
+        "calls": len(calls),
+        "prompt_tokens": sum(c.prompt_tokens for c in calls if c.status == 200),
+        "completion_tokens": sum(c.completion_tokens for c in calls),
+    }
+
+
+def busy_seconds(calls: Sequence[ServedCall]) -> float:
+    """Seconds during which at least one of ``calls`` was being answered: a library that sends calls
+    at once (graphiti does) waits for the LLM once, not once per call."""
+    total, end = 0.0, float("-inf")
+    for call in sorted(calls, key=lambda c: c.started):
+        finish = call.started + call.seconds
+        if finish > end:
+            total += finish - max(call.started, end)
+            end = finish
+    return total
 
 
 def all_kinds() -> tuple[PromptKind, ...]:
@@ -53,6 +81,7 @@ def all_kinds() -> tuple[PromptKind, ...]:
     from memsuite.eval.oracle import (
         amem_kinds,
         answer_kinds,
+        cognee_kinds,
         graphiti_kinds,
         langmem_kinds,
         llamaindex_kinds,
@@ -66,6 +95,7 @@ def all_kinds() -> tuple[PromptKind, ...]:
         *langmem_kinds.KINDS,
         *llamaindex_kinds.KINDS,
         *amem_kinds.KINDS,
+        *cognee_kinds.KINDS,
         *native_kinds.KINDS,
         *answer_kinds.KINDS,
     )
@@ -128,7 +158,9 @@ class OracleServer:
                     message = f"the oracle serves chat completions only, not {self.path}"
                     server._send(self, 404, {"error": {"message": message}})
                     return
-                status, payload = server.complete(body, self.headers.get(ACCOUNT_HEADER) or "")
+                account = self.headers.get(ACCOUNT_HEADER) or ""
+                phase = self.headers.get(PHASE_HEADER) or ""
+                status, payload = server.complete(body, account, phase)
                 server._send(self, status, payload)
 
         self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
@@ -171,8 +203,20 @@ class OracleServer:
                 return found
         return None
 
-    def complete(self, body: dict[str, Any], account: str) -> tuple[int, dict[str, Any]]:
+    def complete(self, body: dict[str, Any], account: str, phase: str = "") -> tuple[int, dict[str, Any]]:
         """The status and JSON payload answering one chat-completion request body."""
+        started = time.perf_counter()
+
+        def call(
+            kind: PromptKind | None, status: int, prompt_tokens: int, completion_tokens: int
+        ) -> ServedCall:
+            gold_answer = bool(kind and kind.gold_answer and status == 200)
+            name = kind.name if kind else None
+            seconds = time.perf_counter() - started
+            return ServedCall(
+                account, name, status, prompt_tokens, completion_tokens, gold_answer, phase, started, seconds
+            )
+
         messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
         prompt_tokens = sum(count_tokens(str(m.get("content") or "")) for m in messages)
 
@@ -189,14 +233,16 @@ class OracleServer:
                 f"oracle: unrecognised prompt from {account or 'an unnamed caller'}: first line"
                 f" {first_line(messages)!r}"
             )
-            return self._refuse(account, None, prompt_tokens, message)
+            return self._refuse(call(None, 422, prompt_tokens, 0), message)
         try:
             reply = kind.reply(request)
         except Unservable as exc:
-            return self._refuse(account, kind, prompt_tokens, f"oracle: {kind.name} from {account}: {exc}")
+            return self._refuse(
+                call(kind, 422, prompt_tokens, 0), f"oracle: {kind.name} from {account}: {exc}"
+            )
         text = render(reply)
         completion_tokens = max(1, count_tokens(text))
-        self._log(ServedCall(account, kind.name, 200, prompt_tokens, completion_tokens, kind.gold_answer))
+        self._log(call(kind, 200, prompt_tokens, completion_tokens))
         message: dict[str, Any] = {"role": "assistant", "content": text}
         finish = "stop"
         tool = forced_tool(body)
@@ -238,11 +284,9 @@ class OracleServer:
             },
         }
 
-    def _refuse(
-        self, account: str, kind: PromptKind | None, prompt_tokens: int, message: str
-    ) -> tuple[int, dict[str, Any]]:
+    def _refuse(self, call: ServedCall, message: str) -> tuple[int, dict[str, Any]]:
         logger.warning("%s", message)
-        self._log(ServedCall(account, kind.name if kind else None, 422, prompt_tokens, 0))
+        self._log(call)
         return 422, {"error": {"message": message, "type": "oracle_unrecognised_prompt", "code": 422}}
 
     def _log(self, call: ServedCall) -> None:
@@ -259,16 +303,23 @@ class OracleServer:
                     counts[name if call.status == 200 else f"{name}:refused"] += 1
         return dict(sorted(counts.items()))
 
-    def accounts(self) -> dict[str, dict[str, int]]:
-        """Per named account: calls received (answered or refused) and the tokens counted for them."""
-        out: dict[str, dict[str, int]] = {}
+    def accounts(self) -> dict[str, dict[str, Any]]:
+        """Per named account: calls received (answered or refused) and the tokens counted for them, in
+        all and per caller phase (``phases``), each phase with ``llm_s``, the time the server spent
+        answering it (calls answered at once count once: the union of their intervals)."""
+        out: dict[str, dict[str, Any]] = {}
         with self._lock:
             for account, calls in self.served.items():
                 if account:
+                    by_phase: dict[str, list[ServedCall]] = defaultdict(list)
+                    for c in calls:
+                        by_phase[c.phase or "unknown"].append(c)
                     out[account] = {
-                        "calls": len(calls),
-                        "prompt_tokens": sum(c.prompt_tokens for c in calls if c.status == 200),
-                        "completion_tokens": sum(c.completion_tokens for c in calls),
+                        **_tally(calls),
+                        "phases": {
+                            phase: {**_tally(mine), "llm_s": busy_seconds(mine)}
+                            for phase, mine in sorted(by_phase.items())
+                        },
                     }
         return out
 

@@ -84,8 +84,11 @@ def now_iso() -> str:
 
 
 def package_versions() -> dict[str, str]:
-    """Installed versions of the packages that affect results (absent ones omitted)."""
-    versions = {}
+    """Installed versions of the packages that affect results (absent ones omitted), with those of the
+    libraries that run in a venv of their own and that venv's folder (``cognee``, ``cognee_venv``)."""
+    from memsuite.baselines.adapters.cognee import venv_versions
+
+    versions = venv_versions()
     for name in TRACKED_PACKAGES:
         try:
             versions[name] = metadata.version(name)

@@ -32,6 +32,8 @@ logger = logging.getLogger(__name__)
 
 #: Header naming a call's account (``<system>@<unit>``) when ``LLMConfig.send_account`` is set.
 ACCOUNT_HEADER = "X-Memsuite-Account"
+#: Header naming the call's phase (``ingest``, ``retrieve``, ...), sent with the account header.
+PHASE_HEADER = "X-Memsuite-Phase"
 
 JSON_RETRY_PROMPT = (
     "Your previous reply was not valid JSON. Reply again with only one valid JSON object: "
@@ -409,7 +411,7 @@ class LLMClient:
             try:
                 timeout = min(float(self.config.timeout_s), max(0.001, deadline - time.perf_counter()))
                 with self._limiter.slot(_estimate_tokens(request)) as slot:
-                    headers = self._account_headers(system_name)
+                    headers = self._account_headers(system_name, phase)
                     response = self._sdk.chat.completions.create(
                         **request, timeout=timeout, extra_headers=headers
                     )
@@ -468,9 +470,11 @@ class LLMClient:
         )
         return LLMResult(wall_s=wall, failure=failure)
 
-    def _account_headers(self, system_name: str) -> dict[str, str] | None:
-        """The account header for an endpoint that asks for it (``send_account``), else None."""
-        return {ACCOUNT_HEADER: system_name} if self.config.send_account and system_name else None
+    def _account_headers(self, system_name: str, phase: str) -> dict[str, str] | None:
+        """The account and phase headers for an endpoint that asks for them (``send_account``), else None."""
+        if not (self.config.send_account and system_name):
+            return None
+        return {ACCOUNT_HEADER: system_name, PHASE_HEADER: phase}
 
     def _cache_get(self, key: str) -> dict[str, Any] | None:
         try:

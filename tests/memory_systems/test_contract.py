@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,7 @@ KNOWN_FAILURES = {
     ("test_ingest_session_reports_and_is_searchable", "mem0ai"): _LIBRARY_INGEST,
     ("test_ingest_session_reports_and_is_searchable", "graphiti"): _LIBRARY_INGEST,
     ("test_ingest_session_reports_and_is_searchable", "amem"): _LIBRARY_INGEST,
+    ("test_ingest_session_reports_and_is_searchable", "cognee"): _LIBRARY_INGEST,
     ("test_namespaces_isolate", "mem0ai"): _NATIVE_THRESHOLD.format(
         why="mem0's search drops hits under its score threshold (0.1, mem0's default)"
     ),
@@ -159,18 +161,39 @@ def _check_stored(system: MemorySystem, report: IngestReport) -> None:
 
 
 @pytest.fixture(params=system_names())
-def system(request, resources) -> MemorySystem:
+def system(request, resources) -> Iterator[MemorySystem]:
     reason = KNOWN_FAILURES.get((request.node.originalname, request.param))
     if reason:
         # Strict: each of these fails every time today; a pass means the entry is stale and must go.
         request.applymarker(pytest.mark.xfail(reason=reason, raises=AssertionError, strict=True))
-    options = {}
-    if "llm" in resources and request.node.originalname not in REPLAY_LLM_TESTS:  # the local model
-        budget = next((p for p in ("reply_tokens", "max_tokens") if _takes(request.param, p)), None)
-        options = {budget: LOCAL_REPLY_TOKENS} if budget else {}
-        if _takes(request.param, "protocol"):
-            options["protocol"] = LOCAL_PROTOCOL
-    return _build(request.param, resources, **options)
+    local = "llm" in resources and request.node.originalname not in REPLAY_LLM_TESTS
+    built = _build(request.param, resources, **(_local_options(request.param) if local else {}))
+    yield built
+    # A library that runs beside the test process (cognee's worker) stops here, not at garbage collection.
+    getattr(built, "close", lambda: None)()
+
+
+def _local_options(name: str) -> dict:
+    """The options of a system that takes an LLM, for the local model (its budget and protocol)."""
+    budget = next((p for p in ("reply_tokens", "max_tokens") if _takes(name, p)), None)
+    options: dict = {budget: LOCAL_REPLY_TOKENS} if budget else {}
+    if _takes(name, "protocol"):
+        options["protocol"] = LOCAL_PROTOCOL
+    return options
+
+
+@pytest.fixture(scope="module", params=system_names())
+def stored(request, embedder) -> Iterator[tuple[MemorySystem, list[str]]]:
+    """A system holding FACTS in namespace "a" and their ids, built once per system for the bad-input
+    tests: each must leave the memory as it was, and checks that it did, so they can share it (a
+    library whose construction takes seconds, cognee's worker, is built once, not once per input)."""
+    resources = {"embedder": embedder}
+    if _takes(request.param, "llm"):
+        resources["llm"] = request.getfixturevalue("local_client")
+    options = _local_options(request.param) if "llm" in resources else {}
+    built = _build(request.param, resources, **options)
+    yield built, built.store(FACTS, namespace="a")
+    getattr(built, "close", lambda: None)()
 
 
 def _build(name: str, resources: dict, **options) -> MemorySystem:
@@ -337,6 +360,7 @@ def test_save_load_round_trip(system, resources, tmp_path: Path):
         for h in loaded.search("staging", k=10, namespace="a")
         if h.text != "A fresh memory after reload."
     }
+    getattr(loaded, "close", lambda: None)()
 
 
 def test_failed_save_keeps_previous_store(system, resources, tmp_path: Path, monkeypatch):
@@ -352,7 +376,9 @@ def test_failed_save_keeps_previous_store(system, resources, tmp_path: Path, mon
     with pytest.raises(OSError, match="injected"):
         system.save(tmp_path / "store")
     monkeypatch.undo()
-    assert _state(type(system).load(tmp_path / "store", **resources), "a") == saved
+    loaded = type(system).load(tmp_path / "store", **resources)
+    assert _state(loaded, "a") == saved
+    getattr(loaded, "close", lambda: None)()
     assert [p.name for p in tmp_path.iterdir()] == ["store"]
 
 
@@ -389,8 +415,8 @@ def test_failed_save_keeps_previous_store(system, resources, tmp_path: Path, mon
         "ingest-dict",
     ],
 )
-def test_bad_input_clear_error_and_store_intact(system, call):
-    ids = system.store(FACTS, namespace="a")
+def test_bad_input_clear_error_and_store_intact(stored, call):
+    system, ids = stored
     before = _state(system, "a")
     with pytest.raises(MemsuiteError) as info:
         call(system, ids)

@@ -36,7 +36,11 @@ The probe (:func:`.protocol.probe_record`), one JSON line per checkpoint: ``{"in
 "chars", "app_log_ids", "snapshot"}``, where ``app_log_ids`` are the event ids found in the snapshot and
 ``snapshot`` is the text only when it holds no ids. A raw-event memory's text is the events themselves
 -- recoverable from the data, and O(events x checkpoints) to store again -- and id mode needs only the
-ids; an LLM memory is compact extracted text that value mode must read, so it is kept whole.
+ids; an LLM memory is compact extracted text that value mode must read, so it is kept whole. A memory
+holding both (LlamaIndex Memory: its latest messages, raw events, in its short-term queue beside the
+facts its fact block extracted) keeps, as ``snapshot``, the lines beside the events (less this
+protocol's day headers and acknowledgement turns); its probe holds a value when either mode finds it
+(:func:`probe_holds`). Read by ids alone, such a memory held only the few events still in its queue.
 """
 
 from __future__ import annotations
@@ -73,7 +77,8 @@ class Probe:
     app_log_ids: frozenset[str]
     """Event ids found in the snapshot."""
     text: str | None
-    """The snapshot, kept only when it holds no event ids (value mode reads it)."""
+    """The snapshot when it holds no event ids; else the text it holds beside the events (None when
+    none): value mode reads it."""
 
 
 def load_probes(run_path: Path, system: str, unit_id: str) -> dict[str, Probe] | None:
@@ -124,6 +129,18 @@ def holds_value(
     return not missed, f"fields not held: {missed}" if missed else "every field held"
 
 
+def probe_holds(gold: Any, evidence_ids: Sequence[str], probe: Probe) -> tuple[bool | None, str]:
+    """Whether a probed memory holds the current value: by its events (id mode), else by the text it
+    holds beside them (value mode), as :func:`holds_value` reads each."""
+    if not probe.app_log_ids:
+        return holds_value(gold, evidence_ids, (), probe.text)
+    held, why = holds_value(gold, evidence_ids, probe.app_log_ids, None)
+    if held or probe.text is None:
+        return held, why
+    beside, why_beside = holds_value(gold, evidence_ids, (), probe.text)
+    return beside, f"{why}; beside the events: {why_beside}"
+
+
 def attribute(row: Row, probes: Mapping[str, Probe] | None) -> Attribution:
     """The stage verdicts of one State Completion row (its ``phase`` is the key's change label)."""
     meta = row.metadata
@@ -136,7 +153,7 @@ def attribute(row: Row, probes: Mapping[str, Probe] | None) -> Attribution:
         reasons["encoded"] = reasons["maintained"] = "no memory probe at this checkpoint recorded"
     else:
         earlier = sorted((p for p in probes.values() if p.index <= current.index), key=lambda p: p.index)
-        verdicts = [holds_value(row.gold, evidence, p.app_log_ids, p.text) for p in earlier]
+        verdicts = [probe_holds(row.gold, evidence, p) for p in earlier]
         maintained, why = verdicts[-1]
         if not maintained:
             reasons["maintained"] = why

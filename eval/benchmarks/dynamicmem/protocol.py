@@ -94,6 +94,8 @@ INGEST_MODES = ("store", "session")
 #: The assistant turn of the release's dialogue wrapper (a literal acknowledgement, no content).
 INGESTED_ACK = "[ingested]"
 _ID_IN_TEXT = re.compile(r'"app_log_id":\s*"([^"]+)"')
+#: A chunk's first line (:func:`memsuite.memory_systems.chunking.session_header`).
+_SESSION_HEADER = re.compile(r"\[Session: [^\]]*\]")
 _SNIPPET_CHARS = 200
 #: Per-checkpoint memory probes in the unit's work folder (:func:`.diagnostics.probe_record`).
 SNAPSHOT_FILE = "snapshots.jsonl.gz"
@@ -129,8 +131,27 @@ def probe_record(index: int, checkpoint: str, snapshot: str) -> dict[str, Any]:
         "checkpoint": checkpoint,
         "chars": len(snapshot),
         "app_log_ids": ids,
-        "snapshot": None if ids else snapshot,
+        "snapshot": _beside_events(snapshot) if ids else snapshot,
     }
+
+
+def _beside_events(snapshot: str) -> str | None:
+    """The text a memory holds beside raw events, each line once (None when there is none).
+
+    A memory may hold both: LlamaIndex Memory keeps its latest messages (raw events here) in its
+    short-term queue beside the facts its fact block extracted. Lines carrying an event id are the
+    events; the day header and the acknowledgement turn are this protocol's own session text.
+    """
+    lines = (line.strip() for line in snapshot.splitlines())
+    kept = [
+        line
+        for line in lines
+        if line
+        and not _ID_IN_TEXT.search(line)
+        and not line.endswith(INGESTED_ACK)
+        and not _SESSION_HEADER.fullmatch(line)
+    ]
+    return "\n".join(dict.fromkeys(kept)) or None
 
 
 def _fingerprint(system: MemorySystem, namespace: str) -> str | None:

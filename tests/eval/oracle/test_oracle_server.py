@@ -11,8 +11,8 @@ from memsuite.eval.benchmarks.meme import oracle_gold
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
 from memsuite.eval.benchmarks.meme.protocol import answer_messages
 from memsuite.eval.oracle.kinds import PromptKind, check_kinds
-from memsuite.eval.oracle.run import open_oracle
-from memsuite.eval.oracle.server import OracleServer, all_kinds
+from memsuite.eval.oracle.run import open_oracle, served, server_of
+from memsuite.eval.oracle.server import OracleServer, ServedCall, all_kinds, busy_seconds
 from memsuite.eval.run.config import config_from_dict
 from memsuite.memory_systems.errors import ConfigError
 
@@ -67,6 +67,35 @@ def test_answer_prompt_gets_the_gold_of_its_phase(meme, oracle):
             messages = answer_messages("some context", question.question, question_set.timestamp)
             result = view.chat(messages, phase="answer")
             assert result.ok and result.text == question.gold
+
+
+def test_accounts_count_each_phase_and_the_servers_time(meme, oracle):
+    episode = _unit(meme)
+    account = f"mem0ai@{episode.episode_id}"
+    view = oracle.for_system(account)
+    session = next(s for s in episode.phase_sessions("before") if s.gold_facts).to_session()
+    for _ in range(2):
+        assert view.chat_json(_mem0_prompt(session), phase="ingest").ok
+    question_set = episode.question_set("before")
+    question = question_set.questions[0]
+    assert view.chat(answer_messages("c", question.question, question_set.timestamp), phase="answer").ok
+    tally = served({"internal": oracle})["accounts"][account]
+    ingest, answer = tally["phases"]["ingest"], tally["phases"]["answer"]
+    assert (ingest["calls"], answer["calls"], tally["calls"]) == (2, 1, 3)
+    assert ingest["prompt_tokens"] + answer["prompt_tokens"] == tally["prompt_tokens"] > 0
+    assert ingest["llm_s"] > 0 and answer["llm_s"] > 0
+    calls = [c for c in server_of(oracle).served[account] if c.phase == "ingest"]
+    assert ingest["llm_s"] == pytest.approx(sum(c.seconds for c in calls))  # one after the other
+
+
+def test_calls_answered_at_once_count_their_time_once():
+    def call(started, seconds):
+        return ServedCall("s@u", "k", 200, 1, 1, started=started, seconds=seconds)
+
+    assert busy_seconds([]) == 0
+    # [0, 2] and [1, 3] overlap: 3 s busy; [5, 6] adds 1; [5.2, 5.5] lies inside it
+    calls = [call(1.0, 2.0), call(0.0, 2.0), call(5.0, 1.0), call(5.2, 0.3)]
+    assert busy_seconds(calls) == pytest.approx(4.0)
 
 
 def test_unknown_prompt_and_unknown_question_are_failed_calls(meme, oracle):

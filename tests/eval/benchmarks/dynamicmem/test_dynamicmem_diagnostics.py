@@ -83,6 +83,26 @@ def _extracted(index: int, text: str) -> Probe:
     return Probe(index, record["checkpoint"], frozenset(), text)
 
 
+def test_a_memory_of_facts_beside_raw_events_is_read_both_ways():
+    # LlamaIndex Memory's snapshot: extracted facts, then its short-term queue (the latest raw events
+    # as user turns, with the protocol's acknowledgement turns).
+    facts = "User's dog walk: daily at 06:30 in Weir meadow"
+    queue = f"user: {_event('log_00050')}\n\nassistant: [ingested]\n\nuser: {_event('log_00051')}"
+    record = probe_record(1, "C2", f"{facts}\n\n{queue}\n\nassistant: [ingested]")
+    assert record["app_log_ids"] == ["log_00050", "log_00051"] and record["snapshot"] == facts
+    mixed = Probe(1, "C2", frozenset(record["app_log_ids"]), record["snapshot"])
+    assert attribute(_row(), {"C2": mixed}).maintained is True  # held by the facts, not by the events
+    stale = probe_record(1, "C2", f"User's dog walk: daily at 08:15 by the canal\n\n{queue}")
+    probe = Probe(1, "C2", frozenset(stale["app_log_ids"]), stale["snapshot"])
+    a = attribute(_row(), {"C2": probe})
+    assert a.maintained is False and "beside the events" in a.reasons["maintained"]
+    # a raw-event memory's day headers and acknowledgements are no text beside its events
+    raw = probe_record(
+        0, "C1", f"[Session: 2024-01-06 06:30]\nUser: {_event('log_00007')}\nAssistant: [ingested]"
+    )
+    assert raw["snapshot"] is None
+
+
 def test_evidence_never_stored_fails_encoded():
     probes = {"C1": _raw(0, ["log_00001"]), "C2": _raw(1, ["log_00001", "log_00003"])}
     a = attribute(_row(retrieved=["log_00001"], correct=False), probes)

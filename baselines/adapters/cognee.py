@@ -1,0 +1,517 @@
+"""Cognee adapter: cognee's own add / cognify / search behind the memsuite contract (README: Systems).
+
+cognee 1.6.5 (``TESTED_VERSION``) cannot share the project's venv (it pins openai, huggingface-hub,
+pandas, sqlalchemy and tokenizers at other versions: docs/libraries.md), so it runs in a venv of its
+own that ``make cognee`` builds (``.venv-cognee``; ``MEMSUITE_COGNEE_PYTHON`` names another Python).
+The adapter starts ``_cognee_worker.py`` under that Python and drives it over JSON lines; every row a
+run makes with this system records that venv, its Python and the cognee version in ``params()``.
+
+Cognee's LLM and embedding calls go to a loopback OpenAI-compatible endpoint the adapter serves
+(:class:`_Loopback`): chat completions are forwarded through the run's LLM client (accounted, cached,
+failures counted, the oracle sees them under this system's account) and ``/v1/embeddings`` is
+answered from the run's shared embedder (the same MiniLM as every other system). Cognee stores its
+data in embedded files in the adapter's state folder (SQLite, LanceDB and its Kuzu fork), with its
+backend access control on (its default): each dataset (one per namespace) gets databases of its own.
+With it off, every dataset shares one vector store and a search with ``datasets=[...]`` returns other
+datasets' chunks too.
+
+Verbs:
+
+- ``ingest_session`` adds the session as one text (``"role: content"`` lines) to the namespace's
+  dataset and runs ``cognify`` on it: per chunk, a summary and a knowledge-graph extraction (two LLM
+  calls, JSON replies validated by cognee). A session whose ``cognify`` fails is deleted again (its
+  chunks were never indexed) and counted in ``IngestReport.failures``;
+- ``store`` adds each text and runs ``cognify``'s default tasks without its LLM step
+  (``extract_graph_and_summarize``) through cognee's ``run_custom_pipeline``: each text is chunked and
+  its chunks embedded and indexed, with no graph and no summary, and no LLM call;
+- ``search`` is cognee's ``search`` with ``SearchType.CHUNKS`` (nearest chunks; no LLM call). Cognee
+  returns no score for a chunk, so a hit's score is its rank's ``1 / (1 + rank)``; a chunk's memory id
+  is the data item it was cut from;
+- ``delete`` is cognee's ``datasets.delete_data`` (hard: the item's chunks, graph nodes and vectors);
+  ``update`` is that delete then a ``store`` of the new text (cognee's own ``update`` deletes and adds
+  too), under a new id inside cognee, kept under the old id here.
+
+``save`` writes each namespace's memories (id, text, metadata); ``load`` stores them again into a
+fresh cognee (chunked and indexed as ``store`` does, under their saved ids). What ``cognify`` built
+beside the chunks (graph, summaries) is not saved: ``CHUNKS`` search does not read it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from memsuite.baselines.adapters._common import ClientAccount, StateFolder, adapter_usage, scope_id
+from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.errors import (
+    InvalidInputError,
+    MemsuiteError,
+    MissingDependencyError,
+    UnknownMemoryError,
+)
+from memsuite.memory_systems.llm.protocol import EndpointClient
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
+from memsuite.memory_systems.registry import accepted_resources, register
+from memsuite.memory_systems.store import (
+    check_k,
+    check_memory_id,
+    check_namespace,
+    check_session,
+    check_texts,
+)
+
+logger = logging.getLogger(__name__)
+
+#: The cognee version this adapter was written and tested against (pinned by ``make cognee``).
+TESTED_VERSION = "1.6.5"
+#: The make target that builds cognee's venv.
+MAKE_TARGET = "cognee"
+_ROOT = Path(__file__).resolve().parents[2]
+_WORKER = Path(__file__).with_name("_cognee_worker.py")
+#: The embedding model name cognee is told (its tokenizer is looked up under it in the Hub cache).
+_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+_SAVED = "cognee_memories.json"
+
+
+def cognee_python() -> Path:
+    """The Python of cognee's venv (``MEMSUITE_COGNEE_PYTHON``, else ``.venv-cognee`` in the checkout).
+
+    Raises:
+        MissingDependencyError: It does not exist (names the make target).
+    """
+    python = Path(os.environ.get("MEMSUITE_COGNEE_PYTHON") or _ROOT / ".venv-cognee" / "bin" / "python")
+    if not python.exists():
+        raise MissingDependencyError(
+            f"the Cognee adapter runs cognee in its own venv, and {python} does not exist: build it with "
+            f"`make {MAKE_TARGET}` (or set MEMSUITE_COGNEE_PYTHON to a Python with cognee=={TESTED_VERSION})"
+        )
+    return python
+
+
+def site_packages() -> list[str]:
+    """The site-packages folders of cognee's venv ([] when it is not built)."""
+    try:
+        python = cognee_python()
+    except MissingDependencyError:
+        return []
+    return [str(p) for p in (python.parent.parent / "lib").glob("python3*/site-packages")]
+
+
+def venv_versions() -> dict[str, str]:
+    """cognee's version in its venv and the venv's folder, for a run's header ({} when not built)."""
+    import importlib.metadata
+
+    found = next(iter(importlib.metadata.distributions(name="cognee", path=site_packages())), None)
+    if found is None:
+        return {}
+    return {"cognee": found.version, "cognee_venv": str(cognee_python().parent.parent)}
+
+
+class CogneeError(MemsuiteError):
+    """Cognee's worker reported an error or stopped."""
+
+
+class _Loopback:
+    """The OpenAI-compatible endpoint cognee calls: chat through the run's client, embeddings local.
+
+    A chat call that fails (or arrives while the adapter has no client) is answered with HTTP 404, which
+    cognee takes as final: the run's client has already retried it, and cognee retries any other error
+    for at least 240 s (``LLM_MIN_RETRY_SECONDS``, ``infrastructure/llm/retry_config.py``) before it
+    gives up. :attr:`failures` counts them.
+    """
+
+    def __init__(self, account: ClientAccount, embedder: Embedder, max_tokens: int) -> None:
+        self.account, self.embedder, self.max_tokens = account, embedder, max_tokens
+        self.failures = 0
+        loopback = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                self._send(200, {"object": "list", "data": [{"id": "memsuite", "object": "model"}]})
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+                if self.path.rstrip("/").endswith("/embeddings"):
+                    self._send(200, loopback.embeddings(body))
+                else:
+                    self._send(*loopback.chat(body))
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def embeddings(self, body: dict[str, Any]) -> dict[str, Any]:
+        inputs = body.get("input")
+        texts = [str(t) for t in (inputs if isinstance(inputs, list) else [inputs])]
+        vectors = self.embedder.encode(texts) if texts else []
+        data = [
+            {"object": "embedding", "index": i, "embedding": [float(x) for x in v]}
+            for i, v in enumerate(vectors)
+        ]
+        return {
+            "object": "list",
+            "data": data,
+            "model": body.get("model"),
+            "usage": {"prompt_tokens": 0, "total_tokens": 0},
+        }
+
+    def chat(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if self.account.client is None:
+            self.failures += 1
+            return 404, {"error": {"message": "the Cognee adapter was built without an LLM"}}
+        messages = [{"role": m.get("role"), "content": m.get("content")} for m in body.get("messages") or []]
+        # the adapter's budget: cognee sends its model's whole context size as max_tokens
+        options = {"max_tokens": self.max_tokens}
+        if body.get("temperature") is not None:
+            options["temperature"] = body["temperature"]
+        wants_json = (body.get("response_format") or {}).get("type") in ("json_object", "json_schema")
+        result = (self.account.chat_json if wants_json else self.account.chat)(messages, **options)
+        if result.failure is not None:
+            self.failures += 1
+            return 404, {"error": {"message": f"{result.failure.kind}: {result.failure.message[:500]}"}}
+        text = json.dumps(result.data, ensure_ascii=False) if wants_json else result.text
+        return 200, {
+            "id": "memsuite",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model"),
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            ],
+            "usage": {
+                "prompt_tokens": result.prompt_tokens,
+                "completion_tokens": result.completion_tokens,
+                "total_tokens": result.prompt_tokens + result.completion_tokens,
+            },
+        }
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class _Worker:
+    """``_cognee_worker.py`` running under cognee's venv, one JSON request and reply at a time."""
+
+    def __init__(self, python: Path, folder: Path, endpoint: str, tokenizer_dir: Path) -> None:
+        env = {
+            **os.environ,
+            "DATA_ROOT_DIRECTORY": str(folder / "data"),
+            "SYSTEM_ROOT_DIRECTORY": str(folder / "system"),
+            "ENABLE_BACKEND_ACCESS_CONTROL": "true",
+            "TELEMETRY_DISABLED": "1",
+            "COGNEE_SKIP_CONNECTION_TEST": "true",
+            "COGNEE_LOG_FILE": "false",
+            "LOG_LEVEL": "ERROR",
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+            "LLM_PROVIDER": "custom",
+            "LLM_MODEL": "openai/memsuite",
+            "LLM_ENDPOINT": endpoint,
+            "LLM_API_KEY": "not-used",
+            "EMBEDDING_PROVIDER": "openai_compatible",
+            "EMBEDDING_MODEL": _EMBEDDING_MODEL,
+            "EMBEDDING_ENDPOINT": endpoint,
+            "EMBEDDING_API_KEY": "not-used",
+            "EMBEDDING_DIMENSIONS": "384",
+            "HF_HUB_OFFLINE": "1",
+            "HF_HUB_CACHE": str(folder / "hub"),
+            "TIKTOKEN_CACHE_DIR": str(folder / "tiktoken"),
+            "MEMSUITE_COGNEE_TOKENIZER_DIR": str(tokenizer_dir),
+            "PYTHONPATH": "",
+        }
+        env.pop("VIRTUAL_ENV", None)
+        self.log = folder / "worker.log"
+        self.process = subprocess.Popen(
+            # -I: the script's folder (this package, with its own cognee.py) stays off sys.path
+            [str(python), "-I", str(_WORKER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log.open("ab"),
+            env=env,
+            cwd=folder,
+            text=True,
+            encoding="utf-8",
+        )
+        self.lock = threading.Lock()
+        self._reply()  # "ready": cognee imported
+
+    def _reply(self) -> Any:
+        line = self.process.stdout.readline()
+        if not line:
+            tail = self.log.read_text(encoding="utf-8", errors="replace")[-2000:]
+            raise CogneeError(f"cognee's worker stopped (exit {self.process.poll()}); its log ends:\n{tail}")
+        reply = json.loads(line)
+        if not reply["ok"]:
+            raise CogneeError(f"cognee: {reply['error']}")
+        return reply["result"]
+
+    def call(self, op: str, **args: Any) -> Any:
+        with self.lock:
+            self.process.stdin.write(json.dumps({"op": op, **args}) + "\n")
+            self.process.stdin.flush()
+            return self._reply()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                # Every request was answered, so what cognee wrote is on disk; its own shutdown (the
+                # event loop, executor and resource tracker) takes seconds more and is not waited for.
+                self.process.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@register("cognee")
+class CogneeMemory(MemorySystem):
+    """Cognee (cognee, pinned, in its own venv) over a worker process, the run's LLM and embedder.
+
+    Args:
+        embedder: The shared embedder; default the offline all-MiniLM-L6-v2.
+        llm: The LLM client cognee's ``cognify`` calls go through; None allows search and delete only.
+        workdir: Folder for cognee's files (the run's work dir); default a temporary folder removed
+            with the adapter.
+        top_k: Default number of hits of :meth:`retrieve`.
+        max_tokens: Completion budget of each cognee call that sets none.
+
+    Raises:
+        MissingDependencyError: cognee's venv does not exist.
+    """
+
+    name = "cognee"
+
+    def __init__(
+        self,
+        *,
+        embedder: Embedder | None = None,
+        llm: EndpointClient | None = None,
+        workdir: str | Path | None = None,
+        top_k: int = 5,
+        max_tokens: int = 2000,
+    ) -> None:
+        super().__init__(top_k=top_k)
+        self.max_tokens = check_k(max_tokens)
+        self.embedder = (embedder or Embedder()).account()
+        python = cognee_python()
+        self._state = StateFolder(workdir, prefix="memsuite-cognee-")
+        self._account = ClientAccount(llm, self.name)
+        self._loopback = _Loopback(self._account, self.embedder, self.max_tokens)
+        tokenizer_dir = Path(self.embedder.model_path or _default_model_dir())
+        try:
+            self._worker = _Worker(python, self._state.path, self._loopback.url, tokenizer_dir)
+            self._venv = self._worker.call("version")
+        except BaseException:
+            self._loopback.close()
+            raise
+        # the worker and the endpoint stop when the adapter is collected, if close() was not called
+        self._stop = weakref.finalize(self, _stop, self._worker, self._loopback)
+        if self._venv["cognee"] != TESTED_VERSION:
+            self.close()
+            raise MissingDependencyError(
+                f"{python} has cognee {self._venv['cognee']}; the adapter needs cognee=={TESTED_VERSION} "
+                f"(`make {MAKE_TARGET}`)"
+            )
+        self._records: dict[str, dict[str, MemoryRecord]] = {}
+        """Per scope, memory id -> the record (cognee keeps the text in files; the adapter its id map)."""
+        self._data: dict[str, dict[str, str]] = {}
+        """Per scope, cognee's data id -> memory id (an updated memory keeps its id)."""
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "top_k": self.top_k,
+            "max_tokens": self.max_tokens,
+            "embedder": self.embedder.model_name,
+            "cognee_version": self._venv["cognee"],
+            "cognee_tested_version": TESTED_VERSION,
+            "venv": self._venv["prefix"],
+            "venv_python": self._venv["python"],
+            "search": "cognee search, SearchType.CHUNKS",
+            "ingest_session": "cognee add (the session as one text) + cognify",
+            "llm": self._account.identity(),
+        }
+
+    def usage(self) -> Usage:
+        return adapter_usage(self._account.usage(), self.embedder.usage, self._usage.wall_s)
+
+    def close(self) -> None:
+        """Stop the worker and the endpoint; remove a temporary state folder."""
+        self._stop()
+        self._state.cleanup()
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _add(self, scope: str, texts: list[str]) -> tuple[list[str], int]:
+        """Add ``texts`` to the scope's dataset and cognify it: cognee's data ids and the failed calls.
+
+        When ``cognify`` fails, the texts are deleted again (cognee indexes chunks only in a cognify
+        that completes, so they could not be found) and no id is returned; the failures are counted.
+        """
+        self._account.require(self.name, "ingest_session (cognee's cognify)")
+        failures = self._loopback.failures
+        ids = self._worker.call("add", dataset=scope, texts=texts)
+        try:
+            self._worker.call("cognify", dataset=scope)
+        except CogneeError as error:
+            logger.info("cognee cognify failed: %s", error)
+            for data_id in ids:
+                self._worker.call("delete", dataset=scope, data_id=data_id)
+            return [], max(1, self._loopback.failures - failures)
+        return ids, self._loopback.failures - failures
+
+    def _owned(self, memory_id: object, namespace: str) -> tuple[str, MemoryRecord]:
+        check_memory_id(memory_id)
+        scope = scope_id(check_namespace(namespace))
+        record = self._records.get(scope, {}).get(memory_id)  # type: ignore[arg-type]
+        if record is None:
+            raise UnknownMemoryError(f"unknown memory id {memory_id!r} in namespace {namespace!r}")
+        return scope, record
+
+    def _data_id(self, scope: str, memory_id: str) -> str:
+        return next(d for d, m in self._data[scope].items() if m == memory_id)
+
+    # -- the four verbs --------------------------------------------------------------------------
+
+    def store(
+        self,
+        items: Sequence[str],
+        *,
+        namespace: str = "default",
+        metadata: Sequence[dict[str, Any]] | None = None,
+    ) -> list[str]:
+        texts = check_texts(items)
+        scope = scope_id(check_namespace(namespace))
+        if metadata is not None and len(metadata) != len(texts):
+            raise InvalidInputError(f"metadata has {len(metadata)} entries for {len(texts)} texts")
+        with self.timed("ingest"):
+            ids = self._worker.call("add", dataset=scope, texts=texts)
+            self._worker.call("chunk", dataset=scope, ids=ids)
+        for i, (data_id, text) in enumerate(zip(ids, texts, strict=True)):
+            meta = dict(metadata[i]) if metadata is not None else {}
+            self._records.setdefault(scope, {})[data_id] = MemoryRecord(data_id, text, namespace, meta)
+            self._data.setdefault(scope, {})[data_id] = data_id
+        return ids
+
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
+        scope = scope_id(namespace)
+        if not self._records.get(scope):
+            return []
+        hits = []
+        for rank, row in enumerate(self._worker.call("search", dataset=scope, query=query, k=k)):
+            memory_id = self._data[scope].get(row["document_id"], row["id"])
+            record = self._records[scope].get(memory_id)
+            meta = {**(record.metadata if record else {}), "chunk_id": row["id"]}
+            hits.append(Hit(memory_id, row["text"], 1.0 / (1 + rank), meta))
+        return hits
+
+    def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
+        scope, record = self._owned(memory_id, namespace)
+        (text,) = check_texts([text])
+        with self.timed("ingest"):
+            self._worker.call("delete", dataset=scope, data_id=self._data_id(scope, memory_id))
+            (data_id,) = self._worker.call("add", dataset=scope, texts=[text])
+            self._worker.call("chunk", dataset=scope, ids=[data_id])
+        self._data[scope] = {d: m for d, m in self._data[scope].items() if m != memory_id}
+        self._data[scope][data_id] = memory_id
+        self._records[scope][memory_id] = MemoryRecord(memory_id, text, namespace, record.metadata)
+
+    def delete(self, memory_id: str, *, namespace: str = "default") -> None:
+        scope, _ = self._owned(memory_id, namespace)
+        self._worker.call("delete", dataset=scope, data_id=self._data_id(scope, memory_id))
+        self._data[scope] = {d: m for d, m in self._data[scope].items() if m != memory_id}
+        del self._records[scope][memory_id]
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def records(self, *, namespace: str = "default") -> list[MemoryRecord]:
+        return list(self._records.get(scope_id(check_namespace(namespace)), {}).values())
+
+    def namespaces(self) -> list[str]:
+        return [r.namespace for records in self._records.values() for r in list(records.values())[:1]]
+
+    def ingest_session(self, session: Session, *, namespace: str = "default") -> IngestReport:
+        """Add the session as one text to the namespace's dataset and cognify it.
+
+        Raises:
+            InvalidInputError: ``session`` is not a Session, or a bad namespace.
+            ConfigError: The adapter has no LLM.
+        """
+        check_session(session)
+        scope = scope_id(check_namespace(namespace))
+        self._account.require(self.name, "ingest_session")
+        report = IngestReport(session.session_id)
+        started = time.perf_counter()
+        text = "\n".join(f"{t.role}: {t.content}" for t in session.turns if t.content.strip())
+        if text:
+            with self.timed("ingest"):
+                ids, report.failures = self._add(scope, [text])
+            for data_id in ids:
+                meta = {"session_id": session.session_id}
+                self._records.setdefault(scope, {})[data_id] = MemoryRecord(data_id, text, namespace, meta)
+                self._data.setdefault(scope, {})[data_id] = data_id
+            report.added = len(ids)
+        report.wall_s = time.perf_counter() - started
+        return report
+
+    # -- persistence -----------------------------------------------------------------------------
+
+    def _save_state(self, folder: Path) -> None:
+        saved = [
+            {"namespace": r.namespace, "id": r.id, "text": r.text, "metadata": r.metadata}
+            for records in self._records.values()
+            for r in records.values()
+        ]
+        (folder / _SAVED).write_text(json.dumps({"memories": saved}), encoding="utf-8")
+
+    @classmethod
+    def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> CogneeMemory:
+        settings = {key: params[key] for key in ("top_k", "max_tokens")}
+        system = cls(**{**settings, **accepted_resources(cls, kwargs)})
+        if system.embedder.model_name != params["embedder"]:
+            system.close()
+            raise InvalidInputError(
+                f"{folder} was built with embedder {params['embedder']!r}, not {system.embedder.model_name!r}"
+            )
+        for memory in json.loads((folder / _SAVED).read_text(encoding="utf-8"))["memories"]:
+            scope = scope_id(memory["namespace"])
+            (data_id,) = system._worker.call("add", dataset=scope, texts=[memory["text"]])
+            system._worker.call("chunk", dataset=scope, ids=[data_id])
+            record = MemoryRecord(memory["id"], memory["text"], memory["namespace"], memory["metadata"])
+            system._records.setdefault(scope, {})[memory["id"]] = record
+            system._data.setdefault(scope, {})[data_id] = memory["id"]
+        return system
+
+
+def _stop(worker: _Worker, loopback: _Loopback) -> None:
+    worker.close()
+    loopback.close()
+
+
+def _default_model_dir() -> Path:
+    from memsuite.memory_systems.embedder import default_model_path
+
+    return default_model_path()
