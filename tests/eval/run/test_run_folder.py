@@ -246,6 +246,6 @@ def test_one_reader_of_a_run_folder_for_the_runner_the_reports_and_notebooks(tmp
     writer.write_summary({"dense": {"scores": {"x": 1}, "usage": {}}, "b": {"scores": {}, "usage": {}}})
     assert [(r.system, r.unit_id) for r in reader.rows()] == [("b", "u1"), ("b", "u3"), ("dense", "u2")]
     assert [r.unit_id for r in reader.rows("b")] == ["u1", "u3"] and reader.rows("nope") == []
-    assert reader.systems == ["b", "dense"] and reader.scores("dense") == {"x": 1}
+    assert reader.systems == ["b", "dense"] and reader.scores("dense").extras == {"x": 1}
     (finished,) = load_runs([writer.path], ["shown"])
     assert (finished.name, len(finished.units()), finished.header["status"]) == ("shown", 3, "started")
