@@ -164,7 +164,8 @@ class MemorySystem(ABC):
     def prepare_queries(self, queries: Sequence[str], *, namespace: str = "default") -> None:
         """Announce the queries about to be searched or retrieved in ``namespace`` (after
         :meth:`finalize`), so that a system may do their per-query work at once, timed as the phase
-        "retrieve". Answers are those of the same calls unannounced; only their cost moves.
+        "retrieve". Answers are those of the same calls unannounced, scores up to float rounding (dense
+        encodes the queries in one padded batch); only their cost moves.
 
         A benchmark that knows its questions up front calls it once per unit: asked one at a time, a
         small per-query step (dense: one forward pass per question) costs far more than one batched
