@@ -31,9 +31,9 @@ if TYPE_CHECKING:
     import argparse
     from pathlib import Path
 
+    from memsuite.eval.analysis.compare import OutcomeSpec
     from memsuite.eval.answer import JudgeInput
-    from memsuite.eval.compare import OutcomeSpec
-    from memsuite.eval.datasets import Dataset
+    from memsuite.eval.data.catalogue import Dataset
     from memsuite.eval.oracle.gold import GoldReader
     from memsuite.eval.protocol import Benchmark
     from memsuite.eval.rejudge.formats import Format

@@ -2,7 +2,7 @@
 
 A benchmark (MEME, DynamicMem, WMB-100K) supplies its work units (episodes, users, categories) and a
 protocol: a function that drives one memory system through one unit -- ingest, questions, answers,
-judging -- and yields one :class:`Row` per question. The runner (``eval/runner.py``) owns the loop
+judging -- and yields one :class:`Row` per question. The runner (``eval/run/runner.py``) owns the loop
 over systems x units, resuming, progress and writing; it never branches on a system or benchmark name.
 """
 

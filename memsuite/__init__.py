@@ -39,9 +39,9 @@ _PUBLIC = {
     "Usage": "memsuite.memory_systems.records",
     "MemsuiteError": "memsuite.memory_systems.errors",
     "Embedder": "memsuite.memory_systems.embedder",
-    "load_config": "memsuite.eval.config",
-    "run": "memsuite.eval.runner",
-    "load_run": "memsuite.eval.show",
+    "load_config": "memsuite.eval.run.config",
+    "run": "memsuite.eval.run.runner",
+    "load_run": "memsuite.eval.analysis.show",
     "load_runs": "memsuite.eval.report.runs",
     "build_report": "memsuite.eval.report.document",
     "write_report": "memsuite.eval.report.document",
@@ -72,11 +72,11 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from memsuite.eval.config import load_config
+    from memsuite.eval.analysis.show import load_run
     from memsuite.eval.report.document import build_report, write_report
     from memsuite.eval.report.runs import load_runs
-    from memsuite.eval.runner import run
-    from memsuite.eval.show import load_run
+    from memsuite.eval.run.config import load_config
+    from memsuite.eval.run.runner import run
     from memsuite.memory_systems.base import MemorySystem
     from memsuite.memory_systems.embedder import Embedder
     from memsuite.memory_systems.errors import MemsuiteError

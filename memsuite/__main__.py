@@ -2,6 +2,6 @@
 
 import sys
 
-from memsuite.eval.cli import main
+from memsuite.eval.cli.main import main
 
 sys.exit(main())

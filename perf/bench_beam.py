@@ -284,7 +284,7 @@ def write_10m(data: Path, target: Path, messages: int) -> dict:
     first, then 500K, then 128K, again from the start until ``messages``), ids renumbered after the
     first part (whose ids, and so its probing questions, are kept)."""
     from memsuite.eval.benchmarks.beam.loader import BeamData
-    from memsuite.eval.json_stream import iter_raw_records
+    from memsuite.eval.data.json_stream import iter_raw_records
 
     sources = []
     for scale in ("1M", "500K", "100K"):

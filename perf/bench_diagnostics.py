@@ -18,10 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from memsuite.eval.analysis.diagnostics import format_stage_table
 from memsuite.eval.benchmarks.meme.diagnostics import attribute_rows, stage_table
-from memsuite.eval.config import load_config, with_systems
-from memsuite.eval.diagnostics import format_stage_table
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import load_config, with_systems
+from memsuite.eval.run.runner import run
 
 CONFIG = Path(__file__).resolve().parents[1] / "configs" / "meme_oracle.yaml"
 SYSTEMS = [

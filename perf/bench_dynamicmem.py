@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from memsuite.eval.benchmarks.dynamicmem.generator import generate_users
-from memsuite.eval.config import config_from_dict
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 
 
 def main() -> None:

@@ -40,7 +40,7 @@ from itertools import combinations
 from pathlib import Path
 from statistics import mean
 
-from memsuite.eval.metrics import agreement
+from memsuite.eval.analysis.metrics import agreement
 from memsuite.eval.protocol import Row
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.report.agreement import PUBLISHED, value

@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
-from memsuite.eval.config import load_config, with_systems
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import load_config, with_systems
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.base import MemorySystem
 
 CONFIG = Path(__file__).resolve().parents[1] / "configs" / "meme_main.yaml"

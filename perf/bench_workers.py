@@ -15,8 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from memsuite.eval.config import config_from_dict
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 
 # The latency endpoint is the test suite's double of a remote LLM; no user of the package needs it.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

@@ -4,7 +4,7 @@ Use it to check that a refactor, an upgrade or another machine changes no result
 config twice (before / after) and compare. Rows are matched by (system, unit, question); timing fields
 differ on every run and are left out: every ``usage`` key ending in ``_ms`` or ``_s`` (retrieve_ms,
 latency_ms, wall_s ...) plus any ``--ignore`` dotted path. Rows that differ are listed with the first
-fields that differ (the comparison itself: :mod:`memsuite.eval.row_diff`).
+fields that differ (the comparison itself: :mod:`memsuite.eval.analysis.row_diff`).
 
     .venv/bin/python perf/compare_rows.py runs/before/meme_quick runs/after/meme_quick
     .venv/bin/python perf/compare_rows.py A B --ignore metadata.hits --show 5
@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from memsuite.eval.row_diff import diff_rows, identical, read_rows
+from memsuite.eval.analysis.row_diff import diff_rows, identical, read_rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:

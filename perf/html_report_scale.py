@@ -7,6 +7,8 @@ Measures, each the median of ``--repeats`` fresh page loads:
   plots drawn), the figure the target (< 2 s) is about;
 - open to questions: the question browser listing its first page (the whole index loaded);
 - open a question: one question's details (its chunk loaded) after the list is shown;
+- search: the free-text filter with a text no row holds (:data:`ABSENT`), so every row's kept context
+  is read, one context chunk at a time, until the count is final;
 
 and the folder's size: the page alone (``index.html`` + ``index_files/``, target < 30 MB) and the whole
 report folder. The peer is the same run cut to 1,000 rows, measured in the same process: the ratio says
@@ -36,7 +38,7 @@ from pathlib import Path
 
 from memsuite.eval.benchmarks.longmemeval.scoring import longmemeval_scores
 from memsuite.eval.protocol import Row
-from memsuite.eval.runlog import RunFolder, UnitRecord
+from memsuite.eval.run.folder import RunFolder, UnitRecord
 
 SYSTEMS = ("bm25", "dense", "md_flat")
 TYPES = (
@@ -48,6 +50,8 @@ TYPES = (
     "temporal-reasoning",
 )
 QUESTIONS_PER_UNIT = 20
+#: A search text no row holds (the synthetic words are lower-case letters only).
+ABSENT = "no such text 0"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -200,7 +204,7 @@ def measure(browser, page_path: Path, repeats: int) -> dict[str, float]:
     """Median seconds of: open to overview, open to the question list, one question's details (after one
     load that is not counted)."""
     url = page_path.resolve().as_uri()
-    found: dict[str, list[float]] = {"overview": [], "questions": [], "question": []}
+    found: dict[str, list[float]] = {"overview": [], "questions": [], "question": [], "search": []}
     for attempt in range(repeats + 1):
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         page = context.new_page()
@@ -222,6 +226,12 @@ def measure(browser, page_path: Path, repeats: int) -> dict[str, float]:
         page.locator("li[data-question]").nth(7).click()
         page.wait_for_selector("#question-detail .detail-question")
         found["question"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        page.fill("#filter-text", ABSENT)
+        page.wait_for_selector('#result-count[data-state="done"]')
+        found["search"].append(time.perf_counter() - start)
+        if page.inner_text("#result-count") != "0":
+            raise SystemExit(f"the search for {ABSENT!r} found rows")
         if outside:
             raise SystemExit(f"requests outside the folder: {outside[:3]}")
         context.close()
@@ -271,11 +281,11 @@ def main() -> int:
             result.update(measure(browser, result["page"], args.repeats))
         browser.close()
     print(f"{'run':<6} {'rows':>7} {'report s':>9} {'page MB':>8} {'folder MB':>10} {'overview s':>11} "
-          f"{'questions s':>12} {'question s':>11}")  # fmt: skip
+          f"{'questions s':>12} {'question s':>11} {'search s':>9}")  # fmt: skip
     for name, r in results.items():
         print(
             f"{name:<6} {r['rows']:>7} {r['report_s']:>9.1f} {r['page_mb']:>8.1f} {r['folder_mb']:>10.1f} "
-            f"{r['overview']:>11.2f} {r['questions']:>12.2f} {r['question']:>11.2f}"
+            f"{r['overview']:>11.2f} {r['questions']:>12.2f} {r['question']:>11.2f} {r['search']:>9.2f}"
         )
     ratio = results["scale"]["overview"] / results["peer"]["overview"]
     print(

@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.benchmarks.locomo.judges.official import evidence_recall
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, CATEGORY_ORDER
-from memsuite.eval.metrics import mean
 from memsuite.eval.report.runs import load_runs
 
 

@@ -119,8 +119,8 @@ def fetched_catalogue(tmp_path, monkeypatch):
     """A machine that holds every catalogue file (empty) and no development copy: configs that name
     catalogue entries, or rely on a benchmark's default data, validate as they do for a user once
     `memsuite data fetch` has run (validation checks that the files are there, the loaders read them)."""
-    from memsuite.eval import data_cache
-    from memsuite.eval.datasets import catalogue
+    from memsuite.eval.data import cache as data_cache
+    from memsuite.eval.data.catalogue import catalogue
 
     monkeypatch.setenv("MEMSUITE_DATA", str(tmp_path / "data-cache"))
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(tmp_path / "no-development-copies"))

@@ -8,7 +8,7 @@ import re
 
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.model import Report, Table
-from memsuite.eval.runlog import RunFolder, UnitRecord
+from memsuite.eval.run.folder import RunFolder, UnitRecord
 
 
 def write_run(path, *, benchmark: str, rows: list[Row], scores: dict, header: dict | None = None, usage=None):

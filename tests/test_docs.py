@@ -35,7 +35,7 @@ import docs_blocks
 import pytest
 import yaml
 
-from memsuite.eval.cli import build_parser, main
+from memsuite.eval.cli.main import build_parser, main
 
 REPO = Path(__file__).resolve().parents[1]
 BLOCKS = docs_blocks.all_blocks(REPO)
@@ -98,7 +98,7 @@ def _check_memsuite(argv: list[str], where: str, request: pytest.FixtureRequest)
         code, output = _run_memsuite(argv)
         assert code == 0, f"{where}: memsuite {shlex.join(argv)} exited {code}: {output}"
     elif args.command == "data" and args.data_command in {"fetch", "verify", "path", "remove"}:
-        from memsuite.eval.datasets import get_dataset
+        from memsuite.eval.data.catalogue import get_dataset
 
         for name in getattr(args, "names", None) or [args.name]:
             get_dataset(name.split("/")[0])  # an unknown name raises, naming the known ones
@@ -108,8 +108,8 @@ def _check_memsuite(argv: list[str], where: str, request: pytest.FixtureRequest)
 
 def _dry_run(args, where: str, request: pytest.FixtureRequest) -> None:
     """Load and validate the command's config exactly as the command would, computing nothing."""
-    from memsuite.eval.ablation import load_ablation
-    from memsuite.eval.config import find_config, load_config, with_systems
+    from memsuite.eval.run.ablation import load_ablation
+    from memsuite.eval.run.config import find_config, load_config, with_systems
 
     # A user's machine once `memsuite data fetch` has run: every catalogue file there (empty: validation
     # checks files exist, only the loaders read them) and no development copy, so no real data is needed.
@@ -191,7 +191,7 @@ def _check_python(block: docs_blocks.Block, tmp_path: Path, monkeypatch: pytest.
 def _check_yaml(block: docs_blocks.Block, request: pytest.FixtureRequest) -> None:
     data = yaml.safe_load(block.text)
     if isinstance(data, dict) and "benchmark" in data:
-        from memsuite.eval.config import config_from_dict
+        from memsuite.eval.run.config import config_from_dict
 
         request.getfixturevalue("fetched_catalogue")
         config_from_dict(data, source=block.where)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import extending_example
 
-from memsuite.eval.cli import main
+from memsuite.eval.cli.main import main
 from memsuite.memory_systems import get_system, system_names
 
 

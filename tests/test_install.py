@@ -96,7 +96,7 @@ def test_the_wheel_holds_one_import_root_and_the_shipped_configs(installed):
     assert "Name: memsuite-bench" in metadata
     assert "License-Expression: Apache-2.0" in metadata and "Requires-Dist: pydantic>=2" in metadata
     entry_points = archive.read(f"{info}/entry_points.txt").decode()
-    assert "memsuite = memsuite.eval.cli:main" in entry_points
+    assert "memsuite = memsuite.eval.cli.main:main" in entry_points
     assert "bm25 = memsuite.baselines.bm25" in entry_points
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from shared_copies import SHARED_COPIES
 
-from memsuite.eval.datasets import catalogue
+from memsuite.eval.data.catalogue import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A test that reads the LoCoMo development copy (marked ``shared_data("locomo")``).

@@ -34,13 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import Answer, failed_calls, judge
+from memsuite.eval.data.shared import data_path
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import check_judges, get_benchmark
 from memsuite.eval.rejudge.formats import SourceAnswer, read_answers
 from memsuite.eval.rejudge.questions import RejudgeQuestion, match_answers, question_reader
-from memsuite.eval.runlog import RunFolder, UnitRecord, base_header, load_run, now_iso
-from memsuite.eval.runner import CODE_ROOT, summarize
-from memsuite.eval.shared_data import data_path
+from memsuite.eval.run.folder import RunFolder, UnitRecord, base_header, load_run, now_iso
+from memsuite.eval.run.runner import CODE_ROOT, summarize
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.progress import progress_bar
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.config_errors import unknown_key_message
 from memsuite.eval.protocol import Row
-from memsuite.eval.runlog import load_run
+from memsuite.eval.run.config_errors import unknown_key_message
+from memsuite.eval.run.folder import load_run
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 
 

@@ -3,7 +3,7 @@
 A report reads only run folders (``run.json``, ``summary.json``, ``rows.jsonl``, ``units.jsonl``):
 never a memory system, a model or a dataset, so a copied folder renders the same report. Tables are
 plain data (:class:`Table`) rendered by :func:`table_markdown` and :func:`table_csv`; figures are
-deferred calls into :mod:`memsuite.eval.plots`.
+deferred calls into :mod:`memsuite.eval.analysis.plots`.
 
 Every report labels what produced its numbers: the runs table names the answer LLM, the internal
 LLM, the judges and the data source (generated or official) of each run, each score table names its
@@ -13,7 +13,7 @@ Each benchmark contributes one renderer, in its own package (``eval/benchmarks/<
 named by its definition (``BenchmarkDefinition.report``): a function ``(runs, options) -> Section`` over the
 runs of that benchmark. A benchmark without one gets :func:`render_generic` (its summary's numbers,
 flattened); a table with no rows is not printed (neither in Markdown nor as CSV). ``options.sweep`` is
-set for an ablation (:mod:`memsuite.eval.ablation`): the runs are its variants in sweep order, and
+set for an ablation (:mod:`memsuite.eval.run.ablation`): the runs are its variants in sweep order, and
 renderers add sweep curves.
 
 Cost and usage go in every section: LLM calls, tokens, cost under a :class:`PriceTable` (tokens x

@@ -37,7 +37,7 @@ from itertools import combinations
 from statistics import mean, pstdev
 from typing import Any
 
-from memsuite.eval.metrics import agreement
+from memsuite.eval.analysis.metrics import agreement
 from memsuite.eval.protocol import Row
 from memsuite.eval.registry import get_judge
 from memsuite.eval.report.intervals import cell_intervals, interval_note, placed

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.report.agreement import render_agreement
 from memsuite.eval.report.layout import run_cell, run_column, slug
 from memsuite.eval.report.model import (
@@ -25,7 +26,6 @@ from memsuite.eval.report.model import (
 )
 from memsuite.eval.report.runs import RunInfo, data_source, internal_llm_label, judges_used, llm_label
 from memsuite.eval.report.usage import latency_figure, usage_table
-from memsuite.eval.stats import Interval
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import PriceTable
 
@@ -161,7 +161,7 @@ def build_report(
     if judges is not None:
         sections.append(judges)
     if len(by_benchmark) > 1:
-        from memsuite.eval.leaderboard import leaderboard  # it reads the benchmarks' outcomes
+        from memsuite.eval.analysis.leaderboard import leaderboard  # it reads the benchmarks' outcomes
 
         sections.insert(0, leaderboard(runs))
     title = title or "memsuite report: " + ", ".join(run.label for run in runs)

@@ -3,7 +3,7 @@ they were made (which unit was resampled, the seed, the too-small threshold).
 
 A renderer passes the value of each row (1.0 / 0.0 for a verdict, a score, None when the row is left
 out of the rate, exactly as the benchmark's scores leave it out) and the cell each row belongs to;
-:func:`cell_intervals` returns one :class:`~memsuite.eval.stats.Interval` per cell, to put in
+:func:`cell_intervals` returns one :class:`~memsuite.eval.analysis.stats.Interval` per cell, to put in
 :attr:`~memsuite.eval.report.model.Table.intervals`.
 """
 
@@ -13,7 +13,15 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, TypeVar
 
-from memsuite.eval.stats import LEVEL, MIN_N, MIN_UNITS, RESAMPLES, SEED, Interval, bootstrap_interval
+from memsuite.eval.analysis.stats import (
+    LEVEL,
+    MIN_N,
+    MIN_UNITS,
+    RESAMPLES,
+    SEED,
+    Interval,
+    bootstrap_interval,
+)
 
 #: What a cell's values come from: a row, or a benchmark's per-question outcome.
 Item = TypeVar("Item")

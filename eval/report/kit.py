@@ -9,10 +9,10 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.report.intervals import cell_intervals, placed
 from memsuite.eval.report.model import Cell, Table
 from memsuite.eval.report.summary import BY_JUDGE, JudgesOf, Summary, SystemSummary, at_top, under
-from memsuite.eval.stats import Interval
 
 if TYPE_CHECKING:
     from memsuite.eval.report.runs import RunInfo

@@ -8,13 +8,13 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from memsuite.eval import plots as plotting
-from memsuite.eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
-from memsuite.eval.diagnostics import StageCell
+from memsuite.eval.analysis import plots as plotting
+from memsuite.eval.analysis.diagnostics import OUTCOMES as STAGE_OUTCOMES
+from memsuite.eval.analysis.diagnostics import StageCell
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Table
 from memsuite.eval.report.runs import RunInfo
-from memsuite.eval.stats import Interval
 
 
 def run_column(runs: Sequence[RunInfo], options: ReportOptions) -> tuple[str, ...]:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.report.runs import RunInfo
-from memsuite.eval.stats import Interval
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import PriceTable
 
@@ -84,7 +84,7 @@ class Table:
 
 @dataclass(frozen=True)
 class Figure:
-    """A plot to draw: ``draw(path)`` writes the PNG (a call into :mod:`memsuite.eval.plots`)."""
+    """A plot to draw: ``draw(path)`` writes the PNG (a call into :mod:`memsuite.eval.analysis.plots`)."""
 
     name: str
     """File stem of the PNG."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.summary import Summary, SystemSummary
-from memsuite.eval.runlog import RunFolder, load_run
+from memsuite.eval.run.folder import RunFolder, load_run
 from memsuite.memory_systems.errors import ConfigError
 
 

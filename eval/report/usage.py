@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memsuite.eval.metrics import percentile
+from memsuite.eval.analysis.metrics import percentile
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.layout import run_cell, run_column, series_name
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Table
@@ -232,7 +232,7 @@ def latency_figure(stem: str, benchmark: str, runs: Sequence[RunInfo]) -> Figure
     (WMB draws its own, with its penalty bands); None when no row records a latency."""
     from functools import partial
 
-    from memsuite.eval import plots as plotting
+    from memsuite.eval.analysis import plots as plotting
 
     latencies = {
         series_name(run, system, runs): [ms for ms in map(retrieve_ms, run.rows(system)) if ms is not None]

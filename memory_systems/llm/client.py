@@ -494,7 +494,7 @@ _REQUEST_ERRORS = (400, 404, 413, 422)
 class Breaker:
     """Counts an endpoint's failed calls in a row; at ``limit`` the endpoint counts as down for good.
 
-    Down is final for the client: a run stops on it (eval/runner.py) and a rerun resumes once the
+    Down is final for the client: a run stops on it (eval/run/runner.py) and a rerun resumes once the
     endpoint works again. Only endpoint trouble counts: a prompt too long for the window, a reply that
     is no JSON or a rejected request say nothing about the endpoint.
     """

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from memsuite.eval import registry
-from memsuite.eval.config import config_from_dict
-from memsuite.eval.datasets import catalogue
+from memsuite.eval.data.catalogue import catalogue
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.report.model import ReportOptions, Section
 from memsuite.eval.report.runs import load_runs
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 
 
 def _beam(tmp: Path) -> dict[str, Any]:
@@ -144,7 +144,12 @@ def _required(parser: argparse.ArgumentParser, tmp: Path) -> list[str]:
     return [arg for option in required for arg in (option, str(tmp))]
 
 
-@pytest.mark.parametrize("name", sorted(registry.declarations()))
+#: The shipped benchmarks: tests declare benchmarks of their own, and those collected earlier are
+#: declared by now.
+SHIPPED = sorted(n for n, d in registry.declarations().items() if d.define.__module__.startswith("memsuite."))
+
+
+@pytest.mark.parametrize("name", SHIPPED)
 def test_every_part_of_every_definition_works_on_a_small_input(name, tmp_path, replay_llm):
     found = registry.definition(name)
     assert name in SMALL, f"add a small input for benchmark {name!r} to SMALL"

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from memsuite.eval import registry
-from memsuite.eval.config import config_from_dict
 from memsuite.eval.definition import BenchmarkDefinition
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.errors import ConfigError
 
 TOY_PLUGIN = Path(__file__).parent / "toy_plugin"
@@ -50,7 +50,7 @@ def toy_plugin(tmp_path, monkeypatch, fresh_registry):
 
 
 def test_a_third_party_benchmark_is_run_reported_compared_shown_and_rejudged(toy_plugin, tmp_path, capsys):
-    from memsuite.eval.cli import main
+    from memsuite.eval.cli.main import main
 
     assert {"toy", "meme", "wmb", "dynamicmem", "locomo", "longmemeval"} <= set(registry.benchmark_names())
     assert registry.judge_names("toy") == ["exact", "found"]

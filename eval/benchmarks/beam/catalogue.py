@@ -8,7 +8,7 @@ are recorded by the first verified fetch (the data cache's lock file).
 
 from __future__ import annotations
 
-from memsuite.eval.datasets import LOCK, DataFile, Dataset, github_url
+from memsuite.eval.data.catalogue import LOCK, DataFile, Dataset, github_url
 from memsuite.eval.definition import DataOption
 
 _BEAM_REPO, _BEAM_REV = "mohammadtavakoli78/BEAM", "b2da22eac88bb0874c64665f13457eb99835774a"

@@ -11,7 +11,7 @@ the file, the batch / turn / message or the question (ability and index), and th
 JSON (a cut gzip stream too), a message without ``role``, ``id`` or ``content``, an id seen twice, an
 unknown ability, a question without ``question`` or ``rubric``, a ``source_chat_ids`` of the wrong
 shape or naming no message of the conversation. The check streams each chat file once (one batch in
-memory at a time, :func:`memsuite.eval.json_stream.iter_raw_records`) and keeps
+memory at a time, :func:`memsuite.eval.data.json_stream.iter_raw_records`) and keeps
 only the ids; :meth:`Conversation.messages` streams it again when the unit runs, so a 10M-token
 conversation never sits in memory whole.
 """
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.benchmarks.beam.schema import ABILITIES, SCALES, BeamQuestion, Message, gold_field
-from memsuite.eval.json_stream import iter_raw_records
+from memsuite.eval.data.json_stream import iter_raw_records
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 
 QUESTIONS_FILE = Path("probing_questions") / "probing_questions.json"

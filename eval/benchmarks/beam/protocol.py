@@ -44,9 +44,9 @@ from memsuite.eval.benchmarks.beam.judges.retrieval import question_metrics
 from memsuite.eval.benchmarks.beam.loader import BeamData, Conversation
 from memsuite.eval.benchmarks.beam.schema import GRANULARITIES, BeamQuestion, Document, Message, documents
 from memsuite.eval.benchmarks.beam.scoring import beam_scores
+from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document as StoredDocument

@@ -7,8 +7,8 @@ from pathlib import Path
 from memsuite.eval.benchmarks.beam.judges import BeamCase
 from memsuite.eval.benchmarks.beam.loader import BeamData
 from memsuite.eval.benchmarks.beam.protocol import default_data_path
+from memsuite.eval.data.shared import data_path
 from memsuite.eval.rejudge.questions import RejudgeQuestion
-from memsuite.eval.shared_data import data_path
 
 
 def beam_questions(data: Path | None) -> list[RejudgeQuestion]:

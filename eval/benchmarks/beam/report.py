@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
 from memsuite.eval.benchmarks.beam.judges.retrieval import METRICS
 from memsuite.eval.benchmarks.beam.paper import PUBLISHED, PUBLISHED_NOTE
 from memsuite.eval.benchmarks.beam.schema import ABILITIES, SCALES
 from memsuite.eval.benchmarks.beam.scoring import ability_of, answer_value, row_metrics, scale_of
-from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.kit import Records, ranking_intervals, rate_intervals

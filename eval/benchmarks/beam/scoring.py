@@ -17,9 +17,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.benchmarks.beam.judges.retrieval import KS, METRICS
 from memsuite.eval.benchmarks.beam.schema import ABILITIES, SCALES
-from memsuite.eval.metrics import mean
 from memsuite.eval.protocol import Row
 
 

@@ -1,10 +1,11 @@
 """Failure-stage attribution for DynamicMem: where a state key fails along encode -> maintain -> retrieve
 -> answer, per (user, checkpoint, state key) State Completion row.
 
-The stages, the first-failure rule and the aggregation are shared (:mod:`memsuite.eval.diagnostics`); this
-module only decides the four verdicts from DynamicMem's artefacts: the per-checkpoint memory probes the
-protocol writes to ``work/<system>/<user>/snapshots.jsonl.gz`` and the row's metadata
-(``value_evidence_ids``, ``retrieved_app_log_ids``, the verdicts).
+The stages, the first-failure rule and the aggregation are shared
+(:mod:`memsuite.eval.analysis.diagnostics`); this module only decides the four verdicts from DynamicMem's
+artefacts: the per-checkpoint memory probes the protocol writes to
+``work/<system>/<user>/snapshots.jsonl.gz`` and the row's metadata (``value_evidence_ids``,
+``retrieved_app_log_ids``, the verdicts).
 
 **Gold evidence of the current value** (``value_evidence_ids``, :meth:`UserData.value_evidence_ids`):
 the visible events whose ``golden_evidence`` shows the key holding exactly its gold value at the
@@ -48,10 +49,16 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.analysis.diagnostics import (
+    Attribution,
+    StageCell,
+    answer_verdict,
+    attribute_units,
+    snapshots_path,
+)
+from memsuite.eval.analysis.diagnostics import stage_table as _stage_table
 from memsuite.eval.benchmarks.dynamicmem import judges, scoring
 from memsuite.eval.benchmarks.dynamicmem.schema import CATEGORIES
-from memsuite.eval.diagnostics import Attribution, StageCell, answer_verdict, attribute_units, snapshots_path
-from memsuite.eval.diagnostics import stage_table as _stage_table
 from memsuite.eval.protocol import Row
 
 

@@ -11,12 +11,13 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from memsuite.eval import plots as plotting
+from memsuite.eval.analysis import plots as plotting
+from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
+from memsuite.eval.analysis.diagnostics import StageCell
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.benchmarks.dynamicmem import diagnostics as dynamicmem_diagnostics
 from memsuite.eval.benchmarks.dynamicmem.schema import CATEGORIES as DYNAMICMEM_CATEGORIES
 from memsuite.eval.benchmarks.dynamicmem.scoring import EVIDENCE_F1, keeps_events, key_outcome, user_values
-from memsuite.eval.compare import Outcome, OutcomeSpec
-from memsuite.eval.diagnostics import StageCell
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import (
     ORACLE_NOTE,
@@ -40,7 +41,6 @@ from memsuite.eval.report.layout import (
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.report.usage import usage_table
-from memsuite.eval.stats import Interval
 
 #: Headline DynamicMem metrics (keys of the summary's ``curves``) and their names in tables.
 DYNAMICMEM_METRICS = {

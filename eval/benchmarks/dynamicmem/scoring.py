@@ -20,9 +20,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.answer import failed
 from memsuite.eval.benchmarks.dynamicmem.judges import exact_match, token_f1
-from memsuite.eval.metrics import mean
 from memsuite.eval.protocol import Row
 
 #: Row ``metadata["task"]`` values.

@@ -32,7 +32,7 @@ from typing import Any
 from memsuite.eval.answer_rules.lists import fold
 from memsuite.eval.benchmarks.locomo.loader import repair_evidence
 from memsuite.eval.benchmarks.locomo.schema import Conversation, EvidenceRepairs, Question
-from memsuite.eval.shared_data import SHARED_DATA_ENV
+from memsuite.eval.data.shared import SHARED_DATA_ENV
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 
 #: ``sample_id`` of each conversation of the released locomo10.json, in file order.

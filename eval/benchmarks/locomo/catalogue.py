@@ -3,7 +3,7 @@ and published answer sets, Zep's graded answers) and its development copy."""
 
 from __future__ import annotations
 
-from memsuite.eval.datasets import LOCK, DataFile, Dataset, github_url
+from memsuite.eval.data.catalogue import LOCK, DataFile, Dataset, github_url
 from memsuite.eval.definition import DataOption
 
 _LOCOMO_REPO, _LOCOMO_REV = "snap-research/locomo", "3eb6f2c585f5e1699204e3c3bdf7adc5c28cb376"

@@ -78,9 +78,9 @@ from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, 
 from memsuite.eval.benchmarks.locomo.schema import Session as LocomoSession
 from memsuite.eval.benchmarks.locomo.schema import Turn as LocomoTurn
 from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
+from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document, Session, Turn
@@ -92,7 +92,7 @@ _PROMPT_RESERVE_TOKENS = 300
 
 
 def default_data_path() -> Path:
-    """The shared dev file (:func:`memsuite.eval.shared_data.shared_data_file`).
+    """The shared dev file (:func:`memsuite.eval.data.shared.shared_data_file`).
 
     Raises:
         ConfigError: It is not there; the message says where to get the released file.

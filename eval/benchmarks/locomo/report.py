@@ -12,12 +12,13 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from memsuite.eval import plots as plotting
+from memsuite.eval.analysis import plots as plotting
+from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.benchmarks.locomo.paper import PUBLISHED_LLM_JUDGE, PUBLISHED_ROW_OF_SYSTEM, PublishedRow
 from memsuite.eval.benchmarks.locomo.report_audit import AUDITED, audit_tables
 from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES, CATEGORY_ORDER
 from memsuite.eval.benchmarks.locomo.scoring import category_cells, row_value
-from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import cell_intervals, interval_note
 from memsuite.eval.report.kit import BY_JUDGE, Records, judges_in, percent, rate_intervals
@@ -25,7 +26,6 @@ from memsuite.eval.report.layout import has_number, ordered_systems, run_cell, r
 from memsuite.eval.report.model import Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
-from memsuite.eval.stats import Interval
 
 MAIN = tuple(CATEGORY_NAMES[c] for c in CATEGORY_ORDER if c != 5)
 ADVERSARIAL = CATEGORY_NAMES[5]

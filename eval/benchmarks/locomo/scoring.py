@@ -21,9 +21,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.benchmarks.locomo.audit import AMBIGUOUS
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, CATEGORY_ORDER
-from memsuite.eval.metrics import mean
 from memsuite.eval.protocol import Row
 
 

@@ -3,7 +3,7 @@ the cleaned release, and published answer sets) and its development copy."""
 
 from __future__ import annotations
 
-from memsuite.eval.datasets import LOCK, DataFile, Dataset, github_url, hf_url
+from memsuite.eval.data.catalogue import LOCK, DataFile, Dataset, github_url, hf_url
 from memsuite.eval.definition import DataOption
 
 _LME_REPO, _LME_REV = "xiaowu0162/longmemeval-cleaned", "98d7416c24c778c2fee6e6f3006e7a073259d48f"

@@ -1,7 +1,7 @@
 """Read LongMemEval files as released (oracle, S, M; ``.json`` or ``.json.gz``) in bounded memory.
 
 The files are one JSON array of question records; M is about 2.7 GB. :class:`LmeFile` streams the
-array once, record by record (never the whole file in memory; :mod:`memsuite.eval.json_stream`), checks
+array once, record by record (never the whole file in memory; :mod:`memsuite.eval.data.json_stream`), checks
 every record, and keeps only an index: for each selected question its type and where its record lies.
 A question is parsed again when its unit runs (:meth:`LmeFile.question`), so memory holds one haystack
 at a time. A plain file is read in place; the records of a gzip file are first copied, uncompressed and
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from memsuite.eval.benchmarks.longmemeval.schema import QUESTION_TYPES, HaystackSession, LmeQuestion, Turn
-from memsuite.eval.json_stream import iter_raw_records
+from memsuite.eval.data.json_stream import iter_raw_records
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 
 _REQUIRED = (

@@ -55,9 +55,9 @@ from memsuite.eval.benchmarks.longmemeval.schema import (
     session_documents,
 )
 from memsuite.eval.benchmarks.longmemeval.scoring import longmemeval_scores
+from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document, Session, Turn
@@ -68,7 +68,7 @@ _PROMPT_RESERVE_TOKENS = 400
 
 
 def default_data_path() -> Path:
-    """The shared dev S file (:func:`memsuite.eval.shared_data.shared_data_file`)."""
+    """The shared dev S file (:func:`memsuite.eval.data.shared.shared_data_file`)."""
     release = "a released file (xiaowu0162/LongMemEval: longmemeval_oracle, _s_cleaned or _m_cleaned .json)"
     return shared_data_file(DATA.dev, benchmark="longmemeval", release=release)
 

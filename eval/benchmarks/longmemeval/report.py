@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.benchmarks.longmemeval.paper import PUBLISHED_QA
 from memsuite.eval.benchmarks.longmemeval.scoring import TYPE_ORDER, row_type
-from memsuite.eval.compare import Outcome, OutcomeSpec
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.kit import Records, at_top, percent, ranking_intervals, rate_intervals
@@ -23,7 +24,6 @@ from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import usage_table
-from memsuite.eval.stats import Interval
 
 HEADLINE = tuple(f"{m}@{k}" for k in (5, 10) for m in ("recall_any", "recall_all", "ndcg_any"))
 LEVEL_NOTES = {

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.benchmarks.longmemeval.judges.retrieval import KS
 from memsuite.eval.benchmarks.longmemeval.schema import QUESTION_TYPES
-from memsuite.eval.metrics import mean
 from memsuite.eval.protocol import Row
 
 ABSTENTION = "abstention"

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from memsuite.eval.datasets import DataFile, Dataset, hf_url
+from memsuite.eval.data.catalogue import DataFile, Dataset, hf_url
 from memsuite.eval.definition import DataOption
 
 _MEME_REPO, _MEME_REV = "meme-benchmark/MEME", "03932fd33a08debf182ad01a47504024201d86f2"

@@ -20,16 +20,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.analysis.diagnostics import OUTCOMES, stage_table
+from memsuite.eval.analysis.stats import MIN_N, MIN_UNITS, SEED, Interval
 from memsuite.eval.benchmarks.meme.diagnostics import attribute_rows, load_snapshots
 from memsuite.eval.benchmarks.meme.report import meme_intervals
 from memsuite.eval.benchmarks.meme.scoring import TASKS
-from memsuite.eval.config import configs_dir, load_config
-from memsuite.eval.diagnostics import OUTCOMES, stage_table
 from memsuite.eval.report.document import build_report, write_report
 from memsuite.eval.report.runs import RunInfo, load_runs
-from memsuite.eval.runlog import RunFolder
-from memsuite.eval.runner import run, stale_reasons
-from memsuite.eval.stats import MIN_N, MIN_UNITS, SEED, Interval
+from memsuite.eval.run.config import configs_dir, load_config
+from memsuite.eval.run.folder import RunFolder
+from memsuite.eval.run.runner import run, stale_reasons
 
 #: configs/demo.yaml and demo_wiring.yaml, shipped as package data: the demo runs the same from a wheel.
 DEMO_CONFIG = configs_dir() / "demo.yaml"
@@ -78,7 +78,7 @@ def stage_lines(folder: RunFolder, width: int) -> list[str]:
     """Failure stages of the after-questions, all tasks pooled: one line per system.
 
     Shares of each system's questions whose first failing stage is each of :data:`OUTCOMES`
-    (eval/diagnostics.py); the report has the same table per task.
+    (eval/analysis/diagnostics.py); the report has the same table per task.
     """
     pooled = [dataclasses.replace(a, task="all") for a in attribute_rows(folder.rows(), folder.path)]
     cells = stage_table(pooled, phase="after", tasks=("all",))

@@ -45,7 +45,7 @@ hold only the new value); rows without it fall back to the first value. Rows of 
 Abs and Del had an evidence rule fall back to the snapshot test on the context.
 
 The stages, the first-failure rule and the aggregation are shared with the other benchmarks
-(:mod:`memsuite.eval.diagnostics`); this module decides MEME's four verdicts.
+(:mod:`memsuite.eval.analysis.diagnostics`); this module decides MEME's four verdicts.
 """
 
 from __future__ import annotations
@@ -56,10 +56,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 
+from memsuite.eval.analysis.diagnostics import (
+    Attribution,
+    StageCell,
+    answer_verdict,
+    attribute_units,
+    snapshots_path,
+)
+from memsuite.eval.analysis.diagnostics import stage_table as _stage_table
 from memsuite.eval.benchmarks.meme.evidence import holds_state, needed_values
 from memsuite.eval.benchmarks.meme.matching import value_present
-from memsuite.eval.diagnostics import Attribution, StageCell, answer_verdict, attribute_units, snapshots_path
-from memsuite.eval.diagnostics import stage_table as _stage_table
 from memsuite.eval.protocol import Row
 
 #: Tasks in the paper's table order.

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.analysis.metrics import judge_agreement
 from memsuite.eval.answer import answer_and_judge, context_budget, memory_flags
 from memsuite.eval.benchmarks.meme.evidence import context_holds_evidence, needed_values
 from memsuite.eval.benchmarks.meme.loader import load_episodes
@@ -47,9 +48,8 @@ from memsuite.eval.benchmarks.meme.matching import contains, normalize
 from memsuite.eval.benchmarks.meme.release import UpstreamChange, old_value_of, root_entity, upstream_change
 from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
-from memsuite.eval.metrics import judge_agreement
+from memsuite.eval.data.shared import data_path
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.shared_data import data_path
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.tokens import encoding

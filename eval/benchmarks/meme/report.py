@@ -12,7 +12,10 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from memsuite.eval import plots as plotting
+from memsuite.eval.analysis import plots as plotting
+from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
+from memsuite.eval.analysis.diagnostics import StageCell
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.benchmarks.meme.diagnostics import attribute_rows, stage_table
 from memsuite.eval.benchmarks.meme.paper import (
     PAPER_COST_PER_EPISODE,
@@ -23,8 +26,6 @@ from memsuite.eval.benchmarks.meme.paper import (
 )
 from memsuite.eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
 from memsuite.eval.benchmarks.meme.scoring import after_passes, before_passes
-from memsuite.eval.compare import Outcome, OutcomeSpec
-from memsuite.eval.diagnostics import StageCell
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import (
     ORACLE_CEILING,
@@ -46,7 +47,6 @@ from memsuite.eval.report.layout import stage_table as stage_records_table
 from memsuite.eval.report.model import NA, Cell, Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
-from memsuite.eval.stats import Interval
 
 #: MEME judges from the most to the least paper-like; tables come in this order.
 MEME_JUDGE_ORDER = ("llm", "rule", "evidence")

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
+from memsuite.eval.analysis.metrics import mean, verdict_of
 from memsuite.eval.answer import failed
-from memsuite.eval.metrics import mean, verdict_of
 from memsuite.eval.protocol import Row
 
 TASKS = ("ER", "Agg", "Tr", "Del", "Cas", "Abs")

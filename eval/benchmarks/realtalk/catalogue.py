@@ -3,7 +3,7 @@ pinned commit) and its development copy."""
 
 from __future__ import annotations
 
-from memsuite.eval.datasets import LOCK, DataFile, Dataset, github_url
+from memsuite.eval.data.catalogue import LOCK, DataFile, Dataset, github_url
 from memsuite.eval.definition import DataOption
 
 _REALTALK_REPO, _REALTALK_REV = "danny911kr/REALTALK", "b903e06a9770bf4e5fe9018c3e132889666d3b4a"

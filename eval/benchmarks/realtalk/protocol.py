@@ -50,9 +50,9 @@ from memsuite.eval.benchmarks.realtalk.judges.llm import ANSWER_MAX_TOKENS, answ
 from memsuite.eval.benchmarks.realtalk.loader import load_chats
 from memsuite.eval.benchmarks.realtalk.schema import Chat, Question
 from memsuite.eval.benchmarks.realtalk.scoring import realtalk_scores
+from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document as StoredDocument

@@ -9,8 +9,8 @@ from pathlib import Path
 from memsuite.eval.benchmarks.realtalk.judges import RealtalkCase
 from memsuite.eval.benchmarks.realtalk.loader import load_chats
 from memsuite.eval.benchmarks.realtalk.protocol import default_data_path
+from memsuite.eval.data.shared import data_path
 from memsuite.eval.rejudge.questions import RejudgeQuestion
-from memsuite.eval.shared_data import data_path
 
 
 def realtalk_questions(data: Path | None) -> list[RejudgeQuestion]:

@@ -33,7 +33,7 @@ from memsuite.eval.benchmarks.wmb.scoring import (
     speed_penalty,
 )
 from memsuite.eval.protocol import Row
-from memsuite.eval.runlog import load_run
+from memsuite.eval.run.folder import load_run
 from memsuite.memory_systems.errors import ConfigError
 
 #: The file :func:`calibrate_run` writes into the run folder.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memsuite.eval.datasets import LOCK, DataFile, Dataset, github_url
+from memsuite.eval.data.catalogue import LOCK, DataFile, Dataset, github_url
 from memsuite.eval.definition import DataOption
 
 _WMB_REPO, _WMB_REV = "wontopos/WMB-100K", "436cba847b5161c50273a68ca2847a64155ead17"

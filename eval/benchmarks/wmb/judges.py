@@ -22,7 +22,7 @@ The 50% bar was chosen on the real daily_life sample (114 questions with gold tu
 the verdict then agrees with "a gold turn was returned" on 94% of questions (0.4: 91%, 0.6: 93%).
 It is lexical, so a paraphrase the LLM judges would accept can fail; treat it as a reproducible
 lower-bound proxy, and report its agreement with an LLM judge when one is available
-(:func:`memsuite.eval.metrics.judge_agreement`).
+(:func:`memsuite.eval.analysis.metrics.judge_agreement`).
 """
 
 from __future__ import annotations

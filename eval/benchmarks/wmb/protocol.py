@@ -50,8 +50,8 @@ from memsuite.eval.benchmarks.wmb.loader import (
 )
 from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, Conversation, Question
 from memsuite.eval.benchmarks.wmb.scoring import kept_hits, result_json, wmb_scores
+from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.shared_data import data_path, shared_data_file
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 
@@ -98,7 +98,7 @@ def _under(root: Path | None, path: str | Path) -> Path:
 
 
 def default_data_dir() -> Path:
-    """The shared dev sample folder (:func:`memsuite.eval.shared_data.shared_data_file`).
+    """The shared dev sample folder (:func:`memsuite.eval.data.shared.shared_data_file`).
 
     Raises:
         ConfigError: It is not there; the message names the variable to set and the release.
@@ -113,7 +113,7 @@ class WMBBenchmark:
     Args:
         data_dir: A clone of wontopos/WMB-100K, its ``datasets/`` folder, or any folder holding the
             files named below. A relative path is taken from the current directory. Default: the
-            shared dev sample ``wmb100k`` (:func:`memsuite.eval.shared_data.shared_data_file`).
+            shared dev sample ``wmb100k`` (:func:`memsuite.eval.data.shared.shared_data_file`).
         categories: Units to run, in order; default every category that has Part B questions, in the
             release's order.
         questions_file: The questions (default ``all_questions.json`` found in ``data_dir``); relative

@@ -10,11 +10,12 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from memsuite.eval import plots as plotting
+from memsuite.eval.analysis import plots as plotting
+from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
+from memsuite.eval.analysis.metrics import percentile
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.benchmarks.wmb.schema import QTYPES as WMB_QTYPES
 from memsuite.eval.benchmarks.wmb.scoring import gold_turn_outcome, row_outcome, row_part
-from memsuite.eval.compare import Outcome, OutcomeSpec
-from memsuite.eval.metrics import percentile
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.caveats import (
     count_text,
@@ -31,7 +32,6 @@ from memsuite.eval.report.layout import ordered_systems, run_cell, run_column, s
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Section, Table
 from memsuite.eval.report.runs import RunInfo, llm_label
 from memsuite.eval.report.usage import USAGE_COLUMNS, usage_record, usage_summary, usage_table
-from memsuite.eval.stats import Interval
 
 WMB_NOTES = (
     "published numbers: none -- the WMB-100K v2.1 README (wontopos/WMB-100K @ 436cba8) lists "

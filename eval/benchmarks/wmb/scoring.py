@@ -34,10 +34,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from memsuite.eval.analysis.metrics import verdict_of
 from memsuite.eval.answer import failed
 from memsuite.eval.benchmarks.wmb.judges import judge_coverage
 from memsuite.eval.benchmarks.wmb.schema import FALSE_MEMORY, HEADLINE_QTYPE, PART_A_MARKER, QTYPES
-from memsuite.eval.metrics import verdict_of
 from memsuite.eval.protocol import Row
 
 WMB_VERSION = "v2.1"

@@ -1,6 +1,6 @@
 """A report's figures as chart specs the page draws with Chart.js: the same data the PNG is drawn from.
 
-A :class:`~memsuite.eval.report.model.Figure` is a deferred call into :mod:`memsuite.eval.plots`
+A :class:`~memsuite.eval.report.model.Figure` is a deferred call into :mod:`memsuite.eval.analysis.plots`
 (``functools.partial(plot_function, data..., title=...)``); its bound arguments are the plot's plain
 data. :func:`chart_spec` turns the call of each plot function into a JSON spec (its ``kind`` names the
 drawing in ``static/charts.js``); a figure drawn some other way has no spec and the page shows its PNG.
@@ -16,9 +16,9 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from memsuite.eval import plots
+from memsuite.eval.analysis import plots
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.report.model import Figure
-from memsuite.eval.stats import Interval
 
 Spec = dict[str, Any]
 
@@ -170,7 +170,8 @@ def _failure_stages(
     }
 
 
-#: Each plot function of :mod:`memsuite.eval.plots` and its spec, taking the same arguments less the path.
+#: Each plot function of :mod:`memsuite.eval.analysis.plots` and its spec, taking the same arguments less
+#: the path.
 _SPECS: dict[Callable[..., Any], Callable[..., Spec]] = {
     plots.plot_task_bars: _task_bars,
     plots.plot_sweep_curves: _sweep_curves,

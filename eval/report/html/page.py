@@ -3,12 +3,14 @@ copied beside it, and the question data as script files.
 
 Everything the page needs lies in ``index_files/`` next to ``index.html``: a browser opening it from
 ``file://`` may not ``fetch`` local JSON, so data arrive as scripts that hand their payload to
-``MEMSUITE.chunk(name, payload)``. The question index and the details are gzip-compressed JSON in
-base64 (the browser inflates them with ``DecompressionStream``), in chunks: the index in
-:data:`INDEX_CHUNK` rows, loaded when the question browser first opens; the details in
-:data:`DETAILS_CHUNK` rows, loaded when one of their questions is opened. The overview needs none of
-them, so it opens at once however many rows the runs have. Compression is deterministic (no time
-stamp), so a page rewritten from the same runs is byte-identical.
+``MEMSUITE.chunk(name, payload)``. The question index, the details and the retrieved contexts are
+gzip-compressed JSON in base64 (the browser inflates them with ``DecompressionStream``), in chunks:
+the index in :data:`INDEX_CHUNK` rows, loaded when the question browser first opens; the details in
+:data:`DETAILS_CHUNK` rows, loaded when one of their questions is opened; the contexts in chunks of
+about :data:`CONTEXT_CHUNK_CHARS` characters, loaded with an opened question's details and read one
+chunk at a time by the free-text filter (which keeps none of them). The overview needs none of them,
+so it opens at once however many rows the runs have. Compression is deterministic (no time stamp),
+so a page rewritten from the same runs is byte-identical.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 import jinja2
 
 from memsuite.eval.report.html.overview import runs_view, section_views, warnings
+from memsuite.eval.report.html.paired import mcnemar_table, series
 from memsuite.eval.report.html.questions import INDEX_FIELDS, QuestionData, question_data
 from memsuite.eval.report.model import Report
 
@@ -34,6 +37,8 @@ FILES = "index_files"
 INDEX_CHUNK = 10_000
 #: Rows per details chunk: one opened question loads its chunk only.
 DETAILS_CHUNK = 250
+#: Characters of kept context per context chunk (a chunk closes before the row that would pass this).
+CONTEXT_CHUNK_CHARS = 1_000_000
 #: The libraries the page loads, in order (files under ``static/vendor/``; each has its LICENSE there).
 LIBRARIES = (
     "chart-4.6.1.umd.min.js",
@@ -71,6 +76,24 @@ def _write_chunks(folder: Path, prefix: str, items: Sequence[Any], size: int) ->
     return names
 
 
+def _write_context_chunks(folder: Path, contexts: Sequence[list[Any]]) -> list[list[Any]]:
+    """Context chunks of about :data:`CONTEXT_CHUNK_CHARS` characters; ``[name, first row]`` of each."""
+    starts, size = [0], 0
+    for row, (context, _) in enumerate(contexts):
+        if size and size + len(context) > CONTEXT_CHUNK_CHARS:
+            starts.append(row)
+            size = 0
+        size += len(context)
+    chunks = []
+    for n, (start, end) in enumerate(zip(starts, [*starts[1:], len(contexts)], strict=True)):
+        if start == end:
+            continue
+        name = f"context-{n:04d}"
+        (folder / f"{name}.js").write_text(_chunk_script(name, contexts[start:end]), encoding="utf-8")
+        chunks.append([name, start])
+    return chunks
+
+
 def _copy_static(target: Path) -> None:
     static = _package() / "static"
     for entry in static.iterdir():
@@ -82,8 +105,16 @@ def _copy_static(target: Path) -> None:
             (target / entry.name).write_bytes(entry.read_bytes())
 
 
-def page_meta(report: Report, data: QuestionData, index_chunks: list[str], details_chunks: list[str]) -> dict:
-    """What the scripts need before any chunk: names, chunk lists and each run's systems."""
+def page_meta(
+    report: Report,
+    data: QuestionData,
+    index_chunks: list[str],
+    details_chunks: list[str],
+    context_chunks: list[list[Any]],
+) -> dict:
+    """What the scripts need before any chunk: names, chunk lists, each run's systems, the series the
+    paired view offers and their McNemar tests."""
+    paired = series(data, {run.label: run.systems for run in report.runs})
     return {
         "title": report.title,
         "fields": list(INDEX_FIELDS),
@@ -97,7 +128,10 @@ def page_meta(report: Report, data: QuestionData, index_chunks: list[str], detai
         "index_chunk": INDEX_CHUNK,
         "details_chunks": details_chunks,
         "details_chunk": DETAILS_CHUNK,
-        "run_systems": {run.label: run.systems for run in report.runs},
+        "context_chunks": context_chunks,
+        "context_cut": data.cut,
+        "series": paired,
+        "mcnemar": mcnemar_table(data, paired),
         "run_benchmarks": {run.label: run.benchmark for run in report.runs},
         "files": FILES,
     }
@@ -123,6 +157,7 @@ def write_page(report: Report, out_dir: Path | str, drawn: Mapping[str, str] | N
     data = question_data(report.runs)
     index_chunks = _write_chunks(files / "data", "index", data.index, INDEX_CHUNK)
     details_chunks = _write_chunks(files / "data", "details", data.details, DETAILS_CHUNK)
+    context_chunks = _write_context_chunks(files / "data", data.contexts)
     sections = section_views(report, drawn or {})
     charts = {}
     for i, section in enumerate(sections):
@@ -138,7 +173,7 @@ def write_page(report: Report, out_dir: Path | str, drawn: Mapping[str, str] | N
             warnings=warnings(report),
             runs=runs_view(report.runs),
             sections=sections,
-            meta=page_meta(report, data, index_chunks, details_chunks),
+            meta=page_meta(report, data, index_chunks, details_chunks, context_chunks),
             charts=charts,
             files=FILES,
             libraries=LIBRARIES,

@@ -5,11 +5,12 @@ The index holds what a filter or a list line needs: run, system, unit, question 
 each judge's verdict as one letter (``p`` pass, ``f`` fail, ``u`` undecided -- a verdict without a
 True/False, or a failed judge call -- and ``-`` where the judge did not judge the row), the failure
 stage the benchmark attributes, whether two answer judges disagree (:mod:`..agreement`'s sources), and
-short texts for the free-text filter. Details keep each row's context up to a per-row budget that
-shrinks as a run grows (:func:`context_limit`), and long metadata and verdict values by their size, so
-a 50,000-row run stays a folder under 30 MB; the page says how much of a context it shows, and
-``rows.jsonl`` has everything whole. Question, gold and answer are in the details only when the index
-holds them cut.
+short texts for the free-text filter. The retrieved contexts are kept apart from the details (the
+free-text filter reads them a chunk at a time without the rest), each up to a per-row budget that
+shrinks as a run grows (:func:`context_limit`); details replace long metadata and verdict values by
+their size, so a 50,000-row run stays a folder under 30 MB. The page says how much of a context it
+shows and searches, and ``rows.jsonl`` has everything whole. Question, gold and answer are in the
+details only when the index holds them cut.
 
 Evidence items are the strings a benchmark names as what a question needs (MEME's needed values,
 LoCoMo's evidence turn ids, BEAM's relevant documents, LongMemEval's answer sessions): each is listed
@@ -23,11 +24,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memsuite.eval.analysis.show import question_records
 from memsuite.eval.protocol import Row
 from memsuite.eval.report import agreement
 from memsuite.eval.report.runs import RunInfo
 from memsuite.eval.report.usage import answer_ms, retrieve_ms
-from memsuite.eval.show import question_records
 
 #: Metadata keys whose values name a question's evidence items, by benchmark convention.
 EVIDENCE_KEYS = ("values", "evidence", "relevant", "answer_session_ids", "evidence_ids")
@@ -62,6 +63,11 @@ class QuestionData:
     """One entry per row: see :data:`INDEX_FIELDS`."""
     details: list[dict[str, Any]] = field(default_factory=list)
     """One per row, aligned with ``index``."""
+    contexts: list[list[Any]] = field(default_factory=list)
+    """One ``[kept context, [[start, end), ...] spans in the whole context]`` per row, aligned with
+    ``index`` (see :func:`kept_context`)."""
+    cut: int = 0
+    """Rows whose context is kept in part."""
 
     def position(self, values: list[str], value: str | None) -> int | None:
         """``value``'s position in ``values`` (appended the first time); None stays None."""
@@ -104,6 +110,15 @@ def disagrees(row: Row, sources: Sequence[str]) -> bool:
     """Whether two of the answer judges' ``sources`` decided the row differently."""
     decided = {v for s in sources if (v := agreement.value(row, s)) is not None}
     return len(decided) > 1
+
+
+def cell_label(row: Row, cell: str | None) -> str | None:
+    """The task / category as the page shows it: with its name where the benchmark numbers its
+    categories and names them too (LoCoMo's ``category`` 2 is ``temporal``)."""
+    name = row.metadata.get("category_name")
+    if cell is None or not isinstance(name, str) or name == cell:
+        return cell
+    return f"{cell} {name}"
 
 
 def context_limit(n_rows: int) -> int:
@@ -209,7 +224,7 @@ def question_data(runs: Sequence[RunInfo]) -> QuestionData:
                     data.position(data.systems, row.system),
                     row.unit_id,
                     row.question_id,
-                    data.position(data.cells, record["cell"]),
+                    data.position(data.cells, cell_label(row, record["cell"])),
                     data.position(data.stages, record["stage"]),
                     verdicts,
                     1 if disagrees(row, sources.get(row.system, [])) else 0,
@@ -222,13 +237,13 @@ def question_data(runs: Sequence[RunInfo]) -> QuestionData:
             )
             items = evidence_items(row)
             context, spans = kept_context(row.context or "", items, limit)
+            data.contexts.append([context, spans])
+            data.cut += len(context) < len(row.context or "")
             data.details.append(
                 {
                     "question": _unless_short(row.question),
                     "gold": _unless_short(row.gold),
                     "answer": _unless_short(row.answer),
-                    "context": context,
-                    "context_spans": spans,
                     "context_chars": len(row.context or ""),
                     "evidence": [{"item": i, "found": found_in(row, i)} for i in items],
                     "verdicts": {

@@ -1,5 +1,5 @@
 // The report's plots drawn with Chart.js from the chart specs of charts.py: bars and curves with their
-// 95 % intervals as whiskers (the error-bars plugin), latency boxes as the median with its quartiles,
+// 95 % intervals as whiskers (the error-bars plugin), latency as box plots (quartiles, median, p5-p95),
 // failure stages as stacked shares. Hovering a bar or point shows its value, interval and n.
 "use strict";
 (function () {
@@ -107,21 +107,22 @@
   }
 
   function latency(figure, spec) {
+    // A box plot from floating bars that overlap (grouped: false): the whisker p5-p95 as a thin bar,
+    // the box p25-p75, the median as a narrow dark bar (a fixed ratio wide, so equally wide on the
+    // log axis). A bar from the axis' edge would have a length set by where the axis starts.
     const boxes = spec.boxes;
+    const at = (v) => Math.max(v, 0.001);
+    const bar = (label, data, colour, thickness, order) => ({
+      label, data, backgroundColor: colour, grouped: false, barThickness: thickness, order,
+    });
     new Chart(canvasIn(figure, 60 + 34 * boxes.length), {
-      type: "barWithErrorBars",
+      type: "bar",
       data: {
         labels: boxes.map((b) => b.name),
         datasets: [
-          {
-            label: "median (inner whiskers p25-p75, outer p5-p95)",
-            data: boxes.map((b) => ({
-              x: Math.max(b.p50, 0.001),
-              xMin: [Math.max(b.p25, 0.001), Math.max(b.p5, 0.001)],
-              xMax: [Math.max(b.p75, 0.001), Math.max(b.p95, 0.001)],
-            })),
-            backgroundColor: "rgba(31,119,180,0.6)",
-          },
+          bar("p25-p75", boxes.map((b) => [at(b.p25), at(b.p75)]), "rgba(31,119,180,0.6)", 18, 2),
+          bar("p5-p95", boxes.map((b) => [at(b.p5), at(b.p95)]), "#333", 2, 3),
+          bar("median", boxes.map((b) => [at(b.p50) / 1.015, at(b.p50) * 1.015]), "#0b3a5c", 18, 1),
         ],
       },
       options: {
@@ -129,7 +130,6 @@
         scales: {
           x: {
             type: "logarithmic",
-            // The scale spans the outer whiskers, which the plugin does not count in its range.
             min: Math.max(0.001, Math.min(...boxes.map((b) => b.p5)) / 1.5),
             max: Math.max(...boxes.map((b) => b.p95)) * 1.5,
             title: { display: true, text: "ms per search call (log)" },
@@ -140,6 +140,7 @@
         plugins: {
           legend: { display: false },
           tooltip: {
+            filter: (item) => item.datasetIndex === 0,
             callbacks: {
               label: (item) => {
                 const b = boxes[item.dataIndex];

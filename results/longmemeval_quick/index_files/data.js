@@ -16,22 +16,58 @@ window.MEMSUITE = (function () {
   }
 
   function chunk(name, payload) {
-    const waiting = pending[name];
-    if (!waiting) return;
-    inflate(payload).then(waiting.resolve, waiting.reject);
+    const waiting = pending[name] || [];
+    delete pending[name];
+    if (!waiting.length) return;
+    const parsed = inflate(payload);
+    for (const w of waiting) parsed.then(w.resolve, w.reject);
   }
 
-  function load(name) {
-    if (loaded[name]) return loaded[name];
-    loaded[name] = new Promise((resolve, reject) => {
-      pending[name] = { resolve, reject };
+  function fetchChunk(name) {
+    return new Promise((resolve, reject) => {
+      (pending[name] = pending[name] || []).push({ resolve, reject });
       const script = document.createElement("script");
       script.src = `${meta.files}/data/${name}.js`;
       script.onerror = () => reject(new Error(`cannot load ${script.src}`));
       script.onload = () => script.remove();
       document.head.appendChild(script);
     });
+  }
+
+  // A chunk, kept once loaded (the index, the details).
+  function load(name) {
+    if (!loaded[name]) loaded[name] = fetchChunk(name);
     return loaded[name];
+  }
+
+  // The context chunk holding a row: [name, first row] from meta.context_chunks (ordered by first row).
+  function contextChunk(row) {
+    const chunks = meta.context_chunks;
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (chunks[mid][1] <= row) lo = mid;
+      else hi = mid - 1;
+    }
+    return chunks[lo];
+  }
+
+  // Context chunks are not kept: the free-text filter reads every one of them in turn, and holding
+  // them all would hold every context of a large run. The last one read stays for the next question.
+  let lastContext = null;
+  async function contextPart(chunk) {
+    if (!lastContext || lastContext.name !== chunk[0]) {
+      lastContext = { name: chunk[0], part: fetchChunk(chunk[0]) };
+    }
+    return lastContext.part;
+  }
+
+  // One row's kept context: { text, spans } (spans: [start, end) of the kept parts in the whole text).
+  async function context(row) {
+    const chunk = contextChunk(row);
+    const [text, spans] = (await contextPart(chunk))[row - chunk[1]];
+    return { text, spans };
   }
 
   let index = null;
@@ -78,5 +114,5 @@ window.MEMSUITE = (function () {
     return node;
   }
 
-  return { meta, chunk, load, loadIndex, details, questionKey, el };
+  return { meta, chunk, load, loadIndex, details, context, contextChunk, contextPart, questionKey, el };
 })();

@@ -35,8 +35,11 @@
       const counts = counter(rows, (r) => r[field]);
       return names.map((name, i) => [i, name, counts.get(i) || 0]).filter((o) => o[2] > 0);
     };
+    const cut = meta.context_cut
+      ? `${meta.context_cut} of ${meta.rows} contexts are kept in part: the search reads what the page keeps (rows.jsonl has them whole)`
+      : null;
     form.appendChild(el("label", { class: "filter" }, el("span", { text: "text" }),
-      el("input", { type: "search", name: "text", id: "filter-text", "data-filter": "text", placeholder: "question, gold, answer, id" })));
+      el("input", { type: "search", name: "text", id: "filter-text", "data-filter": "text", placeholder: "question, gold, answer, id, context", title: cut })));
     form.appendChild(select("run", "run", byIndex(meta.runs, "run")));
     form.appendChild(select("system", "system", byIndex(meta.systems, "system")));
     if (meta.cells.length) form.appendChild(select("cell", "task / category", byIndex(meta.cells, "cell")));
@@ -57,6 +60,7 @@
     form.addEventListener("reset", () => setTimeout(() => apply(0)));
   }
 
+  // The filters but free text, as one test of an index entry.
   function matcher() {
     const form = document.getElementById("filters");
     const value = (name) => (form.elements[name] ? form.elements[name].value : "");
@@ -70,23 +74,97 @@
       if (wanted) tests.push((r) => r.verdicts[j] === wanted);
     });
     if (form.elements.disagree && form.elements.disagree.checked) tests.push((r) => r.disagree === 1);
-    const text = value("text").trim().toLowerCase();
-    if (text) {
-      tests.push((r) => {
-        if (r.haystack === undefined) {
-          r.haystack = [r.unit, r.question_id, r.question, r.gold, r.answer || ""].join("\n").toLowerCase();
-        }
-        return r.haystack.includes(text);
-      });
-    }
     return (r) => tests.every((t) => t(r));
   }
 
-  function apply(toPage) {
+  function searchText() {
+    const input = document.getElementById("filter-text");
+    return input ? input.value.trim().toLowerCase() : "";
+  }
+
+  function inIndex(r, text) {
+    if (r.haystack === undefined) {
+      r.haystack = [r.unit, r.question_id, r.question, r.gold, r.answer || ""].join("\n").toLowerCase();
+    }
+    return r.haystack.includes(text);
+  }
+
+  // What the context search knows for its last text: the rows read and those that matched. A text that
+  // holds the last one can match only where the last one did, so the rows it missed are not read again.
+  let contextHits = { text: null, checked: new Set(), matched: new Set() };
+  let searchRun = 0;
+
+  // The rows of `candidates` whose kept context holds `text`, reading one context chunk at a time;
+  // null when a newer search started meanwhile.
+  async function searchContexts(candidates, text, run, status) {
+    if (contextHits.text !== text) {
+      const narrower = contextHits.text !== null && text.includes(contextHits.text);
+      const missed = new Set();
+      if (narrower) for (const row of contextHits.checked) if (!contextHits.matched.has(row)) missed.add(row);
+      contextHits = { text, checked: missed, matched: new Set() };
+    }
+    const hits = contextHits;
+    const byChunk = new Map();
+    for (const r of candidates) {
+      if (hits.checked.has(r.row)) continue;
+      const chunk = M.contextChunk(r.row);
+      if (!byChunk.has(chunk)) byChunk.set(chunk, []);
+      byChunk.get(chunk).push(r.row);
+    }
+    let done = 0;
+    for (const [chunk, wanted] of byChunk) {
+      status.textContent = `searching the retrieved contexts: ${done} of ${byChunk.size} parts read`;
+      const part = await M.contextPart(chunk);
+      if (run !== searchRun) return null;
+      for (const row of wanted) {
+        const [kept, spans] = part[row - chunk[1]];
+        // Each kept part on its own: a match may not run across a cut.
+        let at = 0;
+        for (const [start, end] of spans) {
+          if (kept.slice(at, at + end - start).toLowerCase().includes(text)) {
+            hits.matched.add(row);
+            break;
+          }
+          at += end - start;
+        }
+        hits.checked.add(row);
+      }
+      done++;
+    }
+    return new Set(candidates.filter((r) => hits.matched.has(r.row)).map((r) => r.row));
+  }
+
+  // Filter the index; free text matches the index texts at once and the retrieved contexts after
+  // their chunks are read. #result-count's data-state is "searching" until the count is final.
+  async function apply(toPage) {
+    const run = ++searchRun;
+    const count = document.getElementById("result-count");
+    const status = document.getElementById("search-status");
     const keep = matcher();
-    shown = rows.filter(keep);
-    document.getElementById("result-count").textContent = String(shown.length);
+    const base = rows.filter(keep);
+    const text = searchText();
+    const show = (list, state, note) => {
+      shown = list;
+      count.textContent = String(list.length);
+      count.dataset.state = state;
+      status.textContent = note;
+    };
+    if (!text) {
+      show(base, "done", "");
+      render(toPage);
+      return;
+    }
+    const quick = new Set();
+    const rest = [];
+    for (const r of base) (inIndex(r, text) ? quick.add(r.row) : rest.push(r));
+    show(base.filter((r) => quick.has(r.row)), "searching", "searching the retrieved contexts");
     render(toPage);
+    const inContext = await searchContexts(rest, text, run, status);
+    if (inContext === null) return;
+    const partly = meta.context_cut ? ` (as the page keeps it: ${meta.context_cut} of ${meta.rows} contexts in part)` : "";
+    show(base.filter((r) => quick.has(r.row) || inContext.has(r.row)), "done",
+      `${quick.size} in question, gold, answer or id; ${inContext.size} more in the retrieved context${partly}`);
+    render(page);
   }
 
   function badge(letter, judge) {
@@ -119,43 +197,52 @@
     document.getElementById("next-page").disabled = page >= pages - 1;
   }
 
-  function marked(text, items) {
-    // The context with each retrieved evidence item marked; items are plain strings.
+  // The context with each retrieved evidence item (plain strings, as they are) and the free-text
+  // search (in any case) marked.
+  function marked(text, items, search) {
     const found = items.filter((i) => i.length > 0);
+    // Lower-casing may change a string's length (a few letters outside ASCII); then positions would
+    // not line up, and the search is not marked.
+    const lower = search && text.toLowerCase();
+    const caseless = lower && lower.length === text.length;
     const nodes = [];
     let at = 0;
-    while (at < text.length && found.length) {
+    while (at < text.length) {
       let best = -1;
-      let item = "";
+      let length = 0;
+      let kind = "";
       for (const candidate of found) {
         const i = text.indexOf(candidate, at);
-        if (i >= 0 && (best < 0 || i < best || (i === best && candidate.length > item.length))) {
-          best = i;
-          item = candidate;
+        if (i >= 0 && (best < 0 || i < best || (i === best && candidate.length > length))) {
+          [best, length, kind] = [i, candidate.length, "evidence"];
         }
       }
+      if (caseless) {
+        const i = lower.indexOf(search, at);
+        if (i >= 0 && (best < 0 || i < best)) [best, length, kind] = [i, search.length, "search"];
+      }
       if (best < 0) break;
-      nodes.push(text.slice(at, best), el("mark", { class: "evidence", text: item }));
-      at = best + item.length;
+      nodes.push(text.slice(at, best), el("mark", { class: kind, text: text.slice(best, best + length) }));
+      at = best + length;
     }
     nodes.push(text.slice(at));
     return nodes;
   }
 
-  function contextBlock(d) {
+  function contextBlock(d, context) {
     const items = d.evidence.filter((e) => e.found).map((e) => e.item);
     const parts = [];
     let offset = 0;
     let previous = 0;
-    for (const [start, end] of d.context_spans) {
+    for (const [start, end] of context.spans) {
       if (start > previous) parts.push(el("span", { class: "gap", text: `\n… ${start - previous} characters left out …\n` }));
-      parts.push(...marked(d.context.slice(offset, offset + end - start), items));
+      parts.push(...marked(context.text.slice(offset, offset + end - start), items, searchText()));
       offset += end - start;
       previous = end;
     }
     if (previous < d.context_chars) parts.push(el("span", { class: "gap", text: `\n… ${d.context_chars - previous} characters left out` }));
-    const showing = d.context.length < d.context_chars
-      ? `showing ${d.context.length} of ${d.context_chars} characters (the rest is in rows.jsonl)`
+    const showing = context.text.length < d.context_chars
+      ? `showing ${context.text.length} of ${d.context_chars} characters (the rest is in rows.jsonl)`
       : `${d.context_chars} characters`;
     return [el("h4", { text: `Retrieved context (${showing})` }), el("pre", { class: "context" }, parts)];
   }
@@ -190,7 +277,8 @@
     for (const item of document.querySelectorAll(".question.open")) item.classList.remove("open");
     const item = document.querySelector(`.question[data-row="${index}"]`);
     if (item) item.classList.add("open");
-    const d = await M.details(index);
+    const [d, context] = await Promise.all([M.details(index), M.context(index)]);
+    if (box.dataset.row !== String(index)) return; // another question was opened meanwhile
     // The details repeat a text only when the index holds it cut.
     const question = d.question ?? row.question;
     const gold = d.gold ?? row.gold;
@@ -218,7 +306,7 @@
         ? el("div", { class: "evidence-list" }, el("h4", { text: "Evidence items" }),
           el("ul", {}, d.evidence.map((e) => el("li", { class: e.found ? "found" : "missing", text: `${e.item} — ${e.found ? "retrieved" : "not retrieved"}` }))))
         : null,
-      ...contextBlock(d),
+      ...contextBlock(d, context),
       siblings.length
         ? el("div", { class: "siblings" }, el("h4", { text: "The same question elsewhere" }),
           el("ul", {}, siblings.map((s) => el("li", {}, el("a", { href: `#question/${M.questionKey(s)}/${s.row}`, text: `${meta.runs[s.run]} / ${meta.systems[s.system]}` }), " ", meta.judges.map((j, k) => (s.verdicts[k] === "-" ? null : badge(s.verdicts[k], j)))))))
@@ -266,11 +354,8 @@
     const form = document.getElementById("paired-form");
     if (form.dataset.built) return;
     form.dataset.built = "1";
-    const series = [];
-    for (const [r, run] of meta.runs.entries()) {
-      for (const system of meta.run_systems[run] || []) series.push([r, meta.systems.indexOf(system), `${run} / ${system}`]);
-    }
-    const options = series.map(([r, s, label], i) => el("option", { value: i, text: label }));
+    const series = meta.series;
+    const options = series.map(([, , label], i) => el("option", { value: i, text: label }));
     const judges = meta.judges.map((j, i) => el("option", { value: i, text: j }));
     form.append(
       el("label", {}, "system A ", el("select", { name: "a", id: "paired-a" }, options.map((o) => o.cloneNode(true)))),
@@ -285,9 +370,15 @@
     const form = document.getElementById("paired-form");
     const out = document.getElementById("paired-result");
     out.textContent = "";
-    const [ra, sa, la] = series[Number(form.elements.a.value)] || [];
-    const [rb, sb, lb] = series[Number(form.elements.b.value)] || [];
+    const ia = Number(form.elements.a.value);
+    const ib = Number(form.elements.b.value);
+    const [ra, sa, la] = series[ia] || [];
+    const [rb, sb, lb] = series[ib] || [];
     const j = Number(form.elements.judge.value);
+    if (!meta.judges.length) {
+      out.appendChild(el("p", { class: "note", text: "No row carries a judge's verdict (the benchmark scores its rows by other measures): there is nothing to pair." }));
+      return;
+    }
     if (la === undefined || lb === undefined || la === lb) {
       out.appendChild(el("p", { class: "note", text: "Pick two different systems." }));
       return;
@@ -315,7 +406,8 @@
         el("tbody", {},
           el("tr", {}, el("th", { text: `${la} passes` }), el("td", { class: "num", text: counts.pp }), el("td", { class: "num", "data-count": "a-only", text: counts.pf })),
           el("tr", {}, el("th", { text: `${la} fails` }), el("td", { class: "num", "data-count": "b-only", text: counts.fp }), el("td", { class: "num", text: counts.ff })))),
-      el("p", { class: "note", text: `Questions both systems were asked and judge ${meta.judges[j]} decided for both; ${counts.undecided} shared questions left out (undecided, failed or not judged). The ${discordant.length} discordant pairs are the ones McNemar's test counts (memsuite compare gives the test).` }));
+      mcnemarLine(ia, ib, j, counts, la, lb),
+      el("p", { class: "note", text: `Questions both systems were asked and judge ${meta.judges[j]} decided for both; ${counts.undecided} shared questions left out (undecided, failed or not judged). The ${discordant.length} discordant pairs below are the ones McNemar's test counts.` }));
     const list = el("ol", { class: "pairs", id: "paired-list" });
     const pager = el("div", { class: "pager" });
     out.append(list, pager);
@@ -340,6 +432,30 @@
       }
     };
     show(0);
+  }
+
+  function pValue(p) {
+    return p >= 0.001 ? p.toFixed(3) : p.toExponential(1);
+  }
+
+  // McNemar's exact test of the pair as the report computed it (meta.mcnemar: "i-k-judge" for series
+  // i < k), checked against the counts the page made from the index.
+  function mcnemarLine(ia, ib, j, counts, la, lb) {
+    const swap = ia > ib;
+    const entry = meta.mcnemar[swap ? `${ib}-${ia}-${j}` : `${ia}-${ib}-${j}`];
+    const decided = counts.pp + counts.pf + counts.fp + counts.ff;
+    if (!entry) {
+      if (decided) throw new Error(`no McNemar test for ${la} and ${lb} though ${decided} questions were decided for both`);
+      return el("p", { class: "mcnemar note", text: `No question was decided for both by judge ${meta.judges[j]}: nothing to test.` });
+    }
+    const [aOnly, bOnly, p] = swap ? [entry[1], entry[0], entry[2]] : entry;
+    if (aOnly !== counts.pf || bOnly !== counts.fp) {
+      throw new Error(`McNemar counts ${aOnly}/${bOnly} differ from the page's ${counts.pf}/${counts.fp}`);
+    }
+    const text = aOnly + bOnly
+      ? `McNemar's exact test (two-sided) on the ${aOnly + bOnly} discordant pairs: p = ${pValue(p)}`
+      : "McNemar's exact test: no discordant pair, nothing to test (p = 1)";
+    return el("p", { class: "mcnemar", "data-p": p, "data-a-only": aOnly, "data-b-only": bOnly, text });
   }
 
   M.showQuestions = showQuestions;

@@ -14,11 +14,11 @@ if find_spec("agentic_memory") is None:
 
 from memsuite.baselines.adapters.amem import AMemMemory
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
-from memsuite.eval.config import config_from_dict
 from memsuite.eval.oracle import amem_kinds
 from memsuite.eval.oracle.kinds import PromptKind, check_kinds
 from memsuite.eval.oracle.server import OracleServer
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.errors import ConfigError
 
 

@@ -9,8 +9,8 @@ from importlib.util import find_spec
 
 import pytest
 
-from memsuite.eval.config import config_from_dict
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 
 
 def _oracle_run(tmp_path, system: str):

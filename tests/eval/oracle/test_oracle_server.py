@@ -10,10 +10,10 @@ import pytest
 from memsuite.eval.benchmarks.meme import oracle_gold
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
 from memsuite.eval.benchmarks.meme.protocol import answer_messages
-from memsuite.eval.config import config_from_dict
 from memsuite.eval.oracle.kinds import PromptKind, check_kinds
 from memsuite.eval.oracle.run import open_oracle
 from memsuite.eval.oracle.server import OracleServer, all_kinds
+from memsuite.eval.run.config import config_from_dict
 from memsuite.memory_systems.errors import ConfigError
 
 

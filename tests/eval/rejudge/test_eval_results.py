@@ -127,8 +127,8 @@ def test_a_fetched_answer_set_is_rejudged_by_its_catalogue_name(shared_data, tmp
     """The path a user never types: `memsuite rejudge locomo_audit_answers/<file>` reads the cached copy
     (placed here as `memsuite data fetch` would leave it); a name not fetched is refused with the fetch
     command before any folder is written."""
-    from memsuite.eval import data_cache
-    from memsuite.eval.datasets import get_dataset
+    from memsuite.eval.data import cache as data_cache
+    from memsuite.eval.data.catalogue import get_dataset
 
     monkeypatch.setenv("MEMSUITE_DATA", str(tmp_path / "cache"))
     name = "fc-baseline/results/gpt-4o-mini-memos/eval_results.json"

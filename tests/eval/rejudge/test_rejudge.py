@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from memsuite.eval.config import config_from_dict
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.rejudge.formats import detect
 from memsuite.eval.report.document import build_report, report_markdown
 from memsuite.eval.report.runs import load_runs
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 
 LOCOMO = "locomo/locomo.dev.json"
@@ -200,7 +200,7 @@ def test_llm_judge_repeats_record_every_call(shared_data, tmp_path, replay_llm):
 
 @pytest.mark.shared_data("longmemeval", "longmemeval_published")
 def test_the_command_line(shared_data, tmp_path, capsys):
-    from memsuite.eval.cli import main
+    from memsuite.eval.cli.main import main
 
     path = sorted((shared_data / "published" / "longmemeval").glob("*bc_only*.jsonl"))[0]
     out = tmp_path / "cli"

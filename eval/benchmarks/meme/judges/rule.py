@@ -3,7 +3,7 @@
 ER is judged exactly as the paper does (normalised substring). The paper judges the other tasks with
 GPT-4o against a rubric; these rules encode the same rubric with string tests, so they are stricter
 about wording than an LLM would be. Their agreement with the LLM judge is measured on the same rows
-(:func:`memsuite.eval.metrics.judge_agreement`).
+(:func:`memsuite.eval.analysis.metrics.judge_agreement`).
 
 Matching is on normalised text: Unicode NFKC, lower case, typographic quotes and dashes folded,
 whitespace collapsed. For ER (the paper's test) and Tr's order, a value "is present" when its

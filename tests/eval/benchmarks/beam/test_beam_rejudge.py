@@ -6,9 +6,9 @@ import json
 
 from beam_data import chat, question, write_conversation
 
-from memsuite.eval.cli import main
-from memsuite.eval.config import config_from_dict
-from memsuite.eval.runner import run
+from memsuite.eval.cli.main import main
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 
 
 def test_a_beam_run_with_answers_is_rejudged_by_the_rule_judge(tmp_path, replay_llm):

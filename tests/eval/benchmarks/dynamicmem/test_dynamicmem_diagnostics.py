@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from memsuite.eval.analysis.diagnostics import OUTCOMES, format_stage_table
 from memsuite.eval.benchmarks.dynamicmem.diagnostics import (
     Probe,
     attribute,
@@ -19,10 +20,9 @@ from memsuite.eval.benchmarks.dynamicmem.diagnostics import (
 )
 from memsuite.eval.benchmarks.dynamicmem.protocol import SNAPSHOT_FILE, DynamicMemBenchmark, probe_record
 from memsuite.eval.benchmarks.dynamicmem.schema import current_value
-from memsuite.eval.config import config_from_dict
-from memsuite.eval.diagnostics import OUTCOMES, format_stage_table
 from memsuite.eval.protocol import Row
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 
 GOLD = {"timing": {"start_time": "06:30"}, "location": "Weir meadow"}
 EVIDENCE = ["log_00007", "log_00042"]

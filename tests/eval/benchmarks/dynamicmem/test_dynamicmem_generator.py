@@ -18,7 +18,7 @@ from memsuite.eval.benchmarks.dynamicmem.schema import (
     TASK_PACK_FILE,
     category_of,
 )
-from memsuite.eval.cli import main
+from memsuite.eval.cli.main import main
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,9 @@ import pytest
 
 from memsuite.eval.benchmarks.dynamicmem.oracle_gold import unit_gold, value_text
 from memsuite.eval.benchmarks.dynamicmem.protocol import DynamicMemBenchmark
-from memsuite.eval.config import config_from_dict
 from memsuite.eval.oracle.gold import gold_source
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ import pytest
 
 from memsuite.baselines.bm25 import BM25Memory
 from memsuite.eval.benchmarks.dynamicmem.protocol import DynamicMemBenchmark
-from memsuite.eval.config import config_from_dict
 from memsuite.eval.protocol import RunContext
 from memsuite.eval.registry import get_benchmark
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import LLMFailure, LLMResult
 

@@ -9,9 +9,9 @@ import json
 import pytest
 from runfolders import table_of, without_intervals, write_run
 
+from memsuite.eval.analysis.diagnostics import OUTCOMES as STAGE_OUTCOMES
 from memsuite.eval.benchmarks.dynamicmem.protocol import SNAPSHOT_FILE, probe_record
 from memsuite.eval.benchmarks.dynamicmem.scoring import summarize as dynamicmem_summarize
-from memsuite.eval.diagnostics import OUTCOMES as STAGE_OUTCOMES
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_markdown, write_report
 from memsuite.eval.report.runs import load_runs
@@ -170,7 +170,7 @@ def test_dynamicmem_rows_left_out_by_failed_calls_are_counted_per_checkpoint(tmp
 
 
 def test_dynamicmem_keys_are_compared_and_headlined_per_user(tmp_path):
-    from memsuite.eval.compare import compare, headline, outcome_spec, sides
+    from memsuite.eval.analysis.compare import compare, headline, outcome_spec, sides
 
     scores = dynamicmem_summarize(DM_ROWS)
     path = write_run(tmp_path / "dm", benchmark="dynamicmem", rows=DM_ROWS, scores=scores)

@@ -153,10 +153,10 @@ def test_an_audit_of_another_release_or_a_malformed_one_is_refused(shared_data, 
 
 @pytest.mark.shared_data("locomo", "locomo_audit")
 def test_a_run_and_its_report_under_both_keys(shared_data, tmp_path, monkeypatch):
-    from memsuite.eval.config import config_from_dict
     from memsuite.eval.report.document import build_report, report_markdown
     from memsuite.eval.report.runs import load_runs
-    from memsuite.eval.runner import run
+    from memsuite.eval.run.config import config_from_dict
+    from memsuite.eval.run.runner import run
 
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
     options = {"data": str(shared_data / DEV), "conversations": ["conv-26"], "max_questions": 12}

@@ -10,11 +10,11 @@ import pytest
 
 from memsuite.baselines.bm25 import BM25Memory
 from memsuite.eval.benchmarks.locomo.protocol import LocomoBenchmark, default_data_path, to_session
-from memsuite.eval.config import config_from_dict
 from memsuite.eval.protocol import RunContext
 from memsuite.eval.report.document import build_report, report_markdown
 from memsuite.eval.report.runs import data_source, load_runs
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Session, Turn
 from memsuite.memory_systems.registry import get_system

@@ -12,11 +12,11 @@ from memsuite.baselines.bm25 import BM25Memory
 from memsuite.eval.benchmarks.longmemeval.judges.retrieval import question_metrics
 from memsuite.eval.benchmarks.longmemeval.protocol import LongMemEvalBenchmark, to_sessions
 from memsuite.eval.benchmarks.longmemeval.schema import corpus, parse_date, session_documents
-from memsuite.eval.config import config_from_dict
 from memsuite.eval.protocol import RunContext
 from memsuite.eval.report.document import build_report, report_markdown
 from memsuite.eval.report.runs import load_runs
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.records import IngestReport
 from memsuite.memory_systems.registry import get_system
 from memsuite.memory_systems.tokens import count_tokens, split_by_tokens

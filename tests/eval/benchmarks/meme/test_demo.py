@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from memsuite.eval.benchmarks.meme import demo
-from memsuite.eval.runlog import load_run
+from memsuite.eval.run.folder import load_run
 
 CONFIG = """\
 benchmark: meme

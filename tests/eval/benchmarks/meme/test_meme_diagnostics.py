@@ -7,15 +7,15 @@ from dataclasses import dataclass
 
 import pytest
 
+from memsuite.eval.analysis.diagnostics import OUTCOMES, format_stage_table
 from memsuite.eval.benchmarks.meme.diagnostics import attribute, attribute_rows, load_snapshots, stage_table
 from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
 from memsuite.eval.benchmarks.meme.protocol import evidence_verdict
 from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Question, abs_gold
-from memsuite.eval.config import config_from_dict
-from memsuite.eval.diagnostics import OUTCOMES, format_stage_table
 from memsuite.eval.protocol import Row
-from memsuite.eval.runlog import RunFolder
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.folder import RunFolder
+from memsuite.eval.run.runner import run
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from memsuite.eval.benchmarks.meme.generator.domains import DOMAINS, VERBATIM_MA
 from memsuite.eval.benchmarks.meme.judges.rule import judge_rule
 from memsuite.eval.benchmarks.meme.loader import load_episodes, save_episodes
 from memsuite.eval.benchmarks.meme.schema import BEFORE_TASK_TYPES, DELETION_GOLD, TASK_TYPES, Episode
-from memsuite.eval.cli import main
+from memsuite.eval.cli.main import main
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.tokens import count_tokens
 

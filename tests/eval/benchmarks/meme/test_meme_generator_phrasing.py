@@ -14,7 +14,7 @@ import pytest
 from memsuite.eval.benchmarks.meme.generator import dialogue, generate_episodes
 from memsuite.eval.benchmarks.meme.generator.dialogue import _DEV, PHRASINGS, templates
 from memsuite.eval.benchmarks.meme.generator.tables import load_table
-from memsuite.eval.cli import build_parser
+from memsuite.eval.cli.main import build_parser
 from memsuite.memory_systems.errors import ConfigError
 
 #: Families written blind to the rules: the retired third held-out family and the current one.

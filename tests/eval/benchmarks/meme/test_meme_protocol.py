@@ -9,9 +9,9 @@ import pytest
 
 from memsuite.eval.benchmarks.meme.protocol import answer_messages, cut_context, evidence_verdict
 from memsuite.eval.benchmarks.meme.schema import Question
-from memsuite.eval.config import config_from_dict
-from memsuite.eval.runlog import load_run
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.folder import load_run
+from memsuite.eval.run.runner import run
 
 
 def truncate_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:
@@ -261,7 +261,7 @@ def _dead_endpoint() -> dict:
 def _run_cli(tmp_path, config: dict, capsys) -> tuple[int, list[str]]:
     import yaml
 
-    from memsuite.eval.cli import main
+    from memsuite.eval.cli.main import main
 
     path = tmp_path / "config.yaml"
     path.write_text(yaml.safe_dump(config))

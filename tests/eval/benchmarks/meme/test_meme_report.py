@@ -14,13 +14,13 @@ from runfolders import csv_rows, table_of, without_intervals, write_run
 
 from memsuite.eval.benchmarks.meme.paper import PAPER_MAIN_TABLE, protocol_differences
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
-from memsuite.eval.cli import main
-from memsuite.eval.config import config_from_dict
+from memsuite.eval.cli.main import main
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_markdown, write_report
 from memsuite.eval.report.runs import load_runs
-from memsuite.eval.runlog import RunFolder
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.folder import RunFolder
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.llm import PriceTable
 
 LOG = "FATAL qv-7 quorum lost at shard brindle-3"

@@ -6,11 +6,11 @@ from __future__ import annotations
 from runfolders import table_of
 
 from memsuite.eval.benchmarks.meme.report import MEME_ORACLE_NOTE
-from memsuite.eval.config import config_from_dict
 from memsuite.eval.report.caveats import ORACLE_CEILING
 from memsuite.eval.report.document import build_report, report_markdown
 from memsuite.eval.report.runs import load_runs
-from memsuite.eval.runner import run
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 
 
 def test_oracle_rows_are_ceilings_and_leave_the_answer_tables(tmp_path):

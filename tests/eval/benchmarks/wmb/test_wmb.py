@@ -45,10 +45,10 @@ from memsuite.eval.benchmarks.wmb.scoring import (
     speed_penalty,
     wmb_scores,
 )
-from memsuite.eval.cli import main
-from memsuite.eval.config import load_config
+from memsuite.eval.cli.main import main
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import get_benchmark
+from memsuite.eval.run.config import load_config
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 from memsuite.memory_systems.registry import get_system
 
@@ -708,8 +708,8 @@ def test_llm_judge_through_the_real_local_model(shared_data: Path, local_llm, mo
 
 @pytest.mark.shared_data("wmb100k")
 def test_the_shipped_sample_config_finds_its_data_like_every_config(shared_data, tmp_path, monkeypatch):
-    from memsuite.eval.config import find_config, load_config
     from memsuite.eval.registry import get_benchmark
+    from memsuite.eval.run.config import find_config, load_config
 
     monkeypatch.chdir(tmp_path)  # not beside the checkout: ../shared/data from here is nothing
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))

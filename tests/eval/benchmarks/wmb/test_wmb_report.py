@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from runfolders import table_of, without_intervals, write_run
 
+from memsuite.eval.analysis.compare import headline
 from memsuite.eval.benchmarks.wmb.scoring import result_json, wmb_scores
-from memsuite.eval.compare import headline
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, table_markdown, write_report
 from memsuite.eval.report.model import Sweep

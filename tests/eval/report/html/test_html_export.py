@@ -13,15 +13,15 @@ from importlib import resources
 
 from runfolders import write_run
 
-from memsuite.eval import plots
+from memsuite.eval.analysis import plots
+from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.document import build_report, write_report
-from memsuite.eval.report.html import questions
+from memsuite.eval.report.html import page, questions
 from memsuite.eval.report.html.charts import chart_spec
 from memsuite.eval.report.html.page import FILES, LIBRARIES
 from memsuite.eval.report.model import Figure
 from memsuite.eval.report.runs import load_runs
-from memsuite.eval.stats import Interval
 
 
 def test_verdict_letters():
@@ -48,6 +48,16 @@ def test_kept_context_keeps_windows_around_the_evidence():
     assert (short, whole) == ("short", [[0, 5]])
     head, _ = questions.kept_context("x" * 2000, [], 100)
     assert head == "x" * 100
+
+
+def test_cell_label_names_a_numbered_category():
+    def row(benchmark: str, **metadata) -> Row:
+        return Row("s", benchmark, "c", "q", "?", "g", context="", metadata=metadata)
+
+    locomo = row("locomo", category=2, category_name="temporal")
+    assert questions.cell_label(locomo, "2") == "2 temporal"
+    assert questions.cell_label(locomo, None) is None
+    assert questions.cell_label(row("meme", task="ER"), "ER") == "ER"
 
 
 def test_evidence_items_and_where_they_were_found():
@@ -139,12 +149,15 @@ def test_page_folder_is_deterministic_complete_and_local(tmp_path):
         p.relative_to(tmp_path / "b"): p.read_bytes() for p in (tmp_path / "b").rglob("*") if p.is_file()
     }
     assert first == second
-    # Every row is in the index and the details, in order, with its whole context (a small run).
+    # Every row is in the index, the details and the contexts, in order, with its whole context (a
+    # small run).
     data = _payloads(tmp_path / "a")
     index = [entry for name in sorted(data) if name.startswith("index") for entry in data[name]]
     details = [entry for name in sorted(data) if name.startswith("details") for entry in data[name]]
+    contexts = [entry for name in sorted(data) if name.startswith("context") for entry in data[name]]
     assert [e[3] for e in index] == [r.question_id for r in rows]
-    assert [d["context"] for d in details] == [r.context for r in rows]
+    assert [d["context_chars"] for d in details] == [len(r.context) for r in rows]
+    assert contexts == [[r.context, [[0, len(r.context)]]] for r in rows]
     # Libraries travel with their licences; the page names only files beside it.
     for library in LIBRARIES:
         assert (tmp_path / "a" / FILES / "vendor" / library).is_file()
@@ -164,3 +177,18 @@ def test_package_data_holds_the_template_and_static_files():
         p.name for p in (package / "static" / "vendor").iterdir()
     }
     assert {"app.js", "data.js", "charts.js", "questions.js", "app.css", *LIBRARIES} <= names
+
+
+def test_context_chunks_split_by_characters_and_name_their_first_row(tmp_path, monkeypatch):
+    monkeypatch.setattr(page, "CONTEXT_CHUNK_CHARS", 100)
+    contexts = [["x" * n, [[0, n]]] for n in (60, 30, 20, 150, 10, 10)]
+    chunks = page._write_context_chunks(tmp_path, contexts)
+    # A chunk closes before the row that would pass 100 characters; a longer row stands alone.
+    assert chunks == [["context-0000", 0], ["context-0001", 2], ["context-0002", 3], ["context-0003", 4]]
+    read = []
+    for name, _ in chunks:
+        payload = re.fullmatch(
+            r'MEMSUITE\.chunk\("[^"]+","([^"]+)"\);\n', (tmp_path / f"{name}.js").read_text()
+        )
+        read += json.loads(gzip.decompress(base64.b64decode(payload.group(1))))
+    assert read == contexts

@@ -8,19 +8,21 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from runfolders import write_run
 
-from memsuite.eval.cli import main
-from memsuite.eval.config import load_config
+from memsuite.eval.analysis.show import question_records
+from memsuite.eval.analysis.stats import mcnemar_exact
+from memsuite.eval.cli.main import main
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.runs import load_runs
-from memsuite.eval.runlog import RunFolder
-from memsuite.eval.runner import run
-from memsuite.eval.show import question_records
+from memsuite.eval.run.config import load_config
+from memsuite.eval.run.folder import RunFolder
+from memsuite.eval.run.runner import run
 
 #: A MEME quick run in small: two episodes without filler, bm25 and the oracle temporal KG (no LLM).
 MEME_CONFIG = """\
@@ -193,15 +195,29 @@ def test_each_filter_counts_what_rows_jsonl_holds(meme_report, open_report):
     records = question_records(load_runs([run_dir])[0])
     stages = Counter(r["stage"] for r in records if r["stage"] is not None)
     assert stages and _select_counts(opened, "stage") == stages
-    # Free text: a word of one question, matched in question, gold, answer and ids (any case).
-    word = "schedule"
-    opened.page.click('#filters button[type="reset"]')
-    opened.page.fill("#filter-text", word.upper())
-    expected = sum(
-        any(word in str(r[k]).lower() for k in ("question", "gold", "answer", "unit_id", "question_id"))
-        for r in rows
+    # Free text, any case: a word of one question, and a word found only in retrieved contexts.
+    fields = ("question", "gold", "answer", "unit_id", "question_id")
+    outside_context = " ".join(str(r[k]).lower() for r in rows for k in fields)
+    only_in_context = sorted(
+        {w for r in rows for w in re.findall(r"[a-z]{6,}", (r["context"] or "").lower())}
+        - set(re.findall(r"[a-z]{6,}", outside_context))
     )
-    assert expected > 0 and int(opened.page.inner_text("#result-count")) == expected
+    assert only_in_context, "the run's contexts hold no word the questions, golds and answers lack"
+    for word in ("schedule", only_in_context[len(only_in_context) // 2]):
+        opened.page.click('#filters button[type="reset"]')
+        opened.page.fill("#filter-text", word.upper())
+        opened.page.wait_for_selector('#result-count[data-state="done"]')
+        expected = sum(any(word in str(r[k] or "").lower() for k in (*fields, "context")) for r in rows)
+        assert expected > 0 and int(opened.page.inner_text("#result-count")) == expected, word
+    in_context = sum(word in (r["context"] or "").lower() for r in rows)
+    assert f"{in_context} more in the retrieved context" in opened.page.inner_text("#search-status")
+    # A question found by its context shows the word marked there.
+    opened.page.locator("li[data-question]").first.click()
+    opened.page.wait_for_selector("#question-detail .detail-question")
+    marks = opened.page.eval_on_selector_all(
+        "#question-detail mark.search", "els => els.map(e => e.textContent)"
+    )
+    assert marks and {m.lower() for m in marks} == {word}
     # Filters combine: system and verdict together.
     opened.page.click('#filters button[type="reset"]')
     opened.page.select_option("#filter-system", index=1)
@@ -241,6 +257,15 @@ def test_paired_view_lists_the_discordant_pairs(meme_report, open_report):
     a_only = sum(1 for k in discordant if by_key[k][a] == "pass")
     assert opened.page.inner_text('[data-count="a-only"]') == str(a_only)
     assert opened.page.inner_text('[data-count="b-only"]') == str(len(discordant) - a_only)
+    # McNemar's test of those counts, beside them: the stats module's exact p of the decided pairs.
+    decided_keys = [k for k, v in by_key.items() if v.get(a) in decided and v.get(b) in decided]
+    test = mcnemar_exact(
+        [by_key[k][a] == "pass" for k in decided_keys], [by_key[k][b] == "pass" for k in decided_keys]
+    )
+    shown = opened.page.locator("p.mcnemar")
+    assert (test.a_only, test.b_only) == (a_only, len(discordant) - a_only)
+    assert float(shown.get_attribute("data-p")) == pytest.approx(test.p_value)
+    assert "McNemar" in shown.inner_text()
     if listed:
         pair = opened.page.locator("li.pair").first
         key = pair.get_attribute("data-question")
@@ -288,3 +313,19 @@ def test_overview_tables_sort_by_their_numbers(meme_report, open_report):
     assert header.get_attribute("aria-sort") in ("ascending", "descending")
     numbers = [float(k) for k in keys if k.replace(".", "", 1).isdigit()]
     assert numbers == sorted(numbers) or numbers == sorted(numbers, reverse=True)
+
+
+def test_paired_view_of_rows_without_verdicts_says_there_is_nothing_to_pair(tmp_path, open_report):
+    # DynamicMem scores its rows by retrieval measures and leaves their verdicts empty.
+    rows = [
+        Row("bm25", "locomo", "conv-1", f"q{i}", f"question {i}", "gold", f"context {i}", metadata={})
+        for i in range(3)
+    ]
+    page, _ = _report(
+        [write_run(tmp_path / "run", benchmark="locomo", rows=rows, scores={})], tmp_path / "out"
+    )
+    opened = open_report(page)
+    opened.route("paired")
+    opened.page.wait_for_selector("#paired-result p")
+    assert "nothing to pair" in opened.page.inner_text("#paired-result")
+    assert opened.page.locator("p.mcnemar").count() == 0

@@ -1,6 +1,6 @@
 """The toy's report section and its per-question outcomes for ``memsuite compare``."""
 
-from memsuite.eval.compare import Outcome, OutcomeSpec
+from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
 from memsuite.eval.report.model import Section, Table
 
 

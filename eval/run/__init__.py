@@ -1,0 +1,15 @@
+"""A run: a config checked, then systems x units driven into a run folder (the flow: ARCHITECTURE.md).
+
+- ``schema``: the config's schema (:class:`RunConfig`), frozen pydantic models.
+- ``config``: YAML -> a validated :class:`RunConfig`; ``--set`` overrides; shipped configs by name.
+- ``config_errors``: a mistake's key path and the closest valid keys.
+- ``validate``: the whole config checked against the registries before any work.
+- ``preflight``: one tiny request to every configured LLM endpoint before any unit.
+- ``runner``: units x systems of one benchmark, resumable, with workers.
+- ``folder``: the run folder: header, one file per finished unit, ``summary.json``; read back by
+  ``load_run``.
+- ``provenance``: the code that made a run; a resume by other code is refused.
+- ``stopping``: Ctrl-C and SIGTERM: a clean ``interrupted`` stop.
+- ``seeds``: one config over several seeds, and the table across them.
+- ``ablation``: one swept key, one run per value, one combined report.
+"""

@@ -1,0 +1,593 @@
+"""The one runner: systems x units of one benchmark, resumable, with progress and a typed run folder.
+
+It never names a system or a benchmark: systems come from the registry and take shared resources by
+signature (embedder, llm); benchmarks supply units and a protocol (eval/protocol.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+import traceback
+from collections import defaultdict
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import ExitStack, closing, contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from memsuite.eval.answer import failed_calls
+from memsuite.eval.oracle.run import NOTE as ORACLE_NOTE
+from memsuite.eval.oracle.run import bind_gold, is_oracle, mark_oracle, open_oracle, oracle_roles, served
+from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.registry import check_judges, get_benchmark, seeded_options
+from memsuite.eval.run.folder import (
+    RunFolder,
+    UnitRecord,
+    base_header,
+    check_resume,
+    config_changes,
+    header_config,
+    now_iso,
+    resumed_header,
+)
+from memsuite.eval.run.preflight import check_endpoints
+from memsuite.eval.run.provenance import check_code, code_changes, code_identity
+from memsuite.eval.run.schema import RunConfig, SystemSpec
+from memsuite.eval.run.stopping import RunInterrupted, stop_on_signals
+from memsuite.memory_systems.embedder import Embedder
+from memsuite.memory_systems.errors import ConfigError, require
+from memsuite.memory_systems.progress import progress_bar
+from memsuite.memory_systems.records import Usage
+from memsuite.memory_systems.registry import get_system
+
+logger = logging.getLogger(__name__)
+
+CODE_ROOT = Path(__file__).resolve().parents[2]
+EXECUTORS = ("threads", "ray")
+
+
+def _seeded(config: RunConfig) -> RunConfig:
+    """``config`` as run: the run's seed seeds generated data unless the options give their own (the
+    header records it)."""
+    options = seeded_options(config.benchmark, config.benchmark_options, config.seed)
+    return config.model_copy(update={"benchmark_options": options})
+
+
+def stale_reasons(config: RunConfig, out_dir: Path) -> list[str]:
+    """Why ``out_dir`` cannot resume ``config`` as it is: one line per config key or code that changed
+    since its rows were made. Empty for a folder that resumes cleanly, or holds no run yet."""
+    folder = RunFolder(out_dir)
+    if not folder.header_path.exists():
+        return []
+    previous = folder.header()
+    config = _seeded(config)
+    reasons = [
+        f"config {c['key']}: {c['old']!r} -> {c['new']!r}"
+        for c in config_changes(previous.get("config"), header_config(config.to_dict()))
+    ]
+    code = code_identity({spec.key: spec.name for spec in config.systems}, CODE_ROOT)
+    return reasons + code_changes(previous.get("code"), code)
+
+
+@contextmanager
+def _llm(spec: Any, cache_dir: Path | None):
+    """A ready LLM client for ``spec`` (None -> None; "local" starts and stops the embedded server,
+    "oracle" the gold-backed endpoint)."""
+    if spec in (None, "none"):
+        yield None
+        return
+    if is_oracle(spec):  # the gold-backed endpoint: started here, given the benchmark's gold once built
+        with open_oracle(spec) as client:
+            yield client
+        return
+    from memsuite.memory_systems.llm import open_llm  # the LLM layer is only needed when a config asks for it
+
+    with open_llm(spec, cache_dir=cache_dir) as client:
+        yield client
+
+
+def run(
+    config: RunConfig,
+    *,
+    out_dir: Path,
+    cache_dir: Path | None = None,
+    restart: bool = False,
+    show_progress: bool = True,
+    workers: int = 1,
+    executor: str = "threads",
+    ray_address: str | None = None,
+    allow_config_change: bool = False,
+    allow_code_change: bool = False,
+) -> RunFolder:
+    """Run every system of ``config`` over every unit of its benchmark; resume what is done.
+
+    Args:
+        config: The validated run config.
+        out_dir: The run folder (created; resumed when it holds a run of the same config).
+        cache_dir: Root of the embedding and LLM caches, or None.
+        restart: Start over even if the folder holds finished units.
+        show_progress: Show a progress bar (units done / total, ETA).
+        workers: Units run concurrently; rows are the same as with one worker, order aside.
+        executor: "threads" (this process) or "ray" (Ray tasks; needs the ``ray`` extra).
+        ray_address: Address of an existing Ray cluster ("auto" for the local one); default: start
+            a local Ray instance for this run.
+        allow_config_change: Resume a folder made with a different resolved config (the header's
+            ``resumes`` entry records the changed keys) instead of refusing.
+        allow_code_change: Resume a folder whose rows were made by other code (memsuite's own, or a
+            system's distribution, version or module source: the header's ``code``) instead of refusing.
+
+    Returns:
+        The run folder, with ``summary.json`` written. Its header's ``status`` is ``complete``,
+        ``complete_with_errors`` (failed units, or failed answer/judge calls: ``failed_calls``) or
+        ``stopped`` (every answer call of the first finished unit failed: ``stop_reason`` names the
+        endpoint; the rest is left for a rerun once the endpoint works) or ``interrupted`` (SIGINT or
+        SIGTERM: ``signal`` names it, ``units.done_after_stop`` counts the units done; a rerun resumes).
+
+    Raises:
+        RunInterrupted: A signal arrived before this session wrote its header (nothing was written).
+        ConfigError: The folder holds a run of a different config (and neither ``restart`` nor
+            ``allow_config_change``), or one made by other code (and not ``allow_code_change``); the
+            message names the differing keys or code.
+    """
+    if executor not in EXECUTORS:
+        raise ConfigError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
+    config = _seeded(config)
+    folder = RunFolder(out_dir)
+    if restart:
+        folder.clear()
+    # A resume keeps the first session's header (its rows were made with that code) and appends to it.
+    previous = folder.header() if folder.header_path.exists() and not restart else None
+    changes = (
+        check_resume(previous, config.to_dict(), out_dir, allow_config_change=allow_config_change)
+        if previous is not None
+        else []
+    )
+    code = code_identity({spec.key: spec.name for spec in config.systems}, CODE_ROOT)
+    old_code = previous.get("code") if previous is not None else None
+    code_diff = check_code(old_code, code, out_dir, allow=allow_code_change)
+
+    session = _Session()
+    with stop_on_signals():
+        try:
+            _run_units(
+                session,
+                config,
+                folder,
+                previous,
+                changes,
+                cache_dir=cache_dir,
+                show_progress=show_progress,
+                workers=workers,
+                executor=executor,
+                ray_address=ray_address,
+                code=(code, code_diff),
+            )
+        except RunInterrupted as exc:
+            if session.header is None:  # this session wrote nothing: nothing to close
+                raise
+            session.interrupt = exc
+    return _close_run(folder, session)
+
+
+@dataclass
+class _Session:
+    """What one run session has done so far: what :func:`_close_run` needs, however the session ended."""
+
+    benchmark: Any = None
+    header: dict[str, Any] | None = None
+    errors: int = 0
+    stop_reason: str | None = None
+    interrupt: RunInterrupted | None = None
+
+
+def _run_units(
+    session: _Session,
+    config: RunConfig,
+    folder: RunFolder,
+    previous: dict[str, Any] | None,
+    changes: list[dict[str, Any]],
+    *,
+    cache_dir: Path | None,
+    show_progress: bool,
+    workers: int,
+    executor: str,
+    ray_address: str | None,
+    code: tuple[dict[str, Any], list[str]],
+) -> None:
+    """Build the benchmark and clients, write the header, run and write every unit not done yet.
+
+    ``code`` is this session's :func:`code_identity` and its changes since the folder's header.
+    """
+    judges = check_judges(config.benchmark, config.judges)  # before building (or generating) data
+    llm_judges = [name for name, judge in zip(config.judges, judges, strict=False) if judge.uses_llm]
+    with ExitStack() as stack:
+        clients = _open_clients(stack, config, cache_dir)
+        check_endpoints(clients)  # a dead endpoint stops the run here: no data built, no folder touched
+        benchmark = session.benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
+        units = benchmark.units()
+        bind_gold(clients, config.benchmark, benchmark)  # an oracle endpoint answers from this gold
+        embedder = make_embedder(config, cache_dir)
+        folder.prepare()
+        done = folder.done_units()
+        todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
+        total = len(units) * len(config.systems)
+        if previous is not None:
+            say_resumed(folder.path, previous, total, len(todo))
+        if llm_judges and config.judge_llm is None and clients["answer"] is not None:
+            # An LLM grading its own answers is a weaker judge: allowed, but said and recorded.
+            logger.warning(
+                "judges %s use the answer LLM (no judge_llm in the config): a separate judge is better",
+                ", ".join(llm_judges),
+            )
+        header = run_header(config, embedder, clients, uses_llm_judges=bool(llm_judges))
+        oracle = oracle_roles(config)
+        if oracle:
+            header["oracle_llm"] = {"roles": oracle, "note": ORACLE_NOTE}
+        header["units"] = {"total": total, "already_done": len(done)}
+        header["code"] = code[0]
+        if previous is not None:
+            header = resumed_header(previous, header, changes)
+            header["code"] = code[0]  # the next resume compares against this session's code
+            if code[1]:
+                header["resumes"][-1]["code_changes"] = code[1]
+        folder.write_header(header)
+        session.header = header
+
+        def compute(spec: SystemSpec, unit: str) -> tuple[UnitRecord, list[Row]]:
+            # Per-unit views of the shared clients: one endpoint and cache, usage kept per unit, so
+            # concurrent units of one system never mix their accounting.
+            views = {role: _view(client, f"{spec.key}@{unit}") for role, client in clients.items()}
+            resources = {"embedder": embedder, "llm": views["internal"]}
+            record, rows = _compute_unit(benchmark, spec, unit, config, folder, resources, views)
+            return record, [mark_oracle(row, oracle) for row in rows]
+
+        if executor == "ray":
+            finished = _run_on_ray(todo, config, folder, cache_dir, clients, workers, ray_address)
+        else:
+            finished = _run_on_threads(todo, compute, workers)
+        label = "ray" if executor == "ray" else f"{workers} workers" if workers > 1 else ""
+        session.errors, session.stop_reason = _write_units(
+            folder,
+            finished,
+            len(todo),
+            clients,
+            label=label,
+            desc=config.benchmark,
+            show_progress=show_progress,
+        )
+        # The device that ``auto`` resolved to, once a unit embedded.
+        session.header["embedder"] = embedder.identity()
+        if oracle:  # what the oracle answered this session, per role and prompt kind
+            session.header["oracle_llm"]["served"] = served(clients)
+
+
+def say_resumed(out: Path, previous: dict[str, Any], total: int, todo: int) -> None:
+    """Tell a resumed run's user what was already there: a finished run, or some units done."""
+    if todo == 0 and previous.get("status") in ("complete", "complete_with_errors"):
+        print(f"found a finished run in {out} (all {total} units done): nothing recomputed", file=sys.stderr)
+    else:
+        print(f"resuming {out}: {total - todo} of {total} units already done, {todo} to run", file=sys.stderr)
+
+
+def make_embedder(config: RunConfig, cache_dir: Path | None) -> Embedder:
+    """The run's shared embedder, as its config's ``embedder`` entry describes it."""
+    spec = config.embedder
+    return Embedder(
+        spec.path,
+        batch_size=spec.batch_size,
+        device=spec.device,
+        cache_dir=cache_dir / "embeddings" if cache_dir else None,
+    )
+
+
+def _open_clients(stack: ExitStack, config: RunConfig, cache_dir: Path | None) -> dict[str, Any]:
+    """The run's LLM clients by role (answer, internal, judge); a role configured like the answer LLM,
+    or not at all, shares the answer client (one endpoint, one cache and one ledger)."""
+    answer = stack.enter_context(_llm(config.answer_llm, cache_dir))
+    clients = {"answer": answer}
+    for role, spec in (("internal", config.internal_llm), ("judge", config.judge_llm)):
+        shared = spec in (None, config.answer_llm)
+        clients[role] = answer if shared else stack.enter_context(_llm(spec, cache_dir))
+    return clients
+
+
+def run_header(
+    config: RunConfig, embedder: Embedder, clients: dict[str, Any], *, uses_llm_judges: bool
+) -> dict[str, Any]:
+    """What a run's ``run.json`` records before any unit: config, code, packages, the embedder and the
+    identity of each LLM, and whether any output is from the offline wiring-only model."""
+    answer_llm, internal_llm, judge_llm = clients["answer"], clients["internal"], clients["judge"]
+    header = base_header(config.to_dict(), CODE_ROOT)
+    header["embedder"] = embedder.identity()
+    header["answer_llm"] = answer_llm.identity() if answer_llm is not None else None
+    header["internal_llm"] = internal_llm.identity() if internal_llm is not None else None
+    header["judge_llm"] = judge_llm.identity() if judge_llm is not None and uses_llm_judges else None
+    header["judge_llm_is_answer_llm"] = uses_llm_judges and answer_llm is not None and judge_llm is answer_llm
+    header["wiring_only"] = any(
+        llm is not None and llm.identity().get("wiring_only")
+        for llm in (answer_llm, internal_llm, judge_llm if uses_llm_judges else None)
+    )
+    return header
+
+
+def _run_on_threads(todo, compute, workers: int) -> Iterator[tuple[UnitRecord, list[Row]]]:
+    """Each unit computed here, in order (one worker) or by a pool of threads, yielded as it finishes.
+
+    Threads, not processes: units mostly wait on LLM endpoints, and they share the loaded embedder and
+    the LLM clients. Closing the generator early cancels the units not started; units already running
+    finish unwritten, and a rerun redoes them.
+    """
+    if workers <= 1:
+        for spec, unit in todo:
+            yield compute(spec, unit)
+        return
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="memsuite-unit") as pool:
+        pending = [pool.submit(compute, spec, unit) for spec, unit in todo]
+        try:
+            for future in as_completed(pending):
+                yield future.result()
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _write_units(
+    folder: RunFolder,
+    finished,
+    total: int,
+    clients: dict[str, Any],
+    *,
+    label: str,
+    desc: str,
+    show_progress: bool,
+) -> tuple[int, str | None]:
+    """Write each finished unit (only this thread writes the run folder), with a progress bar.
+
+    Returns:
+        ``(failed units, stop reason)``: the run stops when an endpoint is down (its circuit breaker
+        opened: the unit finished then is not written, a rerun redoes it), or after the first finished
+        unit when no answer call of it worked and units are left to run.
+    """
+    errors, written, stop_reason = 0, 0, None
+    # Closing the executor's generator, however the loop ends, cancels the units not started.
+    with closing(finished), progress_bar(total=total, desc=desc, enabled=show_progress) as bar:
+        for record, rows in finished:
+            stop_reason = _endpoint_down(clients)
+            if stop_reason:
+                break
+            errors += _write(folder, record, rows)
+            written += 1
+            bar.update(1)
+            bar.set_postfix_str(", ".join(filter(None, [label, f"last {record.system} {record.unit_id}"])))
+            if written == 1 and written < total and record.status == "done":
+                stop_reason = _dead_answer_endpoint(record, rows, clients["answer"])
+                if stop_reason:
+                    break
+    return errors, stop_reason
+
+
+def _endpoint_down(clients: dict[str, Any]) -> str | None:
+    """Why to stop, when an endpoint failed too many calls in a row (its unit's rows would only record
+    that failure); None while every endpoint works."""
+    for role, client in clients.items():
+        reason = client.down() if client is not None else None
+        if reason:
+            return (
+                f"{role}_llm is down: {reason}. The unit running then was not written; check the endpoint"
+                " (or raise max_consecutive_failures), then rerun the same command to resume"
+            )
+    return None
+
+
+def _close_run(folder: RunFolder, session: _Session) -> RunFolder:
+    """Export the rows, write the summary and the header's final status."""
+    folder.write_all_rows()
+    summary = summarize(folder, session.benchmark)
+    folder.write_summary(summary)
+    calls = failed_calls(folder.rows())
+    header = session.header
+    status = "complete" if session.errors == 0 and not any(calls.values()) else "complete_with_errors"
+    if session.interrupt is not None:
+        status = "interrupted"
+        header.update(signal=session.interrupt.signal_name)
+        header["units"] = {**header["units"], "done_after_stop": len(folder.done_units())}
+    elif session.stop_reason:
+        status = "stopped"
+        header["stop_reason"] = session.stop_reason
+    header.update(status=status, finished_at=now_iso(), errors=session.errors, failed_calls=calls)
+    folder.write_header(header)
+    return folder
+
+
+def _dead_answer_endpoint(record: UnitRecord, rows: list[Row], answer_llm: Any) -> str | None:
+    """Why to stop, when every answer call of a unit failed (an unreachable or misconfigured endpoint).
+
+    Grinding through the rest of the dataset would only record the same failure for every question.
+    """
+    calls = sum(int(row.usage.get("answer_calls") or 0) for row in rows)
+    failures = [str(row.usage["answer_failure"]) for row in rows if row.usage.get("answer_failure")]
+    if not calls or len(failures) < calls:
+        return None
+    identity = answer_llm.identity() if answer_llm is not None else {}
+    return (
+        f"all {calls} answer calls of the first finished unit ({record.system} {record.unit_id}) failed, "
+        f"e.g. {failures[0]!r}: check the answer LLM endpoint base_url={identity.get('base_url')} "
+        f"model={identity.get('model')}; stopped after that unit (rerun to resume)"
+    )
+
+
+def _run_on_ray(todo, config, folder, cache_dir, clients, workers, ray_address):
+    """The same units as Ray tasks; yields each finished unit as it completes (this process writes).
+
+    Each task rebuilds the benchmark, embedder and LLM clients in its worker process (once per run
+    and process) from plain data: the config, and the resolved endpoint of each LLM (an embedded
+    server started here keeps serving the workers of a local cluster).
+    """
+    ray = require("ray", extra="ray", purpose="--executor ray")
+    started_here = not ray.is_initialized()
+    if started_here:
+        options = {"address": ray_address} if ray_address else {"num_cpus": max(1, workers)}
+        ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **options)
+    try:
+        endpoints = {role: _endpoint(client) for role, client in clients.items()}
+        # Roles served by the answer client itself (one client, one cache and ledger per worker).
+        shared = [
+            role
+            for role in ("internal", "judge")
+            if clients["answer"] is not None and clients[role] is clients["answer"]
+        ]
+        task = ray.remote(_ray_unit)
+        pending = [
+            task.remote(config, spec, unit, str(folder.path), cache_dir, endpoints, shared)
+            for spec, unit in todo
+        ]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _endpoint(client: Any) -> tuple[Any, dict[str, Any]] | None:
+    if client is None:
+        return None
+    return client.config, {k: v for k, v in client.identity().items() if k in ("server", "n_ctx")}
+
+
+# Per worker process: what _ray_unit builds once per run (Ray reuses worker processes across tasks).
+_RAY_WORKER_STATE: dict[str, tuple[Any, Embedder, dict[str, Any]]] = {}
+
+
+def _ray_unit(config, spec, unit, out_dir, cache_dir, endpoints, shared) -> tuple[UnitRecord, list[Row]]:
+    """One unit inside a Ray worker: the same :func:`_compute_unit` as the thread executor."""
+    from memsuite.memory_systems.llm import LLMClient
+
+    state = _RAY_WORKER_STATE.get(out_dir)
+    if state is None:
+        benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
+        embedder = make_embedder(config, Path(cache_dir) if cache_dir else None)
+        cache_path = Path(cache_dir) / "llm" / "responses.sqlite" if cache_dir else None
+        clients: dict[str, Any] = {}
+        for role, endpoint in endpoints.items():
+            if endpoint is not None and role not in shared:
+                llm_config, extra = endpoint
+                clients[role] = LLMClient(llm_config, cache_path=cache_path, identity_extra=extra)
+        for role in shared:
+            clients[role] = clients["answer"]
+        state = _RAY_WORKER_STATE[out_dir] = (benchmark, embedder, clients)
+    benchmark, embedder, clients = state
+    account = f"{spec.key}@{unit}"
+    views = {role: _view(clients.get(role), account) for role in ("answer", "internal", "judge")}
+    resources = {"embedder": embedder, "llm": views["internal"]}
+    record, rows = _compute_unit(benchmark, spec, unit, config, RunFolder(Path(out_dir)), resources, views)
+    return record, [mark_oracle(row, oracle_roles(config)) for row in rows]
+
+
+def _view(client: Any, account: str) -> Any:
+    return client.for_system(account) if client is not None else None
+
+
+def _write(folder: RunFolder, record: UnitRecord, rows: list[Row]) -> int:
+    folder.append_unit(record, rows)
+    return int(record.status != "done")
+
+
+def _compute_unit(benchmark, spec, unit, config, folder, resources, views) -> tuple[UnitRecord, list[Row]]:
+    """Run one (system, unit); never raises: a failure becomes an error record (and no rows)."""
+    started = time.perf_counter()
+    ctx = RunContext(
+        benchmark=config.benchmark,
+        k=config.k,
+        answer_llm=views["answer"],
+        judges=config.judges,
+        judge_llm=views.get("judge"),
+        seed=config.seed,
+        workdir=folder.work_dir(spec.key, unit),
+        options=dict(config.benchmark_options),
+    )
+    try:
+        system = get_system(spec.name, resources=resources, **spec.args)
+        rows = [_label(row, spec.key) for row in benchmark.run_unit(system, unit, ctx)]
+    except Exception as exc:  # one broken unit must not end a long run: record it and go on
+        logger.error("%s on %s failed: %s", spec.key, unit, exc)
+        error = "".join(traceback.format_exception_only(exc)).strip()
+        return UnitRecord(spec.key, unit, "error", wall_s=time.perf_counter() - started, error=error), []
+    usage = _unit_usage(system.usage(), _llm_usage(views.values()))
+    record = UnitRecord(
+        spec.key, unit, "done", rows=len(rows), wall_s=time.perf_counter() - started, usage=usage.to_dict()
+    )
+    return record, rows
+
+
+def _llm_usage(views) -> Usage:
+    """LLM use of one unit: the sum of its views' own accounts.
+
+    Each view counts exactly the calls made through it (and through the views systems make from it),
+    so two views of one client (answer and internal roles) never count a call twice, and units
+    running at once never see each other's calls.
+    """
+    total, seen = Usage(), set()
+    for view in views:
+        if view is not None and id(view) not in seen:
+            seen.add(id(view))
+            total = total + view.usage()
+    return total
+
+
+def _unit_usage(system_usage: Usage, llm_usage: Usage) -> Usage:
+    """The system's own counters with the LLM fields replaced by the unit's LLM accounts.
+
+    A system may also report its LLM client's usage itself; the unit's accounts are the one source,
+    so nothing is counted twice.
+    """
+    wall = dict(system_usage.wall_s)
+    for phase in ("answer", "judge"):
+        if llm_usage.wall_s.get(phase):
+            wall[phase] = llm_usage.wall_s[phase]
+    return replace(
+        system_usage,
+        llm_calls=llm_usage.llm_calls,
+        prompt_tokens=llm_usage.prompt_tokens,
+        completion_tokens=llm_usage.completion_tokens,
+        llm_failures=llm_usage.llm_failures,
+        cache_hits=llm_usage.cache_hits,
+        wall_s=wall,
+    )
+
+
+def _label(row: Row, label: str) -> Row:
+    if row.system == label:
+        return row
+    return Row(**{**row.to_dict(), "system": label})
+
+
+def summarize(folder: RunFolder, benchmark) -> dict[str, Any]:
+    """Per system: the benchmark's scores over its rows, usage totals, unit counts and failed calls.
+
+    ``failed_calls`` (``{"answer", "judge"}``) counts the LLM calls whose rows the scores leave out.
+    """
+    rows_by_system: dict[str, list[Row]] = defaultdict(list)
+    for row in folder.rows():
+        rows_by_system[row.system].append(row)
+    usage_by_system: dict[str, Usage] = defaultdict(Usage)
+    units_by_system: dict[str, dict[str, int]] = defaultdict(lambda: {"done": 0, "error": 0})
+    wall_by_system: dict[str, float] = defaultdict(float)
+    for unit in folder.units():
+        units_by_system[unit.system][unit.status] = units_by_system[unit.system].get(unit.status, 0) + 1
+        if unit.status == "done":
+            usage_by_system[unit.system] = usage_by_system[unit.system] + Usage(**unit.usage)
+            wall_by_system[unit.system] += unit.wall_s
+    systems = sorted(set(rows_by_system) | set(units_by_system))
+    return {
+        system: {
+            "scores": benchmark.summarize(rows_by_system[system]),
+            "usage": usage_by_system[system].to_dict(),
+            "units": units_by_system[system],
+            "wall_s": wall_by_system[system],
+            "failed_calls": failed_calls(rows_by_system[system]),
+        }
+        for system in systems
+    }
