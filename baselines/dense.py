@@ -15,6 +15,11 @@ batched call. A benchmark feeds memories one session (~20 turns) at a time; embe
 on its own padded every batch to that session's longest turn and ran at 70 % of one
 ``SentenceTransformer.encode`` over the same texts (perf/bench_locomo.py). Vectors equal the
 per-session ones up to float rounding of the padded batch.
+
+Queries announced through ``prepare_queries`` are encoded the same way, in one batched call; their
+vectors are kept for the namespace's searches until it is reset. One forward pass per question cost a
+benchmark that asks its questions one by one (and ranks the whole chat besides retrieving) several
+times the documents' own encoding on a crowded CPU (perf/bench_realtalk.py).
 """
 
 from __future__ import annotations
@@ -75,6 +80,8 @@ class DenseMemory(MemorySystem):
         self._indexes: dict[str, VectorIndex] = {}
         # Namespace -> records stored but not embedded yet (see the module docstring).
         self._pending: dict[str, list[MemoryRecord]] = {}
+        # Namespace -> query text -> its vector, for the queries announced by prepare_queries.
+        self._query_vectors: dict[str, dict[str, np.ndarray]] = {}
 
     def params(self) -> dict[str, Any]:
         return {
@@ -130,12 +137,18 @@ class DenseMemory(MemorySystem):
     def finalize(self, *, namespace: str = "default") -> None:
         self._flush(namespace)
 
+    def _prepare_queries(self, queries: list[str], *, namespace: str) -> None:
+        known = self._query_vectors.setdefault(namespace, {})
+        fresh = [q for q in dict.fromkeys(queries) if q not in known]
+        known.update(zip(fresh, self.embedder.encode(fresh), strict=True))
+
     def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
         self._flush(namespace)
         index = self._indexes.get(namespace)
         if index is None or index.index.ntotal == 0:
             return []
-        query_vector = self.embedder.encode([query])
+        prepared = self._query_vectors.get(namespace, {}).get(query)
+        query_vector = self.embedder.encode([query]) if prepared is None else prepared[None, :]
         hits = []
         for memory_id, score in index.search(query_vector, k):
             record = self._records.get(str(memory_id), namespace)
@@ -165,9 +178,11 @@ class DenseMemory(MemorySystem):
         if namespace is None:
             self._indexes.clear()
             self._pending.clear()
+            self._query_vectors.clear()
         else:
             self._indexes.pop(check_namespace(namespace), None)
             self._pending.pop(namespace, None)
+            self._query_vectors.pop(namespace, None)
         self._records.clear(namespace)
 
     def _save_state(self, folder: Path) -> None:

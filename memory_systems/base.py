@@ -161,6 +161,30 @@ class MemorySystem(ABC):
     def finalize(self, *, namespace: str = "default") -> None:  # noqa: B027 - optional hook
         """Called once after a batch of sessions, before questions (MEME protocol). Default: nothing."""
 
+    def prepare_queries(self, queries: Sequence[str], *, namespace: str = "default") -> None:
+        """Announce the queries about to be searched or retrieved in ``namespace`` (after
+        :meth:`finalize`), so that a system may do their per-query work at once, timed as the phase
+        "retrieve". Answers are those of the same calls unannounced, scores up to float rounding (dense
+        encodes the queries in one padded batch); only their cost moves.
+
+        A benchmark that knows its questions up front calls it once per unit: asked one at a time, a
+        small per-query step (dense: one forward pass per question) costs far more than one batched
+        call over the same queries.
+
+        Raises:
+            InvalidInputError: ``queries`` not a list of queries (:meth:`search`), a bad namespace.
+        """
+        if isinstance(queries, str) or not isinstance(queries, Sequence):
+            raise InvalidInputError(f"queries must be a list of strings, got {type(queries).__name__}")
+        for i, query in enumerate(queries):
+            check_query(query, what=f"query {i}")
+        check_namespace(namespace)
+        with self.timed("retrieve"):
+            self._prepare_queries(list(queries), namespace=namespace)
+
+    def _prepare_queries(self, queries: list[str], *, namespace: str) -> None:  # noqa: B027 - optional
+        """:meth:`prepare_queries` after its checks. Default: nothing (each query does its own work)."""
+
     def retrieve(self, question: str, *, k: int | None = None, namespace: str = "default") -> RetrievalResult:
         """The context for the answer LLM and the hits behind it (``k`` default :attr:`top_k`), timed
         as the phase "retrieve".

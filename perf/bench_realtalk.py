@@ -111,7 +111,7 @@ def child_dense(data: Path, chats: list[int] | None) -> dict:
     embedder = _warm_embedder()
     system = DenseMemory(embedder=embedder, window_tokens=WINDOW_TOKENS)
     started, cpu = time.perf_counter(), time.process_time()
-    benchmark = RealtalkBenchmark(data)
+    benchmark = RealtalkBenchmark(data, chats=chats)
     rows = [
         r
         for unit in benchmark.units()

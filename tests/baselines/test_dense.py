@@ -82,3 +82,34 @@ def test_a_repeated_text_ranks_in_stored_order(embedder):
     hits = memory.search("the ferry", k=4)
     repeated = [hit.id for hit in hits if hit.text == "list references"]
     assert repeated == [ids[0], ids[2], ids[3]]
+
+
+def test_announced_queries_are_encoded_once_together(embedder):
+    texts = ["The ferry leaves at noon.", "My dentist is Dr. Quessa.", "The garden needs water."]
+    questions = ["when does the ferry leave", "who is my dentist", "when does the ferry leave"]
+    plain = DenseMemory(embedder=embedder)
+    plain.store(texts, namespace="a")
+    expected = [plain.search(q, k=3, namespace="a") for q in questions]
+
+    memory = DenseMemory(embedder=embedder)
+    memory.store(texts, namespace="a")
+    memory.finalize(namespace="a")
+    memory.prepare_queries(questions, namespace="a")
+    # One call for the documents, one for the two distinct questions; searching them encodes nothing.
+    assert (memory.usage().embedding_calls, memory.usage().embedded_texts) == (2, 5)
+    found = [memory.search(q, k=3, namespace="a") for q in questions]
+    memory.retrieve(questions[1], k=1, namespace="a")
+    assert memory.usage().embedded_texts == 5
+    # The same hits; scores equal up to the float rounding of a padded batch.
+    assert [[h.id for h in hits] for hits in found] == [[h.id for h in hits] for hits in expected]
+    for hits, want in zip(found, expected, strict=True):
+        assert [h.score for h in hits] == pytest.approx([h.score for h in want], abs=1e-5)
+    memory.search("the garden", k=1, namespace="a")  # not announced: encoded on its own
+    assert memory.usage().embedded_texts == 6
+
+    memory.store(texts, namespace="b")
+    memory.search(questions[0], k=1, namespace="b")  # announced for "a" only
+    memory.reset(namespace="a")
+    memory.store(texts, namespace="a")
+    memory.search(questions[0], k=1, namespace="a")  # a reset forgets the announced queries
+    assert memory.usage().embedded_texts == 6 + 4 + 4

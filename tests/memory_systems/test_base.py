@@ -115,6 +115,9 @@ def test_default_ingest_stores_the_benchmarks_layout():
         (lambda m: m.search("router", k=0), "k must be a positive int"),
         (lambda m: m.retrieve("router", k=True), "k must be a positive int"),
         (lambda m: m.search("router", namespace=""), "namespace must be a non-empty string"),
+        (lambda m: m.prepare_queries("router"), "queries must be a list of strings, got str"),
+        (lambda m: m.prepare_queries(["router", " "]), "query 1 is empty"),
+        (lambda m: m.prepare_queries(["router"], namespace=""), "namespace must be a non-empty string"),
     ],
 )
 def test_the_contract_checks_search_and_retrieve_inputs_once_for_every_system(call, message):
@@ -122,6 +125,15 @@ def test_the_contract_checks_search_and_retrieve_inputs_once_for_every_system(ca
     memory.store(["the router is Brindlewatch"])
     with pytest.raises(InvalidInputError, match=message):
         call(memory)
+
+
+def test_default_prepare_queries_changes_no_answer_and_is_timed_as_retrieval():
+    memory = Minimal()
+    memory.store(["the router is Brindlewatch", "router firmware 7"])
+    before = memory.search("router", k=2)
+    memory.prepare_queries(["router", "firmware"])
+    assert memory.search("router", k=2) == before
+    assert "retrieve" in memory.usage().wall_s
 
 
 def test_top_k_is_the_bases_default_k():

@@ -291,6 +291,19 @@ def test_retrieve_returns_the_hits_behind_its_context(system):
     assert all(hit.text in result.context for hit in result.hits)
 
 
+def test_announced_queries_change_no_hit(system):
+    system.store(FACTS, namespace="a")
+    queries = ["which port does the staging database use", "kestrel orchard floods"]
+    plain = [system.search(q, k=3, namespace="a") for q in queries]
+    system.prepare_queries(queries, namespace="a")
+    announced = [system.search(q, k=3, namespace="a") for q in queries]
+    assert [[(h.id, h.text) for h in hits] for hits in announced] == [
+        [(h.id, h.text) for h in hits] for hits in plain
+    ]
+    for hits, want in zip(announced, plain, strict=True):
+        assert [h.score for h in hits] == pytest.approx([h.score for h in want], abs=1e-5)
+
+
 def test_reset_forgets_every_namespace(system):
     system.store(FACTS, namespace="a")
     system.store(OTHER, namespace="b")

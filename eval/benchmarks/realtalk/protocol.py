@@ -6,8 +6,8 @@ messages as turns under their speakers, the session's date as timestamp) whose d
 session's documents at the run's ``granularity`` (:mod:`.documents`: ``message`` -- one per message,
 id its ``dia_id``, text its ``clean_text`` exactly; ``session``), each with metadata ``doc_id``,
 ``dia_id`` (= ``doc_id``: the key the reference rows select evidence by), ``position`` (its place in the
-chat), ``session``, ``speaker`` and ``date_time``; then ``finalize``; then each question, its text
-exactly as released:
+chat), ``session``, ``speaker`` and ``date_time``; then ``finalize``; then ``prepare_queries`` with the
+chat's questions; then each question, its text exactly as released:
 
 - ``metadata.ranking``: one ``search`` for every document of the chat, read as document ids in rank
   order; documents the system did not return (fewer hits) follow in chat order. Equal scores rank the
@@ -196,7 +196,10 @@ class RealtalkBenchmark:
         ranked = _is_ranked(system, namespace)
         budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
         holder = holders(corpus)
-        for question in self.questions_of(unit_id):
+        questions = self.questions_of(unit_id)
+        # Each question is searched twice (its ranking, its context): announced, encoded once together.
+        system.prepare_queries([q.question for q in questions], namespace=namespace)
+        for question in questions:
             relevant = relevant_documents(question.relevant, holder)
             yield self._ask(system, chat, question, relevant, corpus, ranked, ctx, budget, failures)
 

@@ -90,6 +90,17 @@ def test_equal_scores_rank_the_earlier_message_first(tmp_path, embedder):
     assert ranking.index("D1:2") + 1 == ranking.index("D1:4")
 
 
+def test_dense_encodes_each_question_once_with_the_others(tmp_path, embedder):
+    # Each question is searched twice (ranking, context); announced up front, it is encoded once, in
+    # one call with the chat's other questions.
+    benchmark = RealtalkBenchmark(_small(tmp_path))
+    dense = DenseMemory(embedder=embedder, window_tokens=1024)
+    rows = list(benchmark.run_unit(dense, UNIT, RunContext(benchmark="realtalk", k=2, judges=())))
+    assert len(rows) == 4 and all(len(r.metadata["ranking"]) == 5 for r in rows)
+    # One call for the messages (4 distinct texts), one for the 4 questions.
+    assert (dense.usage().embedding_calls, dense.usage().embedded_texts) == (2, 8)
+
+
 def test_session_granularity_maps_a_message_to_the_session_it_lies_in(tmp_path):
     _, rows = _rows(tmp_path, granularity="session")
     assert sorted(rows["q000"].metadata["ranking"]) == ["session_1", "session_2"]
