@@ -60,9 +60,12 @@ $(COGNEE_STAMP):
 demo: install
 	$(BIN)/memsuite demo
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist; one per core here); each loads its own embedder
+# and, for the tests that use it, its own embedded model server. TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= 2
 test: install libraries cognee
 	$(BIN)/ruff check $(LINT_PATHS)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 # The lint rules plus the formatter's layout (the tests run the lint rules only).
 lint: install

@@ -30,6 +30,16 @@ class UnknownMemoryError(MemsuiteError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class SystemTimeoutError(MemsuiteError, TimeoutError):
+    """A memory system gave no answer within its deadline: the unit that called it fails by this name,
+    the run goes on with the other units, and a rerun of the same command redoes that unit."""
+
+    def __init__(self, system: str, seconds: float, verb: str, detail: str = "") -> None:
+        self.system, self.seconds, self.verb = system, seconds, verb
+        suffix = f" ({detail})" if detail else ""
+        super().__init__(f"system {system!r} gave no answer within {seconds:g} s in {verb}{suffix}")
+
+
 class MissingDependencyError(MemsuiteError, ImportError):
     """An optional package is missing; the message names the extra to install."""
 

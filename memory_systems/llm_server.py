@@ -15,19 +15,18 @@ import importlib.util
 import json
 import logging
 import os
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from memsuite.memory_systems import lifeline
 from memsuite.memory_systems.errors import ConfigError, MemsuiteError, MissingDependencyError
 
 logger = logging.getLogger(__name__)
@@ -117,24 +116,6 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _die_with_parent_hook() -> Callable[[], None] | None:
-    """A ``preexec_fn`` asking Linux to SIGTERM the server when the thread that started it dies.
-
-    So a SIGKILLed test or run never leaves a model server holding the CPU. libc is resolved here, in
-    the parent: the child then only makes the prctl system call, which is safe between fork and exec
-    even when other threads held locks at the fork.
-    """
-    if sys.platform != "linux":
-        return None
-    try:
-        import ctypes
-
-        prctl = ctypes.CDLL("libc.so.6", use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None  # the context manager's cleanup still stops the server on normal exit
-    return lambda: prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
-
-
 def _models_ready(base_url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
@@ -158,7 +139,7 @@ def _stop(proc: subprocess.Popen, timeout_s: float = 10.0) -> None:
         proc.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         logger.warning("LLM server %d ignored SIGTERM for %.0f s; killing it", proc.pid, timeout_s)
-        proc.kill()
+        lifeline.kill_group(proc.pid)
         proc.wait()
 
 
@@ -174,8 +155,8 @@ def serve_local(
     """Start the embedded SmolLM2 server, yield it once ``/v1/models`` answers, stop it on exit.
 
     The server is stopped (SIGTERM, then SIGKILL after 10 s) when the block ends, also on an exception
-    or Ctrl-C. On Linux it is additionally bound to the life of the starting thread when that is the
-    main thread, so a killed parent leaves no orphan.
+    or Ctrl-C. It also watches this process (memory_systems/lifeline.py): when this process dies,
+    SIGKILL included, the server kills itself within a second.
 
     Args:
         port: Loopback port; default a free one picked by the OS (retried if another process takes it
@@ -204,7 +185,6 @@ def serve_local(
         os.close(fd)
         log_path = Path(name)
     assert log_path is not None
-    in_main_thread = threading.current_thread() is threading.main_thread()
     proc: subprocess.Popen | None = None
     try:
         # A port picked by the OS can be taken by someone else before the server binds it; the server
@@ -212,12 +192,13 @@ def serve_local(
         for attempt in range(3 if port is None else 1):
             chosen = port if port is not None else free_port()
             base_url = f"http://127.0.0.1:{chosen}/v1"
-            cmd = [
-                sys.executable, "-m", "llama_cpp.server",
+            # Under a lifeline: a parent killed with SIGKILL leaves no server holding the CPU.
+            cmd = lifeline.command(sys.executable, [
+                "-m", "llama_cpp.server",
                 "--model", str(model_path), "--model_alias", LOCAL_MODEL,
                 "--n_threads", str(n_threads), "--n_ctx", str(n_ctx),
                 "--host", "127.0.0.1", "--port", str(chosen),
-            ]  # fmt: skip
+            ])  # fmt: skip
             logger.info("starting embedded LLM server: %s", " ".join(cmd))
             started = time.perf_counter()
             with open(log_path, "ab") as log:
@@ -228,9 +209,7 @@ def serve_local(
                     stderr=subprocess.STDOUT,
                     # Own session: Ctrl-C in a terminal reaches only memsuite, which then stops the
                     # server in order instead of both racing to print shutdown noise.
-                    start_new_session=True,
-                    # The death signal follows the starting *thread*: only bind it to the main one.
-                    preexec_fn=_die_with_parent_hook() if in_main_thread else None,
+                    **lifeline.popen_options(),
                 )
             deadline = started + startup_timeout_s
             while proc.poll() is None and time.perf_counter() < deadline:

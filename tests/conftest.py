@@ -40,6 +40,14 @@ def pytest_configure(config: pytest.Config) -> None:
         )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that talks to the embedded model is ``slow``, marked or not: ``pytest -m "not slow"``
+    leaves out exactly the tests that run a real model or server."""
+    for item in items:
+        if "local_llm" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """A test marked ``shared_data(NAME, ...)`` skips, saying which data and how to get it, when a copy

@@ -38,9 +38,11 @@ beside the chunks (graph, summaries) is not saved: ``CHUNKS`` search does not re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import queue
 import subprocess
 import threading
 import time
@@ -51,12 +53,14 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.baselines.adapters._common import ClientAccount, StateFolder, adapter_usage, scope_id
+from memsuite.memory_systems import lifeline
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import (
     InvalidInputError,
     MemsuiteError,
     MissingDependencyError,
+    SystemTimeoutError,
     UnknownMemoryError,
 )
 from memsuite.memory_systems.llm.protocol import EndpointClient
@@ -126,13 +130,24 @@ class _Loopback:
 
     A chat call that fails (or arrives while the adapter has no client) is answered with HTTP 404, which
     cognee takes as final: the run's client has already retried it, and cognee retries any other error
-    for at least 240 s (``LLM_MIN_RETRY_SECONDS``, ``infrastructure/llm/retry_config.py``) before it
-    gives up. :attr:`failures` counts them.
+    for at least 240 s (``LLM_MIN_RETRY_SECONDS``, ``infrastructure/llm/retry_config.py``), sleeping
+    8 to 128 s between attempts, before it gives up. :attr:`failures` counts them.
+
+    The same holds for a reply that fails cognee's validation (a summary or graph whose JSON does not
+    fit its schema): cognee's retry sends the identical request again and again for those 240 s. When
+    the run's client answers such a repeat from its response cache, the reply is the one cognee could
+    not use, so the retry can only fail the same way, idle: it is answered 404 at once, and counted.
+    (A repeat the client sends to the endpoint, with no cache, goes through: a sampled reply may
+    differ.) Two chunks with the very same text in one adapter would also ask the same request; the
+    second then fails like a retry.
     """
 
     def __init__(self, account: ClientAccount, embedder: Embedder, max_tokens: int) -> None:
         self.account, self.embedder, self.max_tokens = account, embedder, max_tokens
         self.failures = 0
+        self._asked: set[str] = set()
+        """Every chat request answered so far, by :func:`_request_key`."""
+        self._lock = threading.Lock()
         loopback = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -189,10 +204,18 @@ class _Loopback:
         if body.get("temperature") is not None:
             options["temperature"] = body["temperature"]
         wants_json = (body.get("response_format") or {}).get("type") in ("json_object", "json_schema")
+        key = _request_key(messages, wants_json)
+        with self._lock:
+            repeat = key in self._asked
+            self._asked.add(key)
         result = (self.account.chat_json if wants_json else self.account.chat)(messages, **options)
         if result.failure is not None:
             self.failures += 1
             return 404, {"error": {"message": f"{result.failure.kind}: {result.failure.message[:500]}"}}
+        if repeat and result.cached:
+            self.failures += 1
+            message = "cognee retried a request whose reply the run's client serves from its cache"
+            return 404, {"error": {"message": f"{message}: the retry would get the same reply"}}
         text = json.dumps(result.data, ensure_ascii=False) if wants_json else result.text
         return 200, {
             "id": "memsuite",
@@ -214,10 +237,22 @@ class _Loopback:
         self.server.server_close()
 
 
-class _Worker:
-    """``_cognee_worker.py`` running under cognee's venv, one JSON request and reply at a time."""
+def _request_key(messages: list[dict[str, Any]], wants_json: bool) -> str:
+    return json.dumps([messages, wants_json], sort_keys=True, ensure_ascii=False)
 
-    def __init__(self, python: Path, folder: Path, endpoint: str, tokenizer_dir: Path) -> None:
+
+class _Worker:
+    """``_cognee_worker.py`` running under cognee's venv, one JSON request and reply at a time.
+
+    Every request has a deadline: a worker that gives no reply within ``timeout_s`` is killed with
+    the helpers it started (its process group) and the call raises :class:`SystemTimeoutError`, so a
+    stalled library fails its unit by name instead of stalling the run. The worker also runs under a
+    lifeline (memory_systems/lifeline.py): it dies with this process, however this process ends.
+    """
+
+    def __init__(
+        self, python: Path, folder: Path, endpoint: str, tokenizer_dir: Path, *, timeout_s: float
+    ) -> None:
         env = {
             **os.environ,
             "DATA_ROOT_DIRECTORY": str(folder / "data"),
@@ -245,9 +280,10 @@ class _Worker:
         }
         env.pop("VIRTUAL_ENV", None)
         self.log = folder / "worker.log"
+        self.timeout_s = timeout_s
         self.process = subprocess.Popen(
             # -I: the script's folder (this package, with its own cognee.py) stays off sys.path
-            [str(python), "-I", str(_WORKER)],
+            lifeline.command(python, [str(_WORKER)], isolated=True),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log.open("ab"),
@@ -255,13 +291,27 @@ class _Worker:
             cwd=folder,
             text=True,
             encoding="utf-8",
+            **lifeline.popen_options(),
         )
         self.lock = threading.Lock()
-        self._reply()  # "ready": cognee imported
+        self._lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True, name="cognee-worker-reader").start()
+        self._reply("start", "import cognee")  # "ready": cognee imported
 
-    def _reply(self) -> Any:
-        line = self.process.stdout.readline()
+    def _read(self) -> None:
+        """Every line the worker writes, onto the queue; "" once its stdout closes."""
+        for line in self.process.stdout:
+            self._lines.put(line)
+        self._lines.put("")
+
+    def _reply(self, verb: str, op: str) -> Any:
+        try:
+            line = self._lines.get(timeout=self.timeout_s)
+        except queue.Empty:
+            self.kill()
+            raise SystemTimeoutError("cognee", self.timeout_s, verb, f"cognee's {op}") from None
         if not line:
+            self._lines.put("")  # every later call finds the worker stopped too
             tail = self.log.read_text(encoding="utf-8", errors="replace")[-2000:]
             raise CogneeError(f"cognee's worker stopped (exit {self.process.poll()}); its log ends:\n{tail}")
         reply = json.loads(line)
@@ -269,22 +319,34 @@ class _Worker:
             raise CogneeError(f"cognee: {reply['error']}")
         return reply["result"]
 
-    def call(self, op: str, **args: Any) -> Any:
+    def call(self, op: str, *, verb: str, **args: Any) -> Any:
+        """Send request ``op`` made by the adapter's ``verb``; its result, within the deadline.
+
+        Raises:
+            SystemTimeoutError: No reply within the deadline (the worker is killed).
+            CogneeError: cognee raised, or the worker has stopped.
+        """
         with self.lock:
-            self.process.stdin.write(json.dumps({"op": op, **args}) + "\n")
-            self.process.stdin.flush()
-            return self._reply()
+            if self.process.poll() is None:
+                with contextlib.suppress(BrokenPipeError):  # a worker gone: _reply reports it, with its log
+                    self.process.stdin.write(json.dumps({"op": op, **args}) + "\n")
+                    self.process.stdin.flush()
+            return self._reply(verb, op)
+
+    def kill(self) -> None:
+        """End the worker and every process it started, now."""
+        lifeline.kill_group(self.process.pid)
+        self.process.wait()
 
     def close(self) -> None:
         if self.process.poll() is None:
-            self.process.stdin.close()
-            try:
-                # Every request was answered, so what cognee wrote is on disk; its own shutdown (the
-                # event loop, executor and resource tracker) takes seconds more and is not waited for.
+            with contextlib.suppress(BrokenPipeError):
+                self.process.stdin.close()
+            # Every request was answered, so what cognee wrote is on disk; its own shutdown (the event
+            # loop, executor and resource tracker) takes seconds more and is not waited for.
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=3)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        self.kill()  # and the database workers cognee started, whatever the worker did
 
 
 @register("cognee")
@@ -298,6 +360,9 @@ class CogneeMemory(MemorySystem):
             with the adapter.
         top_k: Default number of hits of :meth:`retrieve`.
         max_tokens: Completion budget of each cognee call that sets none.
+        call_timeout_s: Deadline of each request to cognee's worker (a ``cognify`` makes several LLM
+            calls, each with the client's own timeout and retries): past it the worker is killed and
+            the call raises :class:`SystemTimeoutError`, failing the unit by name.
 
     Raises:
         MissingDependencyError: cognee's venv does not exist.
@@ -313,9 +378,13 @@ class CogneeMemory(MemorySystem):
         workdir: str | Path | None = None,
         top_k: int = 5,
         max_tokens: int = 2000,
+        call_timeout_s: float = 900.0,
     ) -> None:
         super().__init__(top_k=top_k)
         self.max_tokens = check_k(max_tokens)
+        if not call_timeout_s > 0:
+            raise InvalidInputError(f"call_timeout_s must be positive, got {call_timeout_s!r}")
+        self.call_timeout_s = float(call_timeout_s)
         self.embedder = (embedder or Embedder()).account()
         python = cognee_python()
         self._state = StateFolder(workdir, prefix="memsuite-cognee-")
@@ -323,8 +392,10 @@ class CogneeMemory(MemorySystem):
         self._loopback = _Loopback(self._account, self.embedder, self.max_tokens)
         tokenizer_dir = Path(self.embedder.model_path or _default_model_dir())
         try:
-            self._worker = _Worker(python, self._state.path, self._loopback.url, tokenizer_dir)
-            self._venv = self._worker.call("version")
+            self._worker = _Worker(
+                python, self._state.path, self._loopback.url, tokenizer_dir, timeout_s=self.call_timeout_s
+            )
+            self._venv = self._worker.call("version", verb="start")
         except BaseException:
             self._loopback.close()
             raise
@@ -345,6 +416,7 @@ class CogneeMemory(MemorySystem):
         return {
             "top_k": self.top_k,
             "max_tokens": self.max_tokens,
+            "call_timeout_s": self.call_timeout_s,
             "embedder": self.embedder.model_name,
             "cognee_version": self._venv["cognee"],
             "cognee_tested_version": TESTED_VERSION,
@@ -373,13 +445,13 @@ class CogneeMemory(MemorySystem):
         """
         self._account.require(self.name, "ingest_session (cognee's cognify)")
         failures = self._loopback.failures
-        ids = self._worker.call("add", dataset=scope, texts=texts)
+        ids = self._worker.call("add", verb="ingest_session", dataset=scope, texts=texts)
         try:
-            self._worker.call("cognify", dataset=scope)
+            self._worker.call("cognify", verb="ingest_session", dataset=scope)
         except CogneeError as error:
             logger.info("cognee cognify failed: %s", error)
             for data_id in ids:
-                self._worker.call("delete", dataset=scope, data_id=data_id)
+                self._worker.call("delete", verb="ingest_session", dataset=scope, data_id=data_id)
             return [], max(1, self._loopback.failures - failures)
         return ids, self._loopback.failures - failures
 
@@ -408,8 +480,8 @@ class CogneeMemory(MemorySystem):
         if metadata is not None and len(metadata) != len(texts):
             raise InvalidInputError(f"metadata has {len(metadata)} entries for {len(texts)} texts")
         with self.timed("ingest"):
-            ids = self._worker.call("add", dataset=scope, texts=texts)
-            self._worker.call("chunk", dataset=scope, ids=ids)
+            ids = self._worker.call("add", verb="store", dataset=scope, texts=texts)
+            self._worker.call("chunk", verb="store", dataset=scope, ids=ids)
         for i, (data_id, text) in enumerate(zip(ids, texts, strict=True)):
             meta = dict(metadata[i]) if metadata is not None else {}
             self._records.setdefault(scope, {})[data_id] = MemoryRecord(data_id, text, namespace, meta)
@@ -421,7 +493,8 @@ class CogneeMemory(MemorySystem):
         if not self._records.get(scope):
             return []
         hits = []
-        for rank, row in enumerate(self._worker.call("search", dataset=scope, query=query, k=k)):
+        rows = self._worker.call("search", verb="search", dataset=scope, query=query, k=k)
+        for rank, row in enumerate(rows):
             memory_id = self._data[scope].get(row["document_id"], row["id"])
             record = self._records[scope].get(memory_id)
             meta = {**(record.metadata if record else {}), "chunk_id": row["id"]}
@@ -432,16 +505,16 @@ class CogneeMemory(MemorySystem):
         scope, record = self._owned(memory_id, namespace)
         (text,) = check_texts([text])
         with self.timed("ingest"):
-            self._worker.call("delete", dataset=scope, data_id=self._data_id(scope, memory_id))
-            (data_id,) = self._worker.call("add", dataset=scope, texts=[text])
-            self._worker.call("chunk", dataset=scope, ids=[data_id])
+            self._worker.call("delete", verb="update", dataset=scope, data_id=self._data_id(scope, memory_id))
+            (data_id,) = self._worker.call("add", verb="update", dataset=scope, texts=[text])
+            self._worker.call("chunk", verb="update", dataset=scope, ids=[data_id])
         self._data[scope] = {d: m for d, m in self._data[scope].items() if m != memory_id}
         self._data[scope][data_id] = memory_id
         self._records[scope][memory_id] = MemoryRecord(memory_id, text, namespace, record.metadata)
 
     def delete(self, memory_id: str, *, namespace: str = "default") -> None:
         scope, _ = self._owned(memory_id, namespace)
-        self._worker.call("delete", dataset=scope, data_id=self._data_id(scope, memory_id))
+        self._worker.call("delete", verb="delete", dataset=scope, data_id=self._data_id(scope, memory_id))
         self._data[scope] = {d: m for d, m in self._data[scope].items() if m != memory_id}
         del self._records[scope][memory_id]
 
@@ -489,7 +562,7 @@ class CogneeMemory(MemorySystem):
 
     @classmethod
     def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> CogneeMemory:
-        settings = {key: params[key] for key in ("top_k", "max_tokens")}
+        settings = {key: params[key] for key in ("top_k", "max_tokens", "call_timeout_s") if key in params}
         system = cls(**{**settings, **accepted_resources(cls, kwargs)})
         if system.embedder.model_name != params["embedder"]:
             system.close()
@@ -498,8 +571,8 @@ class CogneeMemory(MemorySystem):
             )
         for memory in json.loads((folder / _SAVED).read_text(encoding="utf-8"))["memories"]:
             scope = scope_id(memory["namespace"])
-            (data_id,) = system._worker.call("add", dataset=scope, texts=[memory["text"]])
-            system._worker.call("chunk", dataset=scope, ids=[data_id])
+            (data_id,) = system._worker.call("add", verb="load", dataset=scope, texts=[memory["text"]])
+            system._worker.call("chunk", verb="load", dataset=scope, ids=[data_id])
             record = MemoryRecord(memory["id"], memory["text"], memory["namespace"], memory["metadata"])
             system._records.setdefault(scope, {})[memory["id"]] = record
             system._data.setdefault(scope, {})[data_id] = memory["id"]

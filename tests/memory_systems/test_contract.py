@@ -76,6 +76,12 @@ def _takes(name: str, parameter: str) -> bool:
     return parameter in accepted_resources(get_factory(name), {parameter: None})
 
 
+def _system_params() -> list:
+    """Every registered system; those that take an LLM run a real model, so are ``slow``."""
+    slow = pytest.mark.slow
+    return [pytest.param(name, marks=slow) if _takes(name, "llm") else name for name in system_names()]
+
+
 @pytest.fixture(scope="session")
 def local_client(local_llm, tmp_path_factory):
     """The real client on the embedded model, with a response cache for this session only."""
@@ -160,7 +166,7 @@ def _check_stored(system: MemorySystem, report: IngestReport) -> None:
     assert "Brindlewatch" in system.retrieve("what is the router called", namespace="a").context
 
 
-@pytest.fixture(params=system_names())
+@pytest.fixture(params=_system_params())
 def system(request, resources) -> Iterator[MemorySystem]:
     reason = KNOWN_FAILURES.get((request.node.originalname, request.param))
     if reason:
@@ -182,7 +188,7 @@ def _local_options(name: str) -> dict:
     return options
 
 
-@pytest.fixture(scope="module", params=system_names())
+@pytest.fixture(scope="module", params=_system_params())
 def stored(request, embedder) -> Iterator[tuple[MemorySystem, list[str]]]:
     """A system holding FACTS in namespace "a" and their ids, built once per system for the bad-input
     tests: each must leave the memory as it was, and checks that it did, so they can share it (a
@@ -454,7 +460,7 @@ def _changed_settings(name: str) -> dict:
     return changed
 
 
-@pytest.mark.parametrize("system", system_names())
+@pytest.mark.parametrize("system", _system_params())
 def test_constructor_settings_survive_save_and_load(system, resources, tmp_path: Path):
     changed = _changed_settings(system)
     original = _build(system, resources, **changed)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -105,6 +107,30 @@ def test_failed_unit_is_recorded_and_retried_on_resume(tmp_path):
     run(config, out_dir=tmp_path / "run", show_progress=False)
     assert CALLS == ["u2"]  # only the failed unit runs again
     assert sorted(r.unit_id for r in folder.rows()) == ["u1", "u3"]
+
+
+def test_a_stalled_system_fails_its_units_by_name_and_the_run_goes_on(tmp_path, monkeypatch):
+    """A library whose worker never answers (cognee's adapter over a stand-in worker that stalls):
+    each of its units fails within the deadline, naming the system, the deadline and the verb; the
+    other system's units finish; the same command reruns only the failed units."""
+    from memsuite.baselines.adapters import cognee
+
+    monkeypatch.setattr(cognee, "_WORKER", Path(__file__).resolve().parents[2] / "silent_worker.py")
+    monkeypatch.setenv("MEMSUITE_COGNEE_PYTHON", sys.executable)
+    monkeypatch.setenv("SILENT_WORKER_COGNEE_VERSION", cognee.TESTED_VERSION)
+    systems = ["bm25", {"name": "cognee", "args": {"call_timeout_s": 1}}]
+    config = _config(systems=systems)
+    folder = run(config, out_dir=tmp_path / "run", show_progress=False)
+    assert folder.header["status"] == "complete_with_errors"
+    units = {(u.system, u.unit_id): u for u in folder.units()}
+    assert [units["bm25", u].status for u in FACTS] == ["done"] * 3
+    for unit in FACTS:
+        assert units["cognee", unit].status == "error"
+        assert "system 'cognee' gave no answer within 1 s in store" in units["cognee", unit].error
+    assert folder.summary["cognee"]["units"] == {"done": 0, "error": 3}
+    CALLS.clear()
+    run(config, out_dir=tmp_path / "run", show_progress=False)
+    assert list(FACTS) == CALLS  # only cognee's failed units run again
 
 
 def test_resume_skips_done_units_and_refuses_other_config(tmp_path):

@@ -169,7 +169,6 @@ def test_evidence_rules_and_prompt():
     assert cut and len(text.split()) <= 51
 
 
-@pytest.mark.slow
 def _embedded_endpoint(local_llm) -> dict:
     """The session's embedded server addressed as an endpoint, with the time budgets ``answer_llm: local``
     gives it (memory_systems/llm/spec.py): on a busy 2-core CPU one request can wait minutes in its queue."""
@@ -184,6 +183,7 @@ def _embedded_endpoint(local_llm) -> dict:
     }
 
 
+@pytest.mark.slow
 def test_answers_with_the_real_local_model(episode_file, tmp_path, local_llm):
     config = _config(
         episode_file,

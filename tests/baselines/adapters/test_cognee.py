@@ -1,0 +1,47 @@
+"""The Cognee adapter's worker has a deadline: a worker that never answers fails the call by name,
+is killed with every process it started, and stays failed. Runs without cognee's venv: the worker is a
+stand-in that stalls (tests/silent_worker.py)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from memsuite.baselines.adapters import cognee
+from memsuite.memory_systems.errors import SystemTimeoutError
+
+SILENT_WORKER = Path(__file__).resolve().parents[2] / "silent_worker.py"
+
+
+@pytest.fixture
+def silent_cognee(monkeypatch):
+    """The adapter's worker replaced by one that answers its start-up and then nothing."""
+    monkeypatch.setattr(cognee, "_WORKER", SILENT_WORKER)
+    monkeypatch.setenv("MEMSUITE_COGNEE_PYTHON", sys.executable)
+    monkeypatch.setenv("SILENT_WORKER_COGNEE_VERSION", cognee.TESTED_VERSION)
+
+
+def test_a_worker_that_never_answers_fails_the_call_by_name(silent_cognee, embedder):
+    system = cognee.CogneeMemory(embedder=embedder, call_timeout_s=1.5)
+    worker = system._worker
+    started = time.monotonic()
+    with pytest.raises(SystemTimeoutError, match=r"system 'cognee' gave no answer within 1\.5 s in store"):
+        system.store(["The ferry leaves at noon."], namespace="a")
+    assert time.monotonic() - started < 30
+    assert worker.process.poll() is not None  # killed, not left running
+    started = time.monotonic()
+    with pytest.raises(cognee.CogneeError, match="worker stopped"):  # and stays failed, at once
+        worker.call("search", verb="search", dataset="a", query="ferry", k=1)
+    assert time.monotonic() - started < 1.5
+    system.close()
+
+
+def test_the_deadline_is_a_setting_that_must_be_positive(silent_cognee, embedder):
+    with pytest.raises(cognee.InvalidInputError, match="call_timeout_s"):
+        cognee.CogneeMemory(embedder=embedder, call_timeout_s=0)
+    system = cognee.CogneeMemory(embedder=embedder, call_timeout_s=7)
+    assert system.params()["call_timeout_s"] == 7.0
+    system.close()
