@@ -11,6 +11,7 @@
 - ``embedder``: offline sentence embeddings, batched and cached; ``vector_index``: the faiss index.
 - ``llm``: the LLM layer (one client for any OpenAI-compatible endpoint, accounted and cached).
 - ``llm_server``: the embedded SmolLM2-135M model served on a loopback port.
+- ``lifeline``: child processes (the model server, a library's worker) that die with their parent.
 - ``ratelimit``: per-endpoint concurrency, request and token limits.
 - ``progress``: the one progress bar.
 """
