@@ -9,7 +9,7 @@
 - ``adapters``: third-party libraries (mem0ai, graphiti-core, LangChain FAISS) behind the contract.
 - ``_llm_paradigm``, ``_llm_support``: what the four LLM paradigms share (LLM, budgets, oracle modes,
   action loop).
-- ``_oracle``: the extraction oracle (gold facts in place of an LLM's extraction).
+- ``gold_facts``: a session's gold facts, typed and worded, for the oracle modes and the oracle endpoint.
 - ``_temporal_extract``, ``_temporal_graph``: the temporal graph's prompts and model.
 - ``_wiki_tools``: what the markdown-file agents share.
 """

@@ -15,14 +15,52 @@ from memsuite.baselines._llm_support import (
     LLMAccount,
     ask_structured,
     check_protocol,
+    session_chunks,
     session_day,
     system_usage,
 )
-from memsuite.baselines._oracle import MODES, oracle_mode, oracle_param
+from memsuite.baselines.gold_facts import fact_chunks
 from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm.protocol import ChatClient
 from memsuite.memory_systems.records import IngestReport, Session, Usage
 from memsuite.memory_systems.store import check_k, check_namespace, check_session
+
+#: Oracle modes (a system's ``oracle`` argument): off; ``memory``, gold facts *and* gold maintenance
+#: (values replaced and deletions applied by gold entity id, so the maintained stage is given, not
+#: measured: the organisation-and-retrieval ceiling); ``facts``, gold facts only, worded apart from the
+#: question templates (:func:`memsuite.baselines.gold_facts.worded`), entering the paradigm's own
+#: maintenance: its ingestion LLM gets them where it would get the dialogue or its own extraction, and
+#: its decisions are applied as in native ingestion.
+MODES = ("off", "memory", "facts")
+
+
+def oracle_mode(value: Any, system: str, *, supported: tuple[str, ...] = ("off", "memory")) -> str:
+    """The oracle mode named by a system's ``oracle`` argument (False/None: off, True: memory).
+
+    Raises:
+        ConfigError: Not a mode, or one ``system`` does not support.
+    """
+    mode = value if isinstance(value, str) else {False: "off", None: "off", True: "memory"}.get(value)
+    if mode not in MODES:
+        raise ConfigError(
+            f"{system}: oracle must be one of {', '.join(MODES)} (or true/false), got {value!r}"
+        )
+    if mode not in supported:
+        raise ConfigError(f"{system}: oracle: {mode} is not supported (supported: {', '.join(supported)})")
+    return mode
+
+
+def oracle_param(mode: str) -> bool | str:
+    """A mode as ``params()["oracle"]`` records it: False, True (gold memory, as earlier runs' rows and
+    configs have it) or "facts"."""
+    return {"off": False, "memory": True}.get(mode, mode)
+
+
+def ingest_chunks(session: Session, max_tokens: int, mode: str) -> list[str]:
+    """What an ingestion LLM reads of a session: its dialogue's chunks, or (``facts`` mode) the chunks
+    of its worded gold facts (:func:`memsuite.baselines.gold_facts.fact_chunks`)."""
+    return fact_chunks(session, max_tokens) if mode == "facts" else session_chunks(session, max_tokens)
 
 
 class LLMParadigm(MemorySystem):

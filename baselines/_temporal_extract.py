@@ -12,8 +12,8 @@ from typing import Any
 from memsuite.baselines._llm_support import (
     function_tool,
 )
-from memsuite.baselines._oracle import OracleFact
 from memsuite.baselines._temporal_graph import relation_key
+from memsuite.baselines.gold_facts import OracleFact
 
 EXTRACT_PROMPT = """\
 You turn a conversation session into knowledge-graph facts. Reply with JSON only:

@@ -12,7 +12,7 @@ The agent talks to the LLM in one of two transports (``protocol``): a forced cal
 arguments are a list of operations ("tools"), or the same object as a JSON reply ("json", for
 endpoints without tool support; the default, as the offline llama.cpp server supports it best).
 
-Extraction oracle (``oracle``, baselines/_oracle.py): ``memory`` writes entity pages from the gold
+Extraction oracle (``oracle``, baselines/gold_facts.py): ``memory`` writes entity pages from the gold
 facts without an LLM (the organisation-and-retrieval ceiling); ``facts`` gives the agent the session's
 gold facts instead of the dialogue, so what is measured is its own upkeep of the pages on perfect input.
 """
@@ -40,8 +40,8 @@ from memsuite.baselines._llm_support import (
     session_day,
     transport_note,
 )
-from memsuite.baselines._oracle import fact_chunks, oracle_facts
 from memsuite.baselines._wiki_tools import norm, relevant_first, today, within_budget
+from memsuite.baselines.gold_facts import OracleFact, fact_chunks, oracle_facts
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
 from memsuite.memory_systems.llm.protocol import ChatClient
@@ -133,13 +133,50 @@ class Page:
         return [m.strip() for m in _LINK.findall(self.text)]
 
 
-_HISTORY = "\n\nHistory:\n"
+#: Between an entity page's head (title, ``Current: <value>``) and its dated history.
+HISTORY = "\n\nHistory:\n"
 
 
-def _page_title(name: str) -> str:
+def page_title(name: str) -> str:
     """An entity page's title: its display name with a capital first letter."""
     name = _clean_title(name)
     return name[:1].upper() + name[1:]
+
+
+def title_key(title: str) -> str:
+    """How two page titles are compared: lower-cased, whitespace collapsed."""
+    return norm(title)
+
+
+def gold_page(title: str, current: str | None, fact: OracleFact, day: str) -> str:
+    """An entity page after one more gold fact, as the ``oracle: memory`` mode writes it.
+
+    Args:
+        title: The page's title (:func:`page_title` of the fact's entity).
+        current: The page's text so far; None for a new page.
+        fact: The gold fact (not a deletion).
+        day: The session's ISO date, written on the fact's history line.
+
+    Returns:
+        ``# Title`` (and ``Current: <value>`` for a fact stating a value; an older head is kept
+        otherwise), then the dated history with the fact's line added (a rule or dependency links the
+        source's page).
+    """
+    line = f"- [{day}] {fact.text}"
+    if fact.kind in ("rule", "dependency") and fact.source_name:
+        line += f" See [[{page_title(fact.source_name)}]]."
+    head, history = f"# {title}", ""
+    if current is not None and HISTORY in current:
+        head, history = current.split(HISTORY, 1)
+    if fact.sets_value:  # the page's current value is replaced; its history keeps them all
+        head = f"# {title}\nCurrent: {fact.value}"
+    return f"{head}{HISTORY}{history}\n{line}" if history else f"{head}{HISTORY}{line}"
+
+
+def page_summary(text: str) -> str | None:
+    """What index.md shows for an entity page: its ``Current: <value>`` line, or None."""
+    head = text.split(HISTORY, 1)[0]
+    return head.split("\n", 1)[1] if "\n" in head else None
 
 
 def _auto_title(text: str) -> str:
@@ -169,9 +206,9 @@ class KarpathyWikiMemory(LLMParadigm):
         pages_tokens: Budget of the existing pages shown with a session.
         reply_tokens: Completion budget per call.
         oracle: ``memory`` (or True): no LLM call at ingestion; each gold fact of the session
-            (``Session.metadata["gold_facts"]``, see baselines/_oracle.py) updates its entity's page
+            (``Session.metadata["gold_facts"]``, see baselines/gold_facts.py) updates its entity's page
             (see ``_ingest_oracle``). ``facts``: the agent loop gets the session's gold facts, worded
-            apart from the question templates (``_oracle.fact_chunks``), in place of the dialogue;
+            apart from the question templates (``gold_facts.fact_chunks``), in place of the dialogue;
             every write, append and delete is still the LLM's, so the wiki's maintenance is measured.
             The raw source is the session either way. False / "off": native.
     """
@@ -454,7 +491,7 @@ class KarpathyWikiMemory(LLMParadigm):
         source = self._keep_raw(session, namespace, session_chunks(session, self.input_tokens))
         touched: dict[str, str] = {}
         for fact in oracle_facts(session):
-            title = _page_title(fact.name)
+            title = page_title(fact.name)
             page = self._find(namespace, title)
             if fact.kind == "delete":
                 if page is not None:
@@ -462,15 +499,8 @@ class KarpathyWikiMemory(LLMParadigm):
                     report.deleted += 1
                     touched[page.title] = "deleted"
                 continue
-            line = f"- [{(day or today()).isoformat()}] {fact.text}"
-            if fact.kind in ("rule", "dependency") and fact.source_name:
-                line += f" See [[{_page_title(fact.source_name)}]]."
-            has_history = page is not None and _HISTORY in page.text
-            head, history = page.text.split(_HISTORY, 1) if has_history else (f"# {title}", "")
-            if fact.sets_value:  # the page's current value is replaced; its history keeps them all
-                head = f"# {title}\nCurrent: {fact.value}"
-            text = f"{head}{_HISTORY}{history}\n{line}" if history else f"{head}{_HISTORY}{line}"
-            summary = head.split("\n", 1)[1] if "\n" in head else None  # "Current: ..." in index.md
+            text = gold_page(title, page.text if page else None, fact, (day or today()).isoformat())
+            summary = page_summary(text)
             if page is None:
                 self._new_page(namespace, title, text, summary=summary)
                 report.added += 1

@@ -36,7 +36,7 @@ from memsuite.baselines._llm_support import (
     function_tool,
     session_chunks,
 )
-from memsuite.baselines._oracle import oracle_facts, worded
+from memsuite.baselines.gold_facts import oracle_facts, worded
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
 from memsuite.memory_systems.llm.protocol import ChatClient
@@ -216,11 +216,11 @@ class LLMExtractionMemory(LLMParadigm):
         protocol: "json" (JSON replies) or "tools" (forced tool calls, whose arguments endpoints such
             as llama.cpp constrain to the schema).
         oracle: ``memory`` (or True): no LLM call at ingestion. Each gold fact of the session
-            (``Session.metadata["gold_facts"]``, see baselines/_oracle.py) becomes the decision a
+            (``Session.metadata["gold_facts"]``, see baselines/gold_facts.py) becomes the decision a
             perfect mem0 v1 would take: a value ADDs a memory, or UPDATEs the entity's value memory
             when there is one; a rule or dependency is ADDed; a deletion request DELETEs every memory
             of the entity. History, vector index and retrieval are the native ones. ``facts``: the
-            gold facts, worded apart from the question templates (``_oracle.worded``), replace the
+            gold facts, worded apart from the question templates (``gold_facts.worded``), replace the
             extraction call only; the decision call (ADD/UPDATE/DELETE/NONE) runs with the LLM, so
             maintenance is measured. False / "off": native.
     """

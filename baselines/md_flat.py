@@ -10,7 +10,7 @@ The agent talks to the LLM in one of two transports (``protocol``): a forced cal
 arguments are a list of operations ("tools"), or the same object as a JSON reply ("json", for
 endpoints without tool support; the default, as the offline llama.cpp server supports it best).
 
-Extraction oracle (``oracle``, baselines/_oracle.py): ``memory`` makes the gold edits without an LLM
+Extraction oracle (``oracle``, baselines/gold_facts.py): ``memory`` makes the gold edits without an LLM
 (the organisation-and-retrieval ceiling); ``facts`` gives the agent the session's gold facts instead
 of the dialogue, so what is measured is its own upkeep of the file (replacing, deleting) on perfect input.
 """
@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from memsuite.baselines._llm_paradigm import LLMParadigm
+from memsuite.baselines._llm_paradigm import LLMParadigm, ingest_chunks
 from memsuite.baselines._llm_support import (
     ActionTool,
     LexicalIndex,
@@ -34,8 +34,8 @@ from memsuite.baselines._llm_support import (
     session_day,
     transport_note,
 )
-from memsuite.baselines._oracle import ingest_chunks, oracle_facts
 from memsuite.baselines._wiki_tools import norm, relevant_first, within_budget
+from memsuite.baselines.gold_facts import oracle_facts
 from memsuite.memory_systems.base import NO_MEMORY
 from memsuite.memory_systems.errors import UnknownMemoryError
 from memsuite.memory_systems.llm.protocol import ChatClient
@@ -110,11 +110,11 @@ class MdFlatMemory(LLMParadigm):
             when the file is longer).
         reply_tokens: Completion budget per call.
         oracle: ``memory`` (or True): no LLM call at ingestion; each gold fact of the session
-            (``Session.metadata["gold_facts"]``, see baselines/_oracle.py) becomes the edit a perfect
+            (``Session.metadata["gold_facts"]``, see baselines/gold_facts.py) becomes the edit a perfect
             agent following the prompt would make: a value replaces the entity's value line (or is
             appended), a rule or dependency is appended, a deletion request deletes the entity's lines.
             ``facts``: the agent loop gets the session's gold facts, worded apart from the question
-            templates (``_oracle.fact_chunks``), in place of the dialogue; every append, replace and
+            templates (``gold_facts.fact_chunks``), in place of the dialogue; every append, replace and
             delete is still the LLM's, so the file's maintenance is measured. False / "off": native.
     """
 

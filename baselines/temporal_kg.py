@@ -20,7 +20,7 @@ and the graph neighbourhood of the best hits. Current facts come first, then dep
 invalidated edges are excluded unless ``include_invalidated``, and then come last. The context shows
 a fact with its date, its earlier values and any uncertainty.
 
-Extraction oracle (``oracle``, baselines/_oracle.py): ``memory`` builds the extraction from the gold
+Extraction oracle (``oracle``, baselines/gold_facts.py): ``memory`` builds the extraction from the gold
 facts, one subject and relation per entity, so invalidation and forgetting follow the gold entities
 (the organisation-and-retrieval ceiling); ``facts`` gives the extraction call the session's gold facts
 instead of the dialogue, so what is measured is whether its triples, dependencies and forget requests
@@ -38,12 +38,11 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from memsuite.baselines._llm_paradigm import LLMParadigm
+from memsuite.baselines._llm_paradigm import LLMParadigm, ingest_chunks
 from memsuite.baselines._llm_support import (
     LexicalIndex,
     session_iso,
 )
-from memsuite.baselines._oracle import ingest_chunks, oracle_facts
 from memsuite.baselines._temporal_extract import (
     EXTRACT_PROMPT,
     EXTRACT_TOOL,
@@ -62,6 +61,7 @@ from memsuite.baselines._temporal_graph import (
     same_entity,
     tier,
 )
+from memsuite.baselines.gold_facts import oracle_facts
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError
@@ -79,7 +79,15 @@ from memsuite.memory_systems.vector_index import VectorIndex, load_indexes, save
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["EDGE_KINDS", "EXTRACT_PROMPT", "Edge", "TemporalKGMemory", "entity_key", "relation_key"]
+__all__ = [
+    "EDGE_KINDS",
+    "EXTRACT_PROMPT",
+    "Edge",
+    "TemporalKGMemory",
+    "entity_key",
+    "oracle_extraction",
+    "relation_key",
+]
 
 #: Reciprocal-rank-fusion constant (Cormack et al. 2009; Graphiti uses the same default).
 RRF_K = 60
@@ -106,10 +114,10 @@ class TemporalKGMemory(LLMParadigm):
         protocol: "json" (JSON replies) or "tools" (a forced tool call, whose arguments endpoints
             such as llama.cpp constrain to the schema).
         oracle: ``memory`` (or True): build each session's facts, dependency rules and forget requests
-            from its gold facts (``Session.metadata["gold_facts"]``, see baselines/_oracle.py) instead
+            from its gold facts (``Session.metadata["gold_facts"]``, see baselines/gold_facts.py) instead
             of asking the LLM, keyed by entity name; invalidation and dependency propagation run as
             usual. No LLM needed. ``facts``: the extraction call gets the session's gold facts, worded
-            apart from the question templates (``_oracle.fact_chunks``), in place of the dialogue; its
+            apart from the question templates (``gold_facts.fact_chunks``), in place of the dialogue; its
             reply is applied as natively (invalidation by the subject and relation it names, its
             forget requests, its dependencies), so maintenance is measured. False / "off": native.
     """

@@ -65,11 +65,6 @@ def entry_path(entry: Dataset, path: str | None = None) -> Path:
     return data_home() / entry.name if entry.folder else file_path(entry, entry.files[0])
 
 
-def missing_files(entry: Dataset) -> list[DataFile]:
-    """The entry's files not in the cache (a cheap check: nothing is hashed)."""
-    return [f for f in entry.files if not file_path(entry, f).is_file()]
-
-
 def sha256_of(path: Path) -> str:
     """The sha256 of a file, read in chunks."""
     digest = hashlib.sha256()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from memsuite.baselines._oracle import OracleFact
+from memsuite.baselines.gold_facts import OracleFact
 from memsuite.memory_systems.errors import ConfigError
 
 _SPACE = re.compile(r"\s+")

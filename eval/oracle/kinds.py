@@ -9,12 +9,12 @@ library's source (a changed prompt fails loudly at start-up, not as a silent wro
 
 from __future__ import annotations
 
-import importlib
 import importlib.metadata
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from memsuite.eval.oracle.gold import UnitGold
@@ -64,6 +64,28 @@ class ToolCalls:
 
 
 @dataclass(frozen=True)
+class OwnPrompt:
+    """One of memsuite's own prompt constants: the module that holds it and its name there.
+
+    The text is read when the kinds are checked, not when they are declared, so what is checked is
+    what the system sends at that moment.
+    """
+
+    module: ModuleType
+    name: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(getattr(self.module, self.name, None), str):
+            raise TypeError(f"{self.module.__name__} has no prompt constant {self.name}")
+
+    def text(self) -> str:
+        return str(getattr(self.module, self.name))
+
+    def __str__(self) -> str:
+        return f"{self.module.__name__}:{self.name}"
+
+
+@dataclass(frozen=True)
 class PromptKind:
     """One kind of prompt: its markers, the library and version they come from, and its reply."""
 
@@ -80,9 +102,9 @@ class PromptKind:
     sources: tuple[str, ...] = ()
     """Files of the library's distribution (``mem0/configs/prompts.py``) whose text holds every marker
     (checked at start-up, read without importing the library)."""
-    prompts: tuple[str, ...] = ()
-    """memsuite's own prompt constants (``memsuite.baselines.md_flat:MD_FLAT_PROMPT``) whose text holds
-    every marker (checked at start-up: a reworded prompt is refused, not served a stale reply)."""
+    prompts: tuple[OwnPrompt, ...] = ()
+    """memsuite's own prompt constants whose text holds every marker (checked at start-up: a reworded
+    prompt is refused, not served a stale reply)."""
     gold_answer: bool = False
     """The reply is a question's gold answer (the answer ceiling), not extracted memory."""
     roles: tuple[str, ...] = field(default=("system", "user"))
@@ -97,6 +119,26 @@ class PromptKind:
         if self.whole:
             return text.strip() == self.markers[0]
         return all(marker in text for marker in self.markers)
+
+
+@dataclass(frozen=True)
+class PromptFamily:
+    """Every prompt kind of one system module's LLM calls: what the oracle serves that module's systems."""
+
+    systems: tuple[ModuleType, ...]
+    """The modules whose registered systems send these prompts (an adapter, a native paradigm); none
+    for prompts memsuite's driver sends (the benchmarks' answer prompts, the preflight ping)."""
+    kinds: tuple[PromptKind, ...]
+    """The kinds, most specific first."""
+
+    @property
+    def libraries(self) -> tuple[str, ...]:
+        """The distributions whose prompts these are (their pins are checked when a run uses one)."""
+        return tuple(dict.fromkeys(k.library for k in self.kinds if k.library is not None))
+
+    def serves(self, module: str) -> bool:
+        """Whether systems of the module named ``module`` send these prompts."""
+        return any(system.__name__ == module for system in self.systems)
 
 
 def render(reply: Any) -> str:
@@ -181,15 +223,12 @@ def check_own_prompts(kind: PromptKind) -> None:
     """
     if not kind.prompts:
         return
-    texts = []
-    for ref in kind.prompts:
-        module, _, attribute = ref.partition(":")
-        texts.append(str(getattr(importlib.import_module(module), attribute)))
-    source = "\n".join(texts)
+    source = "\n".join(prompt.text() for prompt in kind.prompts)
     for marker in kind.markers:
         if marker not in source:
+            named = ", ".join(map(str, kind.prompts))
             raise ConfigError(
-                f"oracle LLM: marker {marker[:60]!r} of {kind.name} is not in {', '.join(kind.prompts)}:"
+                f"oracle LLM: marker {marker[:60]!r} of {kind.name} is not in {named}:"
                 " the prompt changed, so the oracle cannot recognise it"
             )
 

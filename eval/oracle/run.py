@@ -19,16 +19,6 @@ from memsuite.memory_systems.errors import ConfigError
 
 #: The config value naming the oracle endpoint (as ``local`` names the embedded model).
 ORACLE = "oracle"
-#: Adapter modules and the libraries whose prompts they make (checked against the oracle's pins): a
-#: distribution name, or several where one library's prompts are built by another (langmem's by trustcall).
-ADAPTER_LIBRARIES: dict[str, str | tuple[str, ...]] = {
-    "memsuite.baselines.adapters.mem0ai": "mem0ai",
-    "memsuite.baselines.adapters.graphiti": "graphiti-core",
-    "memsuite.baselines.adapters.langmem": ("langmem", "trustcall"),
-    "memsuite.baselines.adapters.llamaindex_memory": "llama-index-core",
-    "memsuite.baselines.adapters.amem": "a-mem",
-    "memsuite.baselines.adapters.cognee": "cognee",
-}
 #: Keys of an ``{model: oracle, ...}`` mapping: client defaults only (the endpoint is the oracle's).
 CLIENT_KEYS = ("max_tokens", "temperature", "json_mode", "timeout_s", "deadline_s", "preflight_timeout_s")
 NOTE = (
@@ -78,29 +68,18 @@ def check_oracle(config: Any, *, source: str) -> None:
         return
     from memsuite.eval.oracle.gold import gold_source
     from memsuite.eval.oracle.kinds import check_kinds
-    from memsuite.eval.oracle.server import all_kinds
+    from memsuite.eval.oracle.prompts import all_kinds, libraries_of
     from memsuite.memory_systems.registry import get_factory
 
     try:
         gold_source(config.benchmark)
     except ConfigError as exc:
         raise ConfigError(f"{source}: benchmark: {exc}") from None
-    libraries = sorted(
-        {
-            library
-            for spec in config.systems
-            if (module := getattr(get_factory(spec.name), "__module__", "")) in ADAPTER_LIBRARIES
-            for library in _names(ADAPTER_LIBRARIES[module])
-        }
-    )
+    libraries = libraries_of(getattr(get_factory(spec.name), "__module__", "") for spec in config.systems)
     try:
         check_kinds(all_kinds(), libraries)
     except ConfigError as exc:
         raise ConfigError(f"{source}: {exc}") from None
-
-
-def _names(libraries: str | tuple[str, ...]) -> tuple[str, ...]:
-    return (libraries,) if isinstance(libraries, str) else libraries
 
 
 @contextmanager

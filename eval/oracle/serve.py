@@ -19,7 +19,8 @@ def serve_config(path: str, *, port: int = 0, overrides: list[str] | None = None
 
     from memsuite.eval.oracle.gold import gold_source
     from memsuite.eval.oracle.kinds import check_kinds
-    from memsuite.eval.oracle.server import ORACLE_MODEL, OracleServer, all_kinds
+    from memsuite.eval.oracle.prompts import all_kinds
+    from memsuite.eval.oracle.server import ORACLE_MODEL, OracleServer
     from memsuite.eval.registry import get_benchmark, seeded_options
     from memsuite.eval.run.config import load_config
 

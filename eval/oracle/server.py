@@ -2,7 +2,7 @@
 
 ``POST /v1/chat/completions`` finds the caller's unit from the ``X-Memsuite-Account`` header (the
 ``<system>@<unit>`` account every run view sends to an oracle endpoint), recognises the prompt's kind
-(:mod:`.kinds`) and replies as a capable model would, from the unit's gold. ``GET /v1/models`` lists
+(:mod:`.prompts`) and replies as a capable model would, from the unit's gold. ``GET /v1/models`` lists
 the one model, :data:`ORACLE_MODEL`. Embeddings are not served: the adapters use the run's embedder.
 
 A prompt no kind recognises gets HTTP 422 naming its first line and the caller; a recognised prompt the
@@ -28,6 +28,7 @@ from typing import Any
 
 from memsuite.eval.oracle.gold import UnitGold
 from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, ToolCalls, Unservable, first_line, render
+from memsuite.eval.oracle.prompts import all_kinds
 from memsuite.memory_systems.llm.client import ACCOUNT_HEADER, PHASE_HEADER
 from memsuite.memory_systems.tokens import count_tokens
 
@@ -74,31 +75,6 @@ def busy_seconds(calls: Sequence[ServedCall]) -> float:
             total += finish - max(call.started, end)
             end = finish
     return total
-
-
-def all_kinds() -> tuple[PromptKind, ...]:
-    """Every prompt kind the oracle serves, most specific first."""
-    from memsuite.eval.oracle import (
-        amem_kinds,
-        answer_kinds,
-        cognee_kinds,
-        graphiti_kinds,
-        langmem_kinds,
-        llamaindex_kinds,
-        mem0_kinds,
-        native_kinds,
-    )
-
-    return (
-        *mem0_kinds.KINDS,
-        *graphiti_kinds.KINDS,
-        *langmem_kinds.KINDS,
-        *llamaindex_kinds.KINDS,
-        *amem_kinds.KINDS,
-        *cognee_kinds.KINDS,
-        *native_kinds.KINDS,
-        *answer_kinds.KINDS,
-    )
 
 
 def forced_tool(body: dict[str, Any]) -> str | None:

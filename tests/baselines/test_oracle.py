@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from memsuite.baselines._oracle import oracle_facts, worded
+from memsuite.baselines.gold_facts import oracle_facts, worded
 from memsuite.baselines.karpathy_wiki import KarpathyWikiMemory
 from memsuite.baselines.llm_extraction import FACTS_HEADER, LLMExtractionMemory
 from memsuite.baselines.md_flat import MdFlatMemory

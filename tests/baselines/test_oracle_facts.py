@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from memsuite.baselines._oracle import FACTS_HEADING, fact_chunks, oracle_facts, worded
+from memsuite.baselines.gold_facts import FACTS_HEADING, fact_chunks, oracle_facts, worded
 from memsuite.baselines.karpathy_wiki import KarpathyWikiMemory
 from memsuite.baselines.llm_extraction import LLMExtractionMemory
 from memsuite.baselines.md_flat import MdFlatMemory

@@ -546,8 +546,3 @@ def load_user(folder: Path | str) -> UserData:
     user_id = str(packs.get("user_id") or folder.name) if isinstance(packs, Mapping) else folder.name
     app_logs = load_app_logs(folder / APP_LOG_FILE, user_id=user_id)
     return parse_task_packs(packs, path=packs_path, user_id=user_id, app_logs=app_logs)
-
-
-def load_users(root: Path | str) -> list[UserData]:
-    """Every user under ``root`` (see :func:`user_folders`), validated."""
-    return [load_user(folder) for folder in user_folders(root)]

@@ -21,7 +21,7 @@ import json
 from itertools import groupby
 from typing import Any
 
-from memsuite.baselines._oracle import OracleFact
+from memsuite.baselines.gold_facts import OracleFact
 from memsuite.eval.benchmarks.dynamicmem.generator.users import WEEKDAY_NAMES
 from memsuite.eval.benchmarks.dynamicmem.loader import task_body
 from memsuite.eval.benchmarks.dynamicmem.schema import UserData, current_value, split_state_key

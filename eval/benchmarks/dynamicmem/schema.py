@@ -41,7 +41,6 @@ CATEGORY_OF_GROUP = {
     "preferences_state": "preferences",
 }
 CATEGORIES = tuple(CATEGORY_OF_GROUP.values())
-GROUP_OF_CATEGORY = {category: group for group, category in CATEGORY_OF_GROUP.items()}
 
 #: Personalized Service families, one per category (paper: habits -> user communication,
 #: preferences -> filtering-parameter completion, attributes -> action configuration).

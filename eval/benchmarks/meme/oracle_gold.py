@@ -1,7 +1,7 @@
 """MEME's gold for the oracle endpoint (eval/oracle/): each session's gold facts, each question's gold.
 
 An episode's evidence sessions carry their planted facts (``gold_facts``), typed as the native oracle
-types them (:func:`memsuite.baselines._oracle.oracle_facts`); filler sessions carry none. Questions are
+types them (:func:`memsuite.baselines.gold_facts.oracle_facts`); filler sessions carry none. Questions are
 keyed by their text and the phase's question date, which the answer prompt states (a question asked
 before and after the changes has two golds).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memsuite.baselines._oracle import oracle_facts
+from memsuite.baselines.gold_facts import oracle_facts
 from memsuite.eval.oracle.gold import QuestionGold, SessionGold, UnitGold, normalise
 from memsuite.memory_systems.records import Session
 

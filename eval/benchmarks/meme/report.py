@@ -24,6 +24,7 @@ from memsuite.eval.benchmarks.meme.paper import (
     PAPER_SETUP,
     protocol_differences,
 )
+from memsuite.eval.benchmarks.meme.schema import BEFORE_TASK_TYPES
 from memsuite.eval.benchmarks.meme.scoring import TASKS as MEME_TASKS
 from memsuite.eval.benchmarks.meme.scoring import after_passes, before_passes
 from memsuite.eval.protocol import Row
@@ -72,8 +73,6 @@ MEME_TABLE_NOTES = (
     + ", ".join(f"{k} ${a:.2f}/${b:.2f}" for k, (a, b) in PAPER_COST_PER_EPISODE.items())
     + ".",
 )
-#: MEME asks before-questions for these tasks only (MEME paper, arXiv 2605.12477).
-MEME_BEFORE_TASKS = ("ER", "Del", "Cas", "Abs")
 MEME_FILTER_LABELS = ("real", "trivial", "knew_but_failed", "never_knew", "unfiltered")
 
 
@@ -398,12 +397,12 @@ def _meme_filter_table(runs, systems, judge, prefix) -> Table:
             record = {
                 **run_cell(run, prefix),
                 "system": oracle_system(run, system),
-                **{f"before_{t}": scores.at("before", t) for t in MEME_BEFORE_TASKS},
+                **{f"before_{t}": scores.at("before", t) for t in BEFORE_TASK_TYPES},
                 **{label: scores.at("filter", label) or 0 for label in MEME_FILTER_LABELS},
                 "judge_failures": scores.at("judge_failures"),
             }
             records.add(record, meme_before_intervals(run, system, judge))
-    columns = (*prefix, "system", *(f"before_{t}" for t in MEME_BEFORE_TASKS), *MEME_FILTER_LABELS)
+    columns = (*prefix, "system", *(f"before_{t}" for t in BEFORE_TASK_TYPES), *MEME_FILTER_LABELS)
     note = (
         "before_*: pass rate of the before-questions (asked for ER, Del, Cas, Abs only). Filter labels "
         "count Cas/Abs/Del after-answers: real = before and after pass; trivial = after passes without "

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memsuite.eval.benchmarks.realtalk.schema import Chat, Message, Session
+from memsuite.eval.benchmarks.realtalk.schema import Message, Session
 
 GRANULARITIES = ("message", "session")
 
@@ -57,11 +57,6 @@ def session_documents(session: Session, granularity: str, *, captions: bool = Fa
         ids = tuple(m.dia_id for m in session.messages)
         return [Document(f"session_{session.number}", text, session.number, session.date_time, None, ids)]
     raise ValueError(f"granularity must be one of {', '.join(GRANULARITIES)}, got {granularity!r}")
-
-
-def chat_documents(chat: Chat, granularity: str, *, captions: bool = False) -> list[Document]:
-    """Every document of the chat, in chat order."""
-    return [d for s in chat.sessions for d in session_documents(s, granularity, captions=captions)]
 
 
 def holders(documents: Iterable[Document]) -> dict[str, str]:

@@ -42,19 +42,6 @@ CATEGORIES = (
 )
 #: Quick mode's categories: the reference adapters' "first three" (src/types.rs lists the same set).
 QUICK_CATEGORIES = CATEGORIES[:3]
-#: Part A document domains (datasets/meta.json ``document_domains``).
-DOCUMENT_DOMAINS = (
-    "daily_life",
-    "economics",
-    "history",
-    "law",
-    "literature",
-    "medicine",
-    "philosophy",
-    "psychology",
-    "science",
-    "technology",
-)
 #: A question id containing this is a Part A (document) question (scripts/score.py).
 PART_A_MARKER = ".DOC."
 

@@ -14,8 +14,8 @@ if find_spec("agentic_memory") is None:
 
 from memsuite.baselines.adapters.amem import AMemMemory
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
-from memsuite.eval.oracle import amem_kinds
 from memsuite.eval.oracle.kinds import PromptKind, check_kinds
+from memsuite.eval.oracle.prompts import amem as amem_kinds
 from memsuite.eval.oracle.server import OracleServer
 from memsuite.eval.run.config import config_from_dict
 from memsuite.eval.run.runner import run

@@ -11,8 +11,8 @@ import pytest
 # importing the adapter registers "cognee" (an installed checkout's entry points may predate it)
 from memsuite.baselines.adapters.cognee import cognee_python
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
-from memsuite.eval.oracle import cognee_kinds
 from memsuite.eval.oracle.kinds import PromptKind, check_kinds
+from memsuite.eval.oracle.prompts import cognee as cognee_kinds
 from memsuite.memory_systems.errors import ConfigError, MissingDependencyError
 
 try:

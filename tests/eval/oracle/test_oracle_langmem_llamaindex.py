@@ -10,10 +10,11 @@ import json
 
 import pytest
 
-from memsuite.baselines._oracle import worded
+from memsuite.baselines.gold_facts import worded
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
-from memsuite.eval.oracle import langmem_kinds, llamaindex_kinds
 from memsuite.eval.oracle.kinds import check_kinds
+from memsuite.eval.oracle.prompts import langmem as langmem_kinds
+from memsuite.eval.oracle.prompts import llamaindex_memory as llamaindex_kinds
 
 
 @pytest.fixture(scope="module")

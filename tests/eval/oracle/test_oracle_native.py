@@ -13,10 +13,10 @@ from memsuite.baselines.llm_extraction import LLMExtractionMemory
 from memsuite.baselines.md_flat import MdFlatMemory
 from memsuite.baselines.temporal_kg import TemporalKGMemory
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
+from memsuite.eval.oracle.chunks import chunk_session
 from memsuite.eval.oracle.gold import SessionGold, UnitGold
 from memsuite.eval.oracle.kinds import Unservable, check_kinds
-from memsuite.eval.oracle.native_kinds import chunk_session
-from memsuite.eval.oracle.server import all_kinds
+from memsuite.eval.oracle.prompts import all_kinds
 from memsuite.eval.run.config import config_from_dict
 from memsuite.eval.run.runner import run
 from memsuite.memory_systems.errors import ConfigError

@@ -11,8 +11,9 @@ from memsuite.eval.benchmarks.meme import oracle_gold
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
 from memsuite.eval.benchmarks.meme.protocol import answer_messages
 from memsuite.eval.oracle.kinds import PromptKind, check_kinds
+from memsuite.eval.oracle.prompts import all_kinds
 from memsuite.eval.oracle.run import open_oracle, served, server_of
-from memsuite.eval.oracle.server import OracleServer, ServedCall, all_kinds, busy_seconds
+from memsuite.eval.oracle.server import OracleServer, ServedCall, busy_seconds
 from memsuite.eval.run.config import config_from_dict
 from memsuite.memory_systems.errors import ConfigError
 

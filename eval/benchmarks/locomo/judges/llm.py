@@ -48,11 +48,6 @@ _CHOICE_TEMPLATE = (
     "Question: {question} Pick the correct answer: {options}. Answer with the letter of your choice:"
 )
 _TEMPORAL_HINT = " Answer with an approximate date, using the DATE of the conversation."
-#: Opening of the full-conversation context (gpt_utils.py ``CONV_START_PROMPT``, reworded).
-FULL_CONTEXT_OPENING = (
-    "Below is a conversation between two people, {a} and {b}. It takes place over several days; the date"
-    " of each session is written at its start.\n\n"
-)
 
 _JUDGE_TEMPLATE = """Label an answer to a question as 'CORRECT' or 'WRONG'. You are given:
     (1) a question, asked by one user of another user,

@@ -368,7 +368,7 @@ def evidence_dialogue(
                 "conveyed_in_turn": conveyed_at,
                 "notes": fact.notes or fact.kind,
                 # Machine-readable kind, display name and upstream entity: what an extraction oracle
-                # (baselines/_oracle.py) and failure attribution (eval/benchmarks/meme/diagnostics.py) read.
+                # (baselines/gold_facts.py) and failure attribution (eval/benchmarks/meme/diagnostics.py) read.
                 "kind": fact.kind,
                 "name": fact.name,
                 **({"source": fact.source, "source_name": fact.source_name} if fact.source else {}),

@@ -11,7 +11,7 @@ import pytest
 
 from memsuite.eval.benchmarks.dynamicmem.checkpoints import replay_states
 from memsuite.eval.benchmarks.dynamicmem.generator import generate_users, write_users
-from memsuite.eval.benchmarks.dynamicmem.loader import load_user, load_users, user_folders
+from memsuite.eval.benchmarks.dynamicmem.loader import load_user, user_folders
 from memsuite.eval.benchmarks.dynamicmem.schema import (
     APP_LOG_FILE,
     TASK_PACK_FILE,
@@ -62,7 +62,7 @@ def _edit(folder: Path, name: str, change) -> None:
 
 
 def test_generated_users_load_and_their_gold_is_the_replay_of_visible_evidence(written):
-    users = load_users(written)
+    users = [load_user(folder) for folder in user_folders(written)]
     assert [u.user_id for u in users] == ["001_user_001", "002_user_002"]
     for user in users:
         assert [cp.label for cp in user.checkpoints] == ["C1", "C2"]

@@ -6,7 +6,7 @@ The A-MEM adapter adds each turn of a session as a note (``"role: content"``). a
   for the note. A perfect model's analysis of a turn: the gold facts of the turn's session that the
   turn states (their value, or for a deletion request their entity's name, is in it); keywords their
   entity names and values, the context the facts worded as the native ``facts`` oracle words them
-  (:func:`memsuite.baselines._oracle.worded`), tags the entity names. A turn stating no gold fact gets
+  (:func:`memsuite.baselines.gold_facts.worded`), tags the entity names. A turn stating no gold fact gets
   no keywords or tags and a-mem's default context, ``General``.
 - ``amem.evolve`` (``AgenticMemorySystem.process_memory``): whether to link the new note to its five
   nearest notes and rewrite their context and tags. The reply links the new note to every neighbour
@@ -22,9 +22,10 @@ import ast
 import re
 from typing import Any
 
-from memsuite.baselines._oracle import OracleFact, worded
+from memsuite.baselines.adapters import amem as adapter
+from memsuite.baselines.gold_facts import OracleFact, worded
 from memsuite.eval.oracle.gold import UnitGold, normalise
-from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, Unservable
+from memsuite.eval.oracle.kinds import OracleRequest, PromptFamily, PromptKind, Unservable
 
 VERSION = "0.2.6"
 LIBRARY = "a-mem"
@@ -128,3 +129,4 @@ KINDS = (
         evolve_reply,
     ),
 )
+FAMILY = PromptFamily(systems=(adapter,), kinds=KINDS)

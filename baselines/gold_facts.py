@@ -1,30 +1,18 @@
-"""Extraction oracle: an evidence session's gold facts in place of an LLM's extraction.
-
-Private to ``baselines``. With ``oracle=True`` the LLM paradigms (llm_extraction, temporal_kg, md_flat,
-karpathy_wiki) do not call their LLM at ingestion: each turns the gold facts of a session into the
-operations its own extraction would have produced, so that its organisation, maintenance and
-retrieval are measured apart from the extractor LLM (eval/benchmarks/meme/diagnostics.py compares the two).
+"""A session's gold facts, typed and worded: what every oracle builds from.
 
 Gold facts come from ``Session.metadata["gold_facts"]`` as the MEME protocol passes them
-(:meth:`memsuite.eval.benchmarks.meme.schema.EpisodeSession.to_session`). memsuite's generator writes each
+(``EpisodeSession.to_session`` in eval/benchmarks/meme/schema.py). memsuite's generator writes each
 fact's ``kind`` (state, update, verbatim, rule, dependency, change, delete), ``name`` and, for rules and
 dependencies, ``source`` / ``source_name``; for episodes without them (released files) the kind is
 read from ``notes`` and ``fact_text`` and the upstream entity from the "depends on ..." clause.
 
-Two oracle modes (:func:`oracle_mode`; a system's ``oracle`` argument):
+Two readers share these records and their wording:
 
-- ``memory`` (``True``, today's behaviour): gold facts *and* gold maintenance -- values are replaced
-  and deletions applied by gold entity id, so the maintained stage is given, not measured: the
-  organisation-and-retrieval ceiling.
-- ``facts``: gold facts only, worded by :func:`worded` in a family disjoint from the question
-  templates ("User's car insurer: Safelane Insurance", not "My car insurer is ..."), enter the
-  system's own maintenance: its ingestion LLM gets them where it would get the dialogue or its own
-  extraction, and its decisions are applied as in native ingestion. Supported by every LLM paradigm:
-  ``llm_extraction`` (its ADD/UPDATE/DELETE/NONE decision call gets them as its fact list in place of
-  its extraction call's), ``md_flat`` and ``karpathy_wiki`` (their agent loops read them, as
-  :func:`fact_chunks`, in place of the dialogue; their edits are their own), ``temporal_kg`` (its
-  extraction call reads them likewise and returns triples, dependencies and forget requests; whether a
-  new value invalidates the old one depends on the subject and relation it names, as natively).
+- the LLM paradigms' ``oracle`` modes (:mod:`memsuite.baselines._llm_paradigm`): ``memory`` turns the
+  facts into the paradigm's own operations with no LLM call; ``facts`` gives the paradigm's ingestion
+  LLM the facts, worded by :func:`worded` (:func:`fact_chunks`), in place of the dialogue;
+- the gold-backed oracle endpoint (``memsuite.eval.oracle``), which replies to a system's real LLM
+  calls with the same facts (the benchmarks' gold readers build its records from :func:`oracle_facts`).
 """
 
 from __future__ import annotations
@@ -33,15 +21,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from memsuite.baselines._llm_support import clip_tokens, session_chunks
+from memsuite.baselines._llm_support import clip_tokens
 from memsuite.memory_systems.chunking import session_header
-from memsuite.memory_systems.errors import ConfigError, InvalidInputError
+from memsuite.memory_systems.errors import InvalidInputError
 from memsuite.memory_systems.records import Session
 from memsuite.memory_systems.tokens import count_tokens_batch
-
-#: Oracle modes: off, gold memory (gold facts and gold maintenance), gold facts through the system's
-#: own maintenance.
-MODES = ("off", "memory", "facts")
 
 #: Fact kinds, as the generator names them (eval/benchmarks/meme/generator/dialogue.py).
 KINDS = ("state", "update", "verbatim", "rule", "dependency", "change", "delete")
@@ -72,28 +56,6 @@ class OracleFact:
     def sets_value(self) -> bool:
         """Whether the fact states the entity's value (now)."""
         return self.kind in ("state", "update", "verbatim", "change")
-
-
-def oracle_mode(value: Any, system: str, *, supported: tuple[str, ...] = ("off", "memory")) -> str:
-    """The oracle mode named by a system's ``oracle`` argument (False/None: off, True: memory).
-
-    Raises:
-        ConfigError: Not a mode, or one ``system`` does not support.
-    """
-    mode = value if isinstance(value, str) else {False: "off", None: "off", True: "memory"}.get(value)
-    if mode not in MODES:
-        raise ConfigError(
-            f"{system}: oracle must be one of {', '.join(MODES)} (or true/false), got {value!r}"
-        )
-    if mode not in supported:
-        raise ConfigError(f"{system}: oracle: {mode} is not supported (supported: {', '.join(supported)})")
-    return mode
-
-
-def oracle_param(mode: str) -> bool | str:
-    """A mode as ``params()["oracle"]`` records it: False, True (gold memory, as earlier runs' rows and
-    configs have it) or "facts"."""
-    return {"off": False, "memory": True}.get(mode, mode)
 
 
 #: ``facts`` wording: third person, a label and a colon, no "my"/"is" -- disjoint from the question
@@ -202,9 +164,3 @@ def fact_chunks(session: Session, max_tokens: int) -> list[str]:
         used += tokens
     chunks.append("\n".join([*head, *current]))
     return [clip_tokens(chunk, max_tokens) for chunk in chunks]
-
-
-def ingest_chunks(session: Session, max_tokens: int, mode: str) -> list[str]:
-    """What an ingestion LLM reads of a session: its dialogue's chunks, or (``facts`` mode) the chunks
-    of its worded gold facts (:func:`fact_chunks`)."""
-    return fact_chunks(session, max_tokens) if mode == "facts" else session_chunks(session, max_tokens)

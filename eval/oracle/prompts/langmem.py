@@ -9,7 +9,7 @@ appends them to the system message (``<instance id=... schema_type="Memory">``) 
 with ``tool_choice="any"`` (sent as ``required``).
 
 The reply is what a perfect model following those instructions does with the session's gold facts,
-worded as the native ``facts`` oracle words them (:func:`memsuite.baselines._oracle.worded`):
+worded as the native ``facts`` oracle words them (:func:`memsuite.baselines.gold_facts.worded`):
 
 - a new value of an entity patches the memory shown for that entity (``replace /content``) and removes
   other shown memories of it; with none shown it is a new ``Memory``;
@@ -27,8 +27,9 @@ import ast
 import re
 from typing import Any
 
-from memsuite.baselines._oracle import OracleFact, worded
-from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, ToolCalls, Unservable
+from memsuite.baselines.adapters import langmem as adapter
+from memsuite.baselines.gold_facts import OracleFact, worded
+from memsuite.eval.oracle.kinds import OracleRequest, PromptFamily, PromptKind, ToolCalls, Unservable
 
 VERSION = "0.0.30"
 TRUSTCALL_VERSION = "0.0.39"
@@ -138,3 +139,4 @@ KINDS = (
         sources=("langmem/knowledge/extraction.py",),
     ),
 )
+FAMILY = PromptFamily(systems=(adapter,), kinds=KINDS)

@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, Unservable
+from memsuite.eval.oracle.kinds import OracleRequest, PromptFamily, PromptKind, Unservable
 
 _MEME_QUESTION = re.compile(
     r"^Current date: (?P<date>.*?)\nQuestion: (?P<question>.*?)\n\nAnswer using only", re.M | re.S
@@ -81,3 +81,5 @@ KINDS = (
     # memsuite's one-token preflight request (LLMClient.ping), sent before any unit.
     PromptKind(name="preflight", markers=("Say OK.",), reply=preflight, roles=("user",), whole=True),
 )
+#: memsuite's driver sends these, whatever the systems.
+FAMILY = PromptFamily(systems=(), kinds=KINDS)

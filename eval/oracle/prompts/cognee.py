@@ -6,7 +6,7 @@ message; ``litellm_native``'s JSON fallback in ``structured_output_framework``):
 
 - ``cognee.summarize`` (``prompts/summarize_content.txt``, reply ``SummarizedContent``): a perfect
   summary of a chunk lists the gold facts the chunk states, worded as the native ``facts`` oracle
-  words them (:func:`memsuite.baselines._oracle.worded`), under the prompt's two sections;
+  words them (:func:`memsuite.baselines.gold_facts.worded`), under the prompt's two sections;
 - ``cognee.graph`` (``prompts/generate_graph_prompt.txt``, reply ``KnowledgeGraph``): one node per
   entity a stated fact is about and one per value, and a ``has_value`` edge from the entity to its
   value described by the worded fact; a fact without a value (a deletion) is its entity's node only.
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from memsuite.baselines._oracle import OracleFact, worded
-from memsuite.baselines.adapters.cognee import site_packages
+from memsuite.baselines.adapters import cognee as adapter
+from memsuite.baselines.gold_facts import OracleFact, worded
 from memsuite.eval.oracle.gold import UnitGold, normalise
-from memsuite.eval.oracle.kinds import OWN_VENV_LIBRARIES, OracleRequest, PromptKind, Unservable
+from memsuite.eval.oracle.kinds import OWN_VENV_LIBRARIES, OracleRequest, PromptFamily, PromptKind, Unservable
 
 VERSION = "1.6.5"
 LIBRARY = "cognee"
@@ -31,7 +31,7 @@ _PROMPTS = "cognee/infrastructure/llm/prompts"
 NO_FACTS = "This chunk states no fact to remember."
 
 
-OWN_VENV_LIBRARIES[LIBRARY] = site_packages
+OWN_VENV_LIBRARIES[LIBRARY] = adapter.site_packages
 
 
 def _states(fact: OracleFact, text: str) -> bool:
@@ -130,3 +130,4 @@ KINDS = (
         "generate_graph_prompt.txt",
     ),
 )
+FAMILY = PromptFamily(systems=(adapter,), kinds=KINDS)

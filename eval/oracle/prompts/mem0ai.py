@@ -6,15 +6,16 @@ section holds the new turns (``user: ...`` lines) and whose ``## Last k Messages
 earlier ones. It makes no update or delete decisions (hash dedupe only) and ``search`` calls no LLM,
 so extraction is the only kind. The reply is mem0's ``{"memory": [{"id", "text"}]}``: one memory per
 gold fact of the session the new messages are, worded as the native ``facts`` oracle words them
-(:func:`memsuite.baselines._oracle.worded`); a filler session gives no memory.
+(:func:`memsuite.baselines.gold_facts.worded`); a filler session gives no memory.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from memsuite.baselines._oracle import worded
-from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, Unservable
+from memsuite.baselines.adapters import mem0ai as adapter
+from memsuite.baselines.gold_facts import worded
+from memsuite.eval.oracle.kinds import OracleRequest, PromptFamily, PromptKind, Unservable
 
 VERSION = "2.2.1"
 _NEW = "## New Messages\n"
@@ -52,3 +53,4 @@ KINDS = (
         sources=("mem0/configs/prompts.py",),
     ),
 )
+FAMILY = PromptFamily(systems=(adapter,), kinds=KINDS)

@@ -3,7 +3,7 @@
 The graph a perfect model would build from a session's gold facts: the speaker ``User`` and one entity
 ``User's <name>`` per fact's entity (``User's car insurer``), and one fact edge ``User -> HAS_<NAME> ->
 User's <name>`` per gold fact, whose ``fact`` is worded as the native ``facts`` oracle words it
-(:func:`memsuite.baselines._oracle.worded`). The calls:
+(:func:`memsuite.baselines.gold_facts.worded`). The calls:
 
 - ``extract_nodes.extract_message``: those entities (the speaker first);
 - ``dedupe_nodes.nodes``: an extracted entity duplicates the existing entity of the same name;
@@ -27,9 +27,10 @@ import json
 import re
 from typing import Any
 
-from memsuite.baselines._oracle import OracleFact, worded
+from memsuite.baselines.adapters import graphiti as adapter
+from memsuite.baselines.gold_facts import OracleFact, worded
 from memsuite.eval.oracle.gold import SessionGold
-from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, Unservable
+from memsuite.eval.oracle.kinds import OracleRequest, PromptFamily, PromptKind, Unservable
 
 VERSION = "0.31.1"
 LIBRARY = "graphiti-core"
@@ -212,3 +213,4 @@ KINDS = (
         "extract_nodes",
     ),
 )
+FAMILY = PromptFamily(systems=(adapter,), kinds=KINDS)

@@ -10,7 +10,7 @@ whole list.
 - ``llamaindex.extract_facts``: the gold facts of every session whose first turn is among the flushed
   messages (a session's facts are extracted when its first message leaves short-term memory; a later
   part of the same session, and filler, give none), worded as the native ``facts`` oracle words them
-  (:func:`memsuite.baselines._oracle.worded`), less those already held.
+  (:func:`memsuite.baselines.gold_facts.worded`), less those already held.
 - ``llamaindex.condense_facts``: the held facts as a perfect condensation keeps them: each entity's
   latest value only, no value of an entity the user asked to forget (the request itself is kept),
   rules and dependencies as they are; a fact that is no gold wording is kept unchanged.
@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import re
 
-from memsuite.baselines._oracle import OracleFact, worded
+from memsuite.baselines.adapters import llamaindex_memory as adapter
+from memsuite.baselines.gold_facts import OracleFact, worded
 from memsuite.eval.oracle.gold import normalise
-from memsuite.eval.oracle.kinds import OracleRequest, PromptKind, Unservable
+from memsuite.eval.oracle.kinds import OracleRequest, PromptFamily, PromptKind, Unservable
 
 VERSION = "0.14.25"
 LIBRARY = "llama-index-core"
@@ -112,3 +113,4 @@ KINDS = (
         condense_reply,
     ),
 )
+FAMILY = PromptFamily(systems=(adapter,), kinds=KINDS)

@@ -1,0 +1,93 @@
+"""Finding a prompt's session and facts in a unit's gold: what the native paradigms' prompt kinds share.
+
+A native paradigm sends a session in chunks, each under its header (``[Session: <timestamp>]``). A
+session is found in a chunk by that header and its turns; its facts are replied on the chunk holding
+its first turn (a later chunk of the same session, and filler, give nothing). A memory, line or page
+is tied to a gold entity by its text (a gold fact's sentence, or its ``facts``-mode wording), so what
+the prompt does not show a perfect model cannot edit either: the loss is the paradigm's own view's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memsuite.baselines.gold_facts import OracleFact, worded
+from memsuite.eval.oracle.gold import SessionGold, UnitGold, normalise
+from memsuite.eval.oracle.kinds import OracleRequest, Unservable
+
+_HEADER = re.compile(r"\[Session: (?P<timestamp>[^\]\n]+)\]")
+#: How a paradigm marks a text it clipped for display.
+CLIPPED = " […]"
+#: Characters of a turn that identify it when the chunker clipped the rest.
+_TURN_PREFIX = 60
+
+
+def _holds(flat: str, turn: str) -> bool:
+    return bool(turn) and (turn in flat or (len(turn) > _TURN_PREFIX and turn[:_TURN_PREFIX] in flat))
+
+
+def chunk_session(unit: UnitGold, text: str) -> tuple[SessionGold, bool]:
+    """The session a prompt's chunk comes from, and whether the chunk holds its first turn.
+
+    The chunk header names the session's timestamp; among the sessions with it, the one most of
+    whose turns the chunk holds (a turn the chunker clipped is found by its start). A chunk holding
+    none of them (a session's last chunk can be only the assistant's reply, which gold does not keep)
+    is the one session its header names, and not that session's first chunk.
+
+    Raises:
+        Unservable: No session of the unit is in the text.
+    """
+    flat = normalise(text)
+    stamps = {normalise(m["timestamp"]) for m in _HEADER.finditer(text)}
+    best, best_found = None, 0
+    named = [s for s in unit.sessions if normalise(s.timestamp) in stamps]
+    for session in named if stamps else unit.sessions:
+        found = sum(1 for turn in session.turns if _holds(flat, turn))
+        if found > best_found:
+            best, best_found = session, found
+    if best is None and len(named) == 1:
+        return named[0], False
+    if best is None:
+        raise Unservable(f"the prompt's session is no session of unit {unit.unit_id!r}")
+    return best, _holds(flat, best.turns[0])
+
+
+def session_facts(request: OracleRequest, text: str) -> tuple[OracleFact, ...]:
+    """The gold facts to reply for the chunk in ``text``: its session's, on the session's first chunk."""
+    session, first = chunk_session(request.need_unit(), text)
+    return session.facts if first else ()
+
+
+def fact_index(unit: UnitGold) -> dict[str, OracleFact]:
+    """Every gold fact of the unit by its normalised sentence and its ``facts``-mode wording."""
+    out: dict[str, OracleFact] = {}
+    for session in unit.sessions:
+        for fact in session.facts:
+            out[normalise(fact.text)] = fact
+            out[normalise(worded(fact))] = fact
+    return out
+
+
+def fact_of(index: dict[str, OracleFact], text: str) -> OracleFact | None:
+    """The gold fact a stored text states (a text clipped for display by its start), or None."""
+    flat = normalise(text)
+    if flat in index:
+        return index[flat]
+    if flat.endswith(CLIPPED.strip()):
+        head = flat[: -len(CLIPPED.strip())].rstrip()
+        return next((fact for key, fact in index.items() if head and key.startswith(head)), None)
+    return None
+
+
+def section(text: str, start: str, end: str | None) -> str:
+    at = text.find(start)
+    if at < 0:
+        raise Unservable(f"prompt without its {start.strip()!r} section")
+    at += len(start)
+    stop = text.find(end, at) if end else -1
+    return text[at:] if stop < 0 else text[at:stop]
+
+
+def later_round(request: OracleRequest) -> bool:
+    """Whether the request continues an action loop (it holds the model's or a tool's earlier turns)."""
+    return any(m.get("role") in ("assistant", "tool") for m in request.messages)
