@@ -17,6 +17,11 @@ LINT_PATHS := memsuite memory_systems baselines eval tests perf setup.py
 # llama-cpp-python is source-only; the default build crashes on decode on CPUs with AMX. Build with
 # explicit AVX2 flags, and --no-cache-dir because pip's wheel cache ignores CMAKE_ARGS.
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+LLAMA_VERSION := 0.3.36
+# The wheel built with those flags is kept in a per-user folder named by the version and the flags, so a
+# second venv on the machine (make clean, another clone) installs it in seconds instead of compiling
+# llama.cpp again for minutes.
+LLAMA_WHEELS := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/memsuite/llama-cpp-python-$(LLAMA_VERSION)-$(shell echo '$(LLAMA_CMAKE_ARGS)' | cksum | cut -d' ' -f1)
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 # The development copies of the real data that the test suite and `make results` read (the shipped quick
@@ -35,8 +40,11 @@ $(BIN)/python:
 # Reinstalls only when the project's packaging files change; a second `make test` installs nothing.
 $(STAMP): pyproject.toml setup.py Makefile | $(BIN)/python
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/python -c "import llama_cpp" 2>/dev/null || \
-		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip install --quiet --no-cache-dir "llama-cpp-python[server]==0.3.36"
+	$(BIN)/python -c "import llama_cpp" 2>/dev/null || { \
+		ls $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || \
+		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/pip wheel --quiet \
+			--no-cache-dir --no-deps "llama-cpp-python==$(LLAMA_VERSION)" -w $(LLAMA_WHEELS) && \
+		$(BIN)/pip install --quiet "$$(ls $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl)[server]"; }
 	# A venv or checkout that still holds this project under its former distribution name, memsuite (a
 	# different project on the package index), would keep its stale entry points: remove them first.
 	$(BIN)/pip uninstall --quiet --yes memsuite 2>/dev/null || true
