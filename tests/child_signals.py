@@ -13,3 +13,13 @@ def restore_default_sigint() -> None:
     The tests that send SIGINT want the terminal's behaviour wherever the suite runs.
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def gone(pid: int) -> bool:
+    """True once ``pid`` has exited (a zombie awaiting its reaper counts as gone; Linux's /proc)."""
+    from pathlib import Path
+
+    try:
+        return "\nState:\tZ" in Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True

@@ -569,13 +569,17 @@ class CogneeMemory(MemorySystem):
             raise InvalidInputError(
                 f"{folder} was built with embedder {params['embedder']!r}, not {system.embedder.model_name!r}"
             )
+        by_scope: dict[str, list[dict[str, Any]]] = {}
         for memory in json.loads((folder / _SAVED).read_text(encoding="utf-8"))["memories"]:
-            scope = scope_id(memory["namespace"])
-            (data_id,) = system._worker.call("add", verb="load", dataset=scope, texts=[memory["text"]])
-            system._worker.call("chunk", verb="load", dataset=scope, ids=[data_id])
-            record = MemoryRecord(memory["id"], memory["text"], memory["namespace"], memory["metadata"])
-            system._records.setdefault(scope, {})[memory["id"]] = record
-            system._data.setdefault(scope, {})[data_id] = memory["id"]
+            by_scope.setdefault(scope_id(memory["namespace"]), []).append(memory)
+        for scope, memories in by_scope.items():  # one chunking pipeline per namespace, not per memory
+            texts = [memory["text"] for memory in memories]
+            data_ids = system._worker.call("add", verb="load", dataset=scope, texts=texts)
+            system._worker.call("chunk", verb="load", dataset=scope, ids=data_ids)
+            for memory, data_id in zip(memories, data_ids, strict=True):
+                record = MemoryRecord(memory["id"], memory["text"], memory["namespace"], memory["metadata"])
+                system._records.setdefault(scope, {})[memory["id"]] = record
+                system._data.setdefault(scope, {})[data_id] = memory["id"]
         return system
 
 

@@ -7,7 +7,8 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
+
+from child_signals import gone
 
 from memsuite.memory_systems import lifeline
 
@@ -32,19 +33,11 @@ time.sleep(600)
 """
 
 
-def _gone(pid: int) -> bool:
-    """True once ``pid`` has exited (a zombie awaiting its reaper counts as gone)."""
-    try:
-        return "\nState:\tZ" in Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
-        return True
-
-
-def _wait_gone(pids: list[int], timeout_s: float = 10.0) -> list[int]:
+def _waitgone(pids: list[int], timeout_s: float = 10.0) -> list[int]:
     deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline and not all(_gone(p) for p in pids):
+    while time.monotonic() < deadline and not all(gone(p) for p in pids):
         time.sleep(0.05)
-    return [p for p in pids if not _gone(p)]
+    return [p for p in pids if not gone(p)]
 
 
 def test_a_killed_parent_takes_the_child_and_its_helpers(tmp_path):
@@ -54,10 +47,10 @@ def test_a_killed_parent_takes_the_child_and_its_helpers(tmp_path):
         [sys.executable, "-c", PARENT, str(child_script)], stdout=subprocess.PIPE, text=True
     )
     child, helper = (int(pid) for pid in parent.stdout.readline().split())
-    assert not _gone(child) and not _gone(helper)
+    assert not gone(child) and not gone(helper)
     parent.kill()  # SIGKILL: no cleanup runs in the parent
     parent.wait()
-    left = _wait_gone([child, helper])
+    left = _waitgone([child, helper])
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left, "the lifeline child or its helper outlived the killed parent"
@@ -92,5 +85,5 @@ def test_kill_group_ends_the_child_and_its_helpers(tmp_path):
     helper = int(child.stdout.readline().split()[1])
     lifeline.kill_group(child.pid)
     child.wait(timeout=10)
-    assert not _wait_gone([helper])
+    assert not _waitgone([helper])
     lifeline.kill_group(child.pid)  # a group already gone is no error

@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from child_signals import restore_default_sigint
+from child_signals import gone, restore_default_sigint
 
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import LLMClient, local_config, open_llm
@@ -193,15 +193,6 @@ def test_cli_llm_serve_prints_the_endpoint_and_stops_on_ctrl_c():
             proc.wait()
 
 
-def _gone(pid: int) -> bool:
-    """True once ``pid`` has exited (a zombie awaiting its new parent's reaping counts as gone)."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
-        return True
-    return "\nState:\tZ" in status
-
-
 @pytest.mark.parametrize("thread", ["main", "pool"])
 def test_a_killed_parent_leaves_no_orphan_server(tmp_path, thread):
     """Started from the main thread or from a pool thread (as a run's unit would), the server dies
@@ -232,11 +223,11 @@ def test_a_killed_parent_leaves_no_orphan_server(tmp_path, thread):
     line = parent.stdout.readline()
     assert line.strip().isdigit(), line
     server_pid = int(line)
-    assert not _gone(server_pid)
+    assert not gone(server_pid)
     parent.kill()  # SIGKILL: no cleanup code runs in the parent
     parent.wait()
     for _ in range(300):  # the server notices within a second; poll, bounded
-        if _gone(server_pid):
+        if gone(server_pid):
             break
         time.sleep(0.1)
     else:
