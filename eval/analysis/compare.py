@@ -11,11 +11,9 @@ paired difference.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-from memsuite.eval.analysis.diagnostics import Attribution
 from memsuite.eval.analysis.stats import (
     LEVEL,
     MIN_N,
@@ -28,7 +26,7 @@ from memsuite.eval.analysis.stats import (
     paired_difference,
     point_estimate,
 )
-from memsuite.eval.protocol import Row
+from memsuite.eval.hooks import Outcome, OutcomeSpec
 from memsuite.eval.report.layout import slug
 from memsuite.eval.report.model import Section, Table
 from memsuite.eval.run.folder import RunFolder
@@ -36,49 +34,6 @@ from memsuite.memory_systems.errors import ConfigError
 
 #: The row of the overall difference.
 OVERALL = "overall"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One question's value under a judge, as the benchmark's rate counts it."""
-
-    unit: str
-    """The unit (episode, conversation, question) resampled with it."""
-    question: str
-    """Question id, unique within the unit."""
-    cell: str
-    """Task or category whose rate it counts in."""
-    value: float
-    """1.0 / 0.0 for a verdict, or a score."""
-    in_overall: bool = True
-    """Whether it counts in the overall rate."""
-
-
-#: (rows of one system, judge) -> outcomes of the questions the rates count.
-OutcomeFn = Callable[[Sequence[Row], str], list[Outcome]]
-
-
-@dataclass(frozen=True)
-class OutcomeSpec:
-    """How a benchmark's questions are compared."""
-
-    outcomes: OutcomeFn
-    judges: tuple[str, ...]
-    """Judges in order of preference; the first both sides have is the default."""
-    unit: str
-    """What a unit is ("episode", "conversation", "question"), for the note."""
-    overall_is_mean_of_cells: bool = False
-    """The overall rate is the mean of the cell rates (MEME) rather than over all questions."""
-    cells: tuple[str, ...] = ()
-    """Cell order in the table (others follow, sorted)."""
-    stages: Callable[[Sequence[Row], Path], list[Attribution]] | None = None
-    """The benchmark's failure-stage attribution of rows (with the run folder), where it has one."""
-    headline: str = "overall"
-    """Name of the rate the overall outcomes make: the benchmark's headline metric."""
-    judge_headlines: Mapping[str, str] = field(default_factory=dict)
-    """The headline's name under a judge whose outcomes are another rate (a retrieval pseudo-judge)."""
-    derived: tuple[str, ...] = ()
-    """Pseudo-judges computed from the rows themselves (no verdict key), available on every run."""
 
 
 def outcome_spec(benchmark: str) -> OutcomeSpec:

@@ -1,6 +1,6 @@
 """A run's questions as records, one per row: what was asked, the gold answer, the answer, every
 verdict, the outcome the benchmark's rates count, the failure stage where the benchmark attributes
-one, and the retrieved context -- for ``memsuite show`` and, in notebooks, ``load_run(path).records()``.
+one, and the retrieved context -- for ``memsuite show`` and, in notebooks, ``records(load_run(path))``.
 
 ``outcome`` is the question's value under the chosen judge as the benchmark's rates count it (MEME's
 trivial-pass filter applied; 1.0 / 0.0 for a verdict, a score otherwise), None when the rates leave
@@ -151,6 +151,17 @@ def records_csv(records: Sequence[dict[str, Any]]) -> str:
     for record in records:
         writer.writerow({**record, "context": _excerpt(record.get("context"))})
     return out.getvalue()
+
+
+def records(run: RunFolder, judge: str | None = None) -> Any:
+    """One record per question of a finished run (under ``judge`` or the benchmark's preferred one): a
+    pandas DataFrame when pandas is installed (``pip install memsuite-bench[frames]``), else a list of
+    dicts -- ``records(load_run(path))`` in a notebook.
+
+    Raises:
+        ConfigError: The run has not finished, or no row carries ``judge``.
+    """
+    return question_table(run.require_finished(), judge)
 
 
 def question_table(run: RunFolder, judge: str | None = None) -> Any:

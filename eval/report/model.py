@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.analysis.stats import Interval
+from memsuite.eval.hooks import BesideRenderer, Renderer
 from memsuite.eval.run.folder import RunFolder
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import PriceTable
@@ -141,14 +142,6 @@ class Report:
     sections: list[Section]
     command: str | None = None
     """The command that regenerates it, printed at the top when given."""
-
-
-Renderer = Callable[[list[RunFolder], ReportOptions], Section]
-
-
-#: A section a benchmark renders from every run of a report that holds runs of several benchmarks
-#: (its own beside another's); None when the report holds nothing it compares.
-BesideRenderer = Callable[[Sequence[RunFolder]], "Section | None"]
 
 
 def beside_for(benchmark: str) -> BesideRenderer | None:

@@ -42,17 +42,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote, unquote
 
 from memsuite.distribution import DISTRIBUTION
-from memsuite.eval.protocol import Row
+from memsuite.eval.protocol import BY_JUDGE, Row, Scores, ScoresLayout
+from memsuite.eval.summary import Summary, SystemSummary
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.persist import atomic_write_text
-
-if TYPE_CHECKING:
-    from memsuite.eval.protocol import Scores, ScoresLayout
-    from memsuite.eval.report.summary import Summary, SystemSummary
 
 logger = logging.getLogger(__name__)
 
@@ -216,7 +213,6 @@ class RunFolder:
     def typed_summary(self) -> Summary:
         """``summary.json`` as typed data, read with the layout the benchmark's definition names (a
         benchmark not installed here: judges under ``by_judge``, as most write them)."""
-        from memsuite.eval.report.summary import Summary
 
         def read() -> Summary:
             return Summary.from_json(self.summary, _scores_layout(self.benchmark))
@@ -253,18 +249,6 @@ class RunFolder:
         """The rows of done units, by system."""
         stamp = self._units_stamp()
         return self._cached("rows", stamp, lambda: self._group_rows(self._finished(stamp)))
-
-    def records(self, judge: str | None = None) -> Any:
-        """One record per question of a finished run (:mod:`memsuite.eval.analysis.show`, under
-        ``judge`` or the benchmark's preferred one): a pandas DataFrame when pandas is installed
-        (``pip install memsuite-bench[frames]``), else a list of dicts.
-
-        Raises:
-            ConfigError: The run has not finished, or no row carries ``judge``.
-        """
-        from memsuite.eval.analysis.show import question_table
-
-        return question_table(self.require_finished(), judge)
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -414,7 +398,6 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 
 def _scores_layout(benchmark: str) -> ScoresLayout:
-    from memsuite.eval.protocol import BY_JUDGE
     from memsuite.eval.registry import definition
 
     try:
@@ -634,8 +617,8 @@ def resumed_header(
 
 
 def load_run(path: Path | str, label: str | None = None, *, finished: bool = False) -> RunFolder:
-    """Open an existing run folder: ``load_run(path).rows()`` for its rows, ``.records()`` for its
-    questions as a table, ``.header`` and ``.summary`` for ``run.json`` and ``summary.json``.
+    """Open an existing run folder: ``load_run(path).rows()`` for its rows, ``.header`` and ``.summary``
+    for ``run.json`` and ``summary.json``.
 
     Args:
         path: The run folder.

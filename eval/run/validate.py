@@ -232,8 +232,10 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
     except ConfigError as exc:
         raise ConfigError(f"{source}: {exc}") from None
     from memsuite.eval.oracle.run import check_oracle
+    from memsuite.eval.registry import defining, definition
 
-    check_oracle(config, source=source)
+    served = lambda: defining("oracle_gold")  # noqa: E731
+    check_oracle(config, definition(config.benchmark), source=source, served=served)
     _check_judge_llms(config, source)
 
 

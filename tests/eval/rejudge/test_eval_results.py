@@ -8,6 +8,7 @@ import json
 import pytest
 
 from memsuite.eval.benchmarks.locomo.answer_files import majority, read_eval_results
+from memsuite.eval.registry import definition
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.rejudge.formats import detect
 from memsuite.eval.report.agreement import leniency, render_agreement
@@ -43,7 +44,7 @@ def _file(shared_data, tmp_path, answers, name="answers.json"):
 @pytest.mark.shared_data("locomo", "locomo_audit")
 def test_every_published_judgment_is_kept_and_the_majority_is_the_verdict(shared_data, tmp_path):
     path = shared_data / AUDIT / "fc_gpt-4o-mini-memos.json"
-    assert detect(path, "locomo") == "eval_results"
+    assert detect(path, definition("locomo")) == "eval_results"
     answers = read_eval_results(path)
     raw = json.loads(path.read_text())["detailed_results"]
     assert len(answers) == sum(len(v) for v in raw.values())
