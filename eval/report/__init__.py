@@ -24,7 +24,8 @@ Every rate says what it left out: a cell whose rows include failed LLM calls sho
 ("0.50 (2 left out)"), and a cell whose questions were asked of a memory holding at most k items is
 marked (the context was the whole memory); :mod:`.caveats` has the shared marks and notes.
 
-Modules: :mod:`.runs` (a run's labels: LLMs, judges, data source), :mod:`.kit` (the helpers renderers
+Modules: :mod:`.runs` (a run's labels: LLMs, judges, data source; the runs table), :mod:`.tables` (a
+table as Markdown or CSV), :mod:`.kit` (the helpers renderers
 share: percentages, judge order, rates with intervals, ranking metrics), :mod:`.model` (tables, figures,
 sections, where a renderer is found), :mod:`.usage` (usage and cost), :mod:`.layout` (helpers for
 renderers: run column, stage tables), :mod:`.caveats` (left-out and whole-memory marks),
