@@ -9,6 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.definition import BenchmarkDefinition
+from memsuite.eval.registry import definition
 from memsuite.eval.report.agreement import render_agreement
 from memsuite.eval.report.layout import run_cell, run_column, slug
 from memsuite.eval.report.model import (
@@ -17,8 +19,6 @@ from memsuite.eval.report.model import (
     Section,
     Sweep,
     Table,
-    beside_for,
-    renderer_for,
 )
 from memsuite.eval.report.runs import report_warnings, runs_table
 from memsuite.eval.report.tables import table_csv, table_markdown
@@ -75,6 +75,18 @@ def render_generic(runs: list[RunFolder], options: ReportOptions) -> Section:
 # -- building ------------------------------------------------------------------------------------------
 
 
+def definitions_of(runs: Sequence[RunFolder]) -> dict[str, BenchmarkDefinition]:
+    """The definition of each run's benchmark, by name; a benchmark not installed here is left out (its
+    runs get :func:`render_generic` and no outcomes)."""
+    found: dict[str, BenchmarkDefinition] = {}
+    for name in dict.fromkeys(run.benchmark for run in runs):
+        try:
+            found[name] = definition(name)
+        except ConfigError:
+            continue
+    return found
+
+
 def build_report(
     runs: Sequence[RunFolder],
     *,
@@ -113,6 +125,7 @@ def build_report(
         ]
         if len(set(shown)) == len(shown):
             runs = [replace(run, display=name) for run, name in zip(runs, shown, strict=True)]
+    definitions = definitions_of(runs)
     by_benchmark: dict[str, list[RunFolder]] = {}
     for run in runs:
         by_benchmark.setdefault(run.benchmark, []).append(run)
@@ -120,7 +133,8 @@ def build_report(
     for benchmark, group in by_benchmark.items():
         # A sweep belongs to one benchmark; with several, curves would pair unrelated runs.
         group_options = options if len(by_benchmark) == 1 else ReportOptions(prices=options.prices)
-        section = (renderer_for(benchmark) or render_generic)(group, group_options)
+        own = definitions.get(benchmark)
+        section = (own.report if own is not None and own.report else render_generic)(group, group_options)
         # A table with no rows says nothing; what it would have said belongs in its renderer's notes.
         section.tables = [table for table in section.tables if table.rows]
         if not any(figure.name.endswith("_latency") for figure in section.figures):
@@ -129,18 +143,18 @@ def build_report(
         sections.append(section)
     if len(by_benchmark) > 1:
         for benchmark in by_benchmark:
-            beside = beside_for(benchmark)
-            found = beside(runs) if beside is not None else None
+            own = definitions.get(benchmark)
+            found = own.beside(runs) if own is not None and own.beside is not None else None
             sections += [found] if found is not None else []
-    judges = render_agreement(runs)
+    judges = render_agreement(runs, {name: d.judges for name, d in definitions.items()})
     if judges is not None:
         sections.append(judges)
     if len(by_benchmark) > 1:
         from memsuite.eval.analysis.leaderboard import leaderboard  # it reads the benchmarks' outcomes
 
-        sections.insert(0, leaderboard(runs))
+        sections.insert(0, leaderboard(runs, {name: d.outcomes for name, d in definitions.items()}))
     title = title or "memsuite report: " + ", ".join(run.label for run in runs)
-    return Report(title, runs, sections, command)
+    return Report(title, runs, sections, command, definitions)
 
 
 # -- rendering -----------------------------------------------------------------------------------------

@@ -282,8 +282,10 @@ def run_ablation(
     )
     base_value = _get(read_yaml(ablation.base, f"{ablation.source}: base config"), ablation.key.split("."))
     reference = base_variant(ablation.values, base_value)
+    found = report.definitions.get(report.runs[reference or 0].benchmark)
+    spec = found.outcomes if found is not None else None
     report.sections.append(
-        sweep_comparisons(report.runs, reference or 0, ablation.key, is_base=reference is not None)
+        sweep_comparisons(report.runs, reference or 0, ablation.key, is_base=reference is not None, spec=spec)
     )
     files = write_report(report, report_dir, plots=plots)
     return AblationResult(tuple(folders), report_dir, tuple(files), tuple(incomplete))

@@ -114,7 +114,7 @@ def test_leniency_on_a_small_known_wrong_file(shared_data, tmp_path):
     assert published["leniency"] == pytest.approx(4 / len(items))
     rule = next(r for r in leniency(rows, "rule") if r["group"] == "all")
     assert rule["accepted"] == 0 and rule["leniency"] == 0.0
-    section = render_agreement(load_runs([tmp_path / "vague"]))
+    section = render_agreement(load_runs([tmp_path / "vague"]), {"locomo": definition("locomo").judges})
     table = next(t for t in section.tables if t.name == "judge_leniency")
     assert set(table.column("judge")) == {"rule", "published"}
     accuracy = next(t for t in section.tables if t.name == "judge_accuracy")
