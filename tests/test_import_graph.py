@@ -44,7 +44,6 @@ REGISTRY_USERS = {
 STILL_LOOKING_UP = {
     "eval/data/catalogue.py",
     "eval/data/shared.py",
-    "eval/run/folder.py",
 }
 
 

@@ -126,6 +126,11 @@ def build_report(
         if len(set(shown)) == len(shown):
             runs = [replace(run, display=name) for run, name in zip(runs, shown, strict=True)]
     definitions = definitions_of(runs)
+    # Each run reads its summary.json with its benchmark's layout.
+    runs = [
+        replace(run, layout=definitions[run.benchmark].scores_layout) if run.benchmark in definitions else run
+        for run in runs
+    ]
     by_benchmark: dict[str, list[RunFolder]] = {}
     for run in runs:
         by_benchmark.setdefault(run.benchmark, []).append(run)

@@ -37,8 +37,8 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -137,6 +137,10 @@ class RunFolder:
     """Name of the run in tables: the folder name, or an ablation's variant label."""
     display: str = ""
     """Name in a table's run column when it differs from the label (an ablation's swept value)."""
+    layout: ScoresLayout = BY_JUDGE
+    """Where ``summary.json`` keeps each judge's scores: its benchmark's layout (the definition's
+    ``scores_layout``, which the report's entry point passes in); by default judges under
+    ``by_judge``, as most benchmarks write them."""
     _cache: dict[str, tuple[Any, Any]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -211,11 +215,10 @@ class RunFolder:
 
     @property
     def typed_summary(self) -> Summary:
-        """``summary.json`` as typed data, read with the layout the benchmark's definition names (a
-        benchmark not installed here: judges under ``by_judge``, as most write them)."""
+        """``summary.json`` as typed data, read with the folder's :attr:`layout`."""
 
         def read() -> Summary:
-            return Summary.from_json(self.summary, _scores_layout(self.benchmark))
+            return Summary.from_json(self.summary, self.layout)
 
         return self._cached("typed_summary", _stamp(self.summary_path), read)
 
@@ -395,15 +398,6 @@ def _stamp(path: Path, missing_ok: bool = False) -> tuple[int, int, int] | None:
 
 def _read_json(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _scores_layout(benchmark: str) -> ScoresLayout:
-    from memsuite.eval.registry import definition
-
-    try:
-        return definition(benchmark).scores_layout
-    except ConfigError:
-        return BY_JUDGE
 
 
 def _json_line(data: dict[str, Any]) -> str:
@@ -616,7 +610,9 @@ def resumed_header(
     return header
 
 
-def load_run(path: Path | str, label: str | None = None, *, finished: bool = False) -> RunFolder:
+def load_run(
+    path: Path | str, label: str | None = None, *, finished: bool = False, layout: ScoresLayout = BY_JUDGE
+) -> RunFolder:
     """Open an existing run folder: ``load_run(path).rows()`` for its rows, ``.header`` and ``.summary``
     for ``run.json`` and ``summary.json``.
 
@@ -624,23 +620,33 @@ def load_run(path: Path | str, label: str | None = None, *, finished: bool = Fal
         path: The run folder.
         label: Its name in tables (default: the folder's name).
         finished: Refuse a folder whose run has not finished (no ``summary.json``), as reports do.
+        layout: How its ``summary.json`` keeps the judges' scores (its benchmark definition's
+            ``scores_layout``).
 
     Raises:
         ConfigError: ``path`` holds no run (no ``run.json``), or ``finished`` and the run has not
             finished.
     """
-    folder = RunFolder(Path(path), label or "")
+    folder = RunFolder(Path(path), label or "", layout=layout)
     if not folder.header_path.exists():
         raise ConfigError(f"{path} is not a memsuite run folder (no run.json)")
     return folder.require_finished() if finished else folder
 
 
-def load_runs(paths: Sequence[Path | str], labels: Sequence[str] | None = None) -> list[RunFolder]:
+def load_runs(
+    paths: Sequence[Path | str],
+    labels: Sequence[str] | None = None,
+    *,
+    layouts: Mapping[str, ScoresLayout] | None = None,
+) -> list[RunFolder]:
     """Open finished run folders for a report.
 
     Args:
         paths: Run folders (each holding ``run.json`` and ``summary.json``).
         labels: Names of the runs in tables; default each folder's name (its path when two share one).
+        layouts: Benchmark name -> how its ``summary.json`` keeps the judges' scores (its definition's
+            ``scores_layout``); a benchmark absent: judges under ``by_judge``. A report sets them itself
+            (:func:`memsuite.eval.report.document.build_report`).
 
     Returns:
         The runs, in the given order.
@@ -654,4 +660,5 @@ def load_runs(paths: Sequence[Path | str], labels: Sequence[str] | None = None) 
         labels = [p.name if names.count(p.name) == 1 else str(p) for p in paths]
     if len(labels) != len(paths):
         raise ConfigError(f"{len(labels)} labels for {len(paths)} run folders")
-    return [load_run(path, label, finished=True) for path, label in zip(paths, labels, strict=True)]
+    runs = [load_run(path, label, finished=True) for path, label in zip(paths, labels, strict=True)]
+    return [replace(run, layout=(layouts or {}).get(run.benchmark, run.layout)) for run in runs]
