@@ -131,7 +131,12 @@ def _judge_row(
 
 
 def _header(
-    benchmark: str, source: Path, format_name: str, label: str, judges: Sequence[str], options: dict[str, Any]
+    found: BenchmarkDefinition,
+    source: Path,
+    format_name: str,
+    label: str,
+    judges: Sequence[str],
+    options: dict[str, Any],
 ) -> dict[str, Any]:
     if format_name == "memsuite_run":
         header = load_run(source).header
@@ -139,14 +144,19 @@ def _header(
         config["judges"] = list(dict.fromkeys([*(config.get("judges") or []), *judges]))
         return {**header, "config": config}
     config = {
-        "benchmark": benchmark,
+        "benchmark": found.name,
         "name": label,
         "systems": [{"name": label, "label": label}],
         "judges": list(judges),
         "answer_llm": None,
         "benchmark_options": options,
     }
-    return {**base_header(config, CODE_ROOT), "answer_llm": None, "internal_llm": None, "judge_llm": None}
+    return {
+        **base_header(config, CODE_ROOT, found.data),
+        "answer_llm": None,
+        "internal_llm": None,
+        "judge_llm": None,
+    }
 
 
 def rejudge(
@@ -254,7 +264,7 @@ def rejudge(
 
             cache = cache_dir if judge_repeats == 1 else None
             client = stack.enter_context(open_llm(judge_llm, cache_dir=cache))
-        header = _header(benchmark, source, format_name, label, judges, options)
+        header = _header(found, source, format_name, label, judges, options)
         header.update(
             status="started",
             rejudge=block,

@@ -46,6 +46,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from memsuite.distribution import DISTRIBUTION
+from memsuite.eval.definition import DataOption
 from memsuite.eval.protocol import BY_JUDGE, Row, Scores, ScoresLayout
 from memsuite.eval.summary import Summary, SystemSummary
 from memsuite.memory_systems.errors import ConfigError
@@ -515,9 +516,12 @@ def header_config(config_dict: dict[str, Any]) -> Any:
     return mask(json.loads(json.dumps(config_dict, default=str)))
 
 
-def base_header(config_dict: dict[str, Any], code_root: Path) -> dict[str, Any]:
+def base_header(
+    config_dict: dict[str, Any], code_root: Path, data: DataOption | None = None
+) -> dict[str, Any]:
     """The parts of a header known before anything runs; ``data`` names the data the benchmark reads
-    (:func:`memsuite.eval.run.provenance.data_provenance`)."""
+    (:func:`memsuite.eval.run.provenance.data_provenance`), given how it names it (``data``: its
+    definition's ``data``; None: it has no data option)."""
     from memsuite.eval.run.provenance import data_provenance
 
     return {
@@ -525,7 +529,7 @@ def base_header(config_dict: dict[str, Any], code_root: Path) -> dict[str, Any]:
         "status": "started",
         "started_at": now_iso(),
         "config": header_config(config_dict),
-        "data": data_provenance(config_dict.get("benchmark", ""), config_dict.get("benchmark_options") or {}),
+        "data": data_provenance(data, config_dict.get("benchmark_options") or {}),
         "memsuite_version": package_versions().get(DISTRIBUTION),
         "git_revision": git_revision(code_root),
         "python": platform.python_version(),

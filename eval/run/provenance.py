@@ -10,6 +10,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.definition import DataOption
 from memsuite.memory_systems.errors import ConfigError
 
 #: memsuite's own code: the subpackages under the import root (its configs are data, in the config).
@@ -120,8 +121,9 @@ def check_code(old: dict[str, Any] | None, new: dict[str, Any], where: Path, *, 
 # -- the data a run read ----------------------------------------------------------------------------
 
 
-def data_provenance(benchmark: str, options: dict[str, Any]) -> dict[str, Any] | None:
-    """What a run's header records of its data, by name wherever the catalogue knows it.
+def data_provenance(spec: DataOption | None, options: dict[str, Any]) -> dict[str, Any] | None:
+    """What a run's header records of its data, by name wherever the catalogue knows it: ``spec`` is
+    how its benchmark names its data (the definition's ``data``), ``options`` the benchmark's options.
 
     - a catalogue name (``data: locomo``), or the default entry: ``{"catalogue", "revision",
       "source", "sha256"}`` (a file set: ``files`` and ``sha256`` over its files' hashes);
@@ -134,9 +136,8 @@ def data_provenance(benchmark: str, options: dict[str, Any]) -> dict[str, Any] |
     """
     from memsuite.eval.data import cache as data_cache
     from memsuite.eval.data.catalogue import get_dataset, split_name
-    from memsuite.eval.data.shared import SHARED_DATA_ENV, data_option, shared_dev_path
+    from memsuite.eval.data.shared import SHARED_DATA_ENV, shared_dev_path
 
-    spec = data_option(benchmark)
     if spec is None:
         return None
     value = options.get(spec.option)

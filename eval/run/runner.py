@@ -305,7 +305,7 @@ def run_header(
     """What a run's ``run.json`` records before any unit: config, code, packages, the embedder and the
     identity of each LLM, and whether any output is from the offline wiring-only model."""
     answer_llm, internal_llm, judge_llm = clients["answer"], clients["internal"], clients["judge"]
-    header = base_header(config.to_dict(), CODE_ROOT)
+    header = base_header(config.to_dict(), CODE_ROOT, definition(config.benchmark).data)
     header["embedder"] = embedder.identity()
     header["answer_llm"] = answer_llm.identity() if answer_llm is not None else None
     header["internal_llm"] = internal_llm.identity() if internal_llm is not None else None
