@@ -26,8 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.hooks import BesideRenderer, Dataset, Format, OutcomeSpec, RejudgeQuestion, Renderer
-from memsuite.eval.oracle.gold import GoldReader
+from memsuite.eval.hooks import (
+    BesideRenderer,
+    Dataset,
+    Format,
+    GoldReader,
+    OutcomeSpec,
+    RejudgeQuestion,
+    Renderer,
+)
 from memsuite.eval.protocol import (
     BY_JUDGE,
     JUDGE_NEEDS,

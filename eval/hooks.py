@@ -1,5 +1,6 @@
 """The parts a benchmark's definition hands the driver besides its protocol and judges, as the
-driver's readers take them: its report renderers (:data:`Renderer`, :data:`BesideRenderer`), how
+driver's readers take them: its report renderers (:data:`Renderer`, :data:`BesideRenderer`), its gold
+reader for the oracle (:data:`GoldReader`), how
 ``memsuite compare`` reads a row's outcome (:class:`OutcomeSpec`), the readers of stored answers
 ``memsuite rejudge`` reads (:class:`Format`, giving :class:`SourceAnswer` records), the questions it
 judges them against (:class:`RejudgeQuestion`) and its data catalogue entries (:class:`Dataset`).
@@ -19,11 +20,15 @@ from typing import TYPE_CHECKING, Any
 from memsuite.eval.protocol import Row
 from memsuite.memory_systems.errors import ConfigError
 
-if TYPE_CHECKING:  # numpy and the report package load only where failure stages or reports are read
+if TYPE_CHECKING:  # numpy, the report package and the oracle's LLM support load only where used
     from memsuite.eval.analysis.diagnostics import Attribution
+    from memsuite.eval.oracle.gold import UnitGold
     from memsuite.eval.report.model import ReportOptions, Section
     from memsuite.eval.run.folder import RunFolder
 
+#: A benchmark's gold reader for the oracle endpoint: the built benchmark and a unit id to that unit's
+#: gold (:class:`~memsuite.eval.oracle.gold.UnitGold`).
+GoldReader = Callable[[Any, str], "UnitGold"]
 #: A benchmark's report renderer: its runs and the report's options to its section.
 Renderer = Callable[["list[RunFolder]", "ReportOptions"], "Section"]
 #: A section a benchmark renders from every run of a report that holds runs of several benchmarks

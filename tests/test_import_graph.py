@@ -2,14 +2,13 @@
 imported), counting every ``memsuite`` import of every module of the package, those inside function
 bodies included; only imports under ``if TYPE_CHECKING:`` are left out, since they never run.
 
-An edge goes from a module to the module it names: ``from memsuite.eval.run import folder`` names
-``eval/run/folder.py``, ``from memsuite.eval.run.folder import load_run`` names it too, and only an
-import of a name a package's ``__init__`` re-exports (``from memsuite.memory_systems import Hit``) is an
-edge to that ``__init__``. Importing a submodule also runs its package's ``__init__``, but that is not
-counted as an edge: a package ``__init__`` that re-exports its submodules would otherwise close a circle
-with each of them, while what matters is whether one module needs another's names to exist first. A
-package ``__init__`` that imports a submodule which imports that package's re-exports is a real circle
-and is refused.
+An edge goes from a module to the module it names (``from memsuite.eval.run import folder`` and
+``from memsuite.eval.run.folder import load_run`` both name ``eval/run/folder.py``; a name a package's
+``__init__`` re-exports names that ``__init__``), and, as Python runs it first, to the ``__init__`` of
+every package above that module -- except the packages the importing module is itself in, whose
+``__init__`` is already running. So a package ``__init__`` that re-exports its own submodules closes no
+circle with them, while a module outside the package that imports one of its submodules depends on all
+the package's ``__init__`` imports.
 """
 
 from __future__ import annotations
@@ -62,14 +61,30 @@ def _rel(path: Path) -> str:
     return str(path.relative_to(REPO))
 
 
+def _packages_above(target: Path, importer: Path) -> list[Path]:
+    """The ``__init__`` files Python runs before ``target``: each package above it that does not hold
+    ``importer``."""
+    found = []
+    for folder in target.parents:
+        init = folder / "__init__.py"
+        if not init.exists() or folder == REPO:
+            break
+        if folder not in importer.parents and init != target:
+            found.append(init)
+    return found
+
+
 @functools.cache
 def _runtime_edges() -> dict[Path, set[Path]]:
     edges: dict[Path, set[Path]] = defaultdict(set)
     for path in graph.source_files():
         for target, name, typing_only in graph.imports(path):
             assert target is not None, f"{_rel(path)}: import {name} names no module file"
-            if target != path and not typing_only:
-                edges[path].add(target)
+            if typing_only:
+                continue
+            for found in (target, *_packages_above(target, path)):
+                if found != path:
+                    edges[path].add(found)
     return edges
 
 

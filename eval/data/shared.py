@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.data.cache import catalogue_path
 from memsuite.eval.definition import DataOption
 from memsuite.memory_systems.errors import ConfigError
 
@@ -39,7 +40,6 @@ def data_path(value: str | Path, *, benchmark: str, option: str = "data") -> Pat
         ConfigError: A catalogue entry that is not fetched (the message gives the ``memsuite data
             fetch`` command).
     """
-    from memsuite.eval.data.cache import catalogue_path
 
     if isinstance(value, str):
         found = catalogue_path(value, where=f"{benchmark}: benchmark_options.{option}")
@@ -81,8 +81,6 @@ def shared_data_file(
     if os.environ.get(SHARED_DATA_ENV):
         where += f" and no development copy {relative} under ${SHARED_DATA_ENV}"
     if name is not None:
-        from memsuite.eval.data.cache import catalogue_path
-
         try:
             found = catalogue_path(name, where=where, paths_first=False)
         except ConfigError as exc:

@@ -1,15 +1,14 @@
 """What the oracle endpoint knows about one unit: its sessions' gold facts and its questions' gold answers.
 
-A benchmark serves the oracle by naming a function ``unit_gold(benchmark, unit_id) -> UnitGold`` in its
-definition (``BenchmarkDefinition.oracle_gold``, by convention in ``eval/benchmarks/<name>/oracle_gold.py``);
-a benchmark without one has no gold per session and is refused before any unit
-(:func:`memsuite.eval.oracle.run.gold_source`).
+A benchmark serves the oracle by naming a function ``unit_gold(benchmark, unit_id) -> UnitGold`` (a
+:data:`~memsuite.eval.hooks.GoldReader`) in its definition (``BenchmarkDefinition.oracle_gold``, by
+convention in ``eval/benchmarks/<name>/oracle_gold.py``); a benchmark without one has no gold per
+session and is refused before any unit (:func:`memsuite.eval.oracle.run.gold_source`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,7 +88,3 @@ class UnitGold:
         if not matches:
             return None
         return matches[min(occurrence, len(matches) - 1)]
-
-
-#: A benchmark's gold reader: the built benchmark and a unit id to that unit's gold.
-GoldReader = Callable[[Any, str], UnitGold]

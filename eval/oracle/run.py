@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from memsuite.eval.definition import BenchmarkDefinition
-from memsuite.eval.oracle.gold import GoldReader
+from memsuite.eval.hooks import GoldReader
 from memsuite.memory_systems.errors import ConfigError
 
 #: The config value naming the oracle endpoint (as ``local`` names the embedded model).

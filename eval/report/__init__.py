@@ -25,14 +25,10 @@ Every rate says what it left out: a cell whose rows include failed LLM calls sho
 marked (the context was the whole memory); :mod:`.caveats` has the shared marks and notes.
 
 Modules: :mod:`.runs` (a run's labels: LLMs, judges, data source; the runs table), :mod:`.tables` (a
-table as Markdown or CSV), :mod:`.kit` (the helpers renderers
-share: percentages, judge order, rates with intervals, ranking metrics), :mod:`.model` (tables, figures,
-sections, where a renderer is found), :mod:`.usage` (usage and cost), :mod:`.layout` (helpers for
-renderers: run column, stage tables), :mod:`.caveats` (left-out and whole-memory marks),
-:mod:`.document` (building and writing). Import from those modules; this package
-re-exports only what a user of reports needs.
+table as Markdown or CSV), :mod:`.kit` (the helpers renderers share: percentages, judge order, rates with
+intervals, ranking metrics), :mod:`.model` (tables, figures, sections, the report), :mod:`.usage` (usage
+and cost), :mod:`.layout` (helpers for renderers: run column, stage tables), :mod:`.caveats` (left-out and
+whole-memory marks), :mod:`.document` (building and writing). Import from those modules
+(``memsuite.build_report`` and ``memsuite.write_report`` are :mod:`.document`'s); this package imports
+none of them, since the analysis builds on its tables while the document builds on the analysis.
 """
-
-from memsuite.eval.report.document import build_report, write_report
-
-__all__ = ["build_report", "write_report"]

@@ -9,9 +9,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.analysis.leaderboard import leaderboard
 from memsuite.eval.definition import BenchmarkDefinition
 from memsuite.eval.registry import definition
 from memsuite.eval.report.agreement import render_agreement
+from memsuite.eval.report.html import write_page
 from memsuite.eval.report.layout import run_cell, run_column, slug
 from memsuite.eval.report.model import (
     Report,
@@ -155,8 +157,6 @@ def build_report(
     if judges is not None:
         sections.append(judges)
     if len(by_benchmark) > 1:
-        from memsuite.eval.analysis.leaderboard import leaderboard  # it reads the benchmarks' outcomes
-
         sections.insert(0, leaderboard(runs, {name: d.outcomes for name, d in definitions.items()}))
     title = title or "memsuite report: " + ", ".join(run.label for run in runs)
     return Report(title, runs, sections, command, definitions)
@@ -228,6 +228,5 @@ def write_report(report: Report, out_dir: Path | str, *, plots: bool = True, pag
     markdown.write_text(report_markdown(report, drawn), encoding="utf-8")
     if not page:
         return [markdown, *written]
-    from memsuite.eval.report.html import write_page  # it builds on this module
 
     return [markdown, write_page(report, out_dir, drawn), *written]

@@ -48,6 +48,7 @@ from urllib.parse import quote, unquote
 from memsuite.distribution import DISTRIBUTION
 from memsuite.eval.definition import DataOption
 from memsuite.eval.protocol import BY_JUDGE, Row, Scores, ScoresLayout
+from memsuite.eval.run.provenance import data_provenance
 from memsuite.eval.summary import Summary, SystemSummary
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.persist import atomic_write_text
@@ -522,7 +523,6 @@ def base_header(
     """The parts of a header known before anything runs; ``data`` names the data the benchmark reads
     (:func:`memsuite.eval.run.provenance.data_provenance`), given how it names it (``data``: its
     definition's ``data``; None: it has no data option)."""
-    from memsuite.eval.run.provenance import data_provenance
 
     return {
         "format_version": RUN_FORMAT_VERSION,

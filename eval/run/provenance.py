@@ -10,6 +10,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.data import cache as data_cache
+from memsuite.eval.data.catalogue import catalogue, get_dataset, split_name
+from memsuite.eval.data.shared import SHARED_DATA_ENV, shared_dev_path
 from memsuite.eval.definition import DataOption
 from memsuite.memory_systems.errors import ConfigError
 
@@ -134,9 +137,6 @@ def data_provenance(spec: DataOption | None, options: dict[str, Any]) -> dict[st
     None for a benchmark that generates its data (no data option given), or one without a data option.
     Never raises: a header is written only after the data was found, and a record is not a check.
     """
-    from memsuite.eval.data import cache as data_cache
-    from memsuite.eval.data.catalogue import get_dataset, split_name
-    from memsuite.eval.data.shared import SHARED_DATA_ENV, shared_dev_path
 
     if spec is None:
         return None
@@ -167,7 +167,6 @@ def data_provenance(spec: DataOption | None, options: dict[str, Any]) -> dict[st
 
 
 def _catalogue_record(entry: Any, path: str | None) -> dict[str, Any]:
-    from memsuite.eval.data import cache as data_cache
 
     lock = data_cache.read_lock()
     record: dict[str, Any] = {"catalogue": entry.name, "revision": entry.revision, "source": entry.source}
@@ -184,8 +183,6 @@ def _catalogue_record(entry: Any, path: str | None) -> dict[str, Any]:
 
 def _catalogue_file_with(digest: str) -> dict[str, Any] | None:
     """The catalogue record of the file whose expected sha256 is ``digest``, if any."""
-    from memsuite.eval.data import cache as data_cache
-    from memsuite.eval.data.catalogue import catalogue
 
     lock = data_cache.read_lock()
     for entry in catalogue().values():

@@ -18,6 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
+from memsuite.eval.data.shared import check_data
+from memsuite.eval.oracle.run import check_oracle, check_oracle_spec, is_oracle
 from memsuite.eval.registry import (
     benchmark_factory,
     check_judges,
@@ -144,7 +146,6 @@ def check_llm_spec(spec: Any, *, source: str, path: str) -> None:
     """
     if spec is None or spec == "none":
         return
-    from memsuite.eval.oracle.run import check_oracle_spec, is_oracle
 
     if is_oracle(spec):
         check_oracle_spec(spec, source=source, path=path)
@@ -230,13 +231,11 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
                 raise ConfigError(f"{source}: judges[{i}]: {message}")
     for role in _LLM_ROLES:
         check_llm_spec(getattr(config, role), source=source, path=role)
-    from memsuite.eval.data.shared import check_data  # a catalogue file not fetched: refused before any work
 
     try:
         check_data(config.benchmark, definition(config.benchmark).data, config.benchmark_options)
     except ConfigError as exc:
         raise ConfigError(f"{source}: {exc}") from None
-    from memsuite.eval.oracle.run import check_oracle
 
     served = lambda: defining("oracle_gold")  # noqa: E731
     check_oracle(config, definition(config.benchmark), source=source, served=served)

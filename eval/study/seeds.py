@@ -20,6 +20,7 @@ from memsuite.eval.report.document import definitions_of
 from memsuite.eval.report.model import Table
 from memsuite.eval.run.config import RunConfig
 from memsuite.eval.run.folder import RunFolder
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -38,7 +39,6 @@ def seed_config(config: RunConfig, seed: int) -> RunConfig:
 
 def run_seeds(config: RunConfig, seeds: Sequence[int], out_dir: Path, **run_options: Any) -> list[Path]:
     """Run ``config`` once per seed into ``out_dir/seed-<s>`` (each resumable); returns the folders."""
-    from memsuite.eval.run.runner import run
 
     if len(set(seeds)) != len(seeds):
         raise ConfigError(f"--seeds: repeated seed in {list(seeds)}")
