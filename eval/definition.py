@@ -14,8 +14,12 @@ The decorator (:func:`memsuite.eval.registry.benchmark`) records the name, the d
 and the function; the registry calls the function only when the definition is needed, so listing
 benchmarks imports none of their code and a benchmark whose optional dependency is missing never
 blocks the others. A third-party package points the entry point ``memsuite.benchmarks`` at its
-decorated function. The registry, report, compare, show, rejudge, generate, calibrate, demo, the
-oracle and the data catalogue read definitions; nothing else names a benchmark's parts.
+decorated function. The entry points -- the runner, the command line, config validation, the
+report's :func:`~memsuite.eval.report.document.build_report`, rejudge, the studies -- look a definition
+up by name once and hand its parts down (the judges in :class:`~memsuite.eval.protocol.RunContext`,
+the outcome specs, the scores layout, the data option); only the data catalogue still gathers every
+definition's entries itself. The parts' types are the contract's (:mod:`memsuite.eval.protocol`) and
+:mod:`memsuite.eval.hooks`'.
 """
 
 from __future__ import annotations
