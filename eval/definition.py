@@ -32,6 +32,7 @@ from typing import Any
 
 from memsuite.eval.hooks import (
     BesideRenderer,
+    DataOption,
     Dataset,
     Format,
     GoldReader,
@@ -58,20 +59,6 @@ __all__ = [
     "Judge",
     "JudgeNeed",
 ]
-
-
-@dataclass(frozen=True)
-class DataOption:
-    """How a benchmark names its data: the option, its catalogue default, its development copy."""
-
-    option: str
-    """The benchmark option that names it (``data``, ``data_dir``)."""
-    default: str | None
-    """The catalogue entry read when the option is absent (None: the benchmark generates its data)."""
-    dev: str | None = None
-    """The development copy under ``$MEMSUITE_SHARED_DATA`` read instead of ``default`` when set."""
-    folder: bool = False
-    """The data is a folder, not a file."""
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """The parts a benchmark's definition hands the driver besides its protocol and judges, as the
 driver's readers take them: its report renderers (:data:`Renderer`, :data:`BesideRenderer`), its gold
-reader for the oracle (:data:`GoldReader`), how
-``memsuite compare`` reads a row's outcome (:class:`OutcomeSpec`), the readers of stored answers
-``memsuite rejudge`` reads (:class:`Format`, giving :class:`SourceAnswer` records), the questions it
-judges them against (:class:`RejudgeQuestion`) and its data catalogue entries (:class:`Dataset`).
+reader for the oracle (:data:`GoldReader`), how ``memsuite compare`` reads a row's outcome
+(:class:`OutcomeSpec`), the readers of stored answers ``memsuite rejudge`` reads (:class:`Format`,
+giving :class:`SourceAnswer` records), the questions it judges them against (:class:`RejudgeQuestion`),
+how it names its data (:class:`DataOption`) and its data catalogue entries (:class:`Dataset`).
 
 They sit here, below the definition (:mod:`memsuite.eval.definition`) and the modules that use them
 (``analysis/compare.py``, ``rejudge/``), so that a definition can name them without importing its
@@ -177,3 +177,17 @@ class Dataset:
                 return f
         shown = ", ".join(f.path for f in self.files[:6]) + (", ..." if len(self.files) > 6 else "")
         raise ConfigError(f"data {self.name!r} has no file {path!r}; it has: {shown}")
+
+
+@dataclass(frozen=True)
+class DataOption:
+    """How a benchmark names its data: the option, its catalogue default, its development copy."""
+
+    option: str
+    """The benchmark option that names it (``data``, ``data_dir``)."""
+    default: str | None
+    """The catalogue entry read when the option is absent (None: the benchmark generates its data)."""
+    dev: str | None = None
+    """The development copy under ``$MEMSUITE_SHARED_DATA`` read instead of ``default`` when set."""
+    folder: bool = False
+    """The data is a folder, not a file."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.data.cache import catalogue_path
-from memsuite.eval.definition import DataOption
+from memsuite.eval.hooks import DataOption
 from memsuite.memory_systems.errors import ConfigError
 
 SHARED_DATA_ENV = "MEMSUITE_SHARED_DATA"

@@ -46,7 +46,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from memsuite.distribution import DISTRIBUTION
-from memsuite.eval.definition import DataOption
+from memsuite.eval.hooks import DataOption
 from memsuite.eval.protocol import BY_JUDGE, Row, Scores, ScoresLayout
 from memsuite.eval.run.provenance import data_provenance
 from memsuite.eval.summary import Summary, SystemSummary

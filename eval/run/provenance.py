@@ -13,7 +13,7 @@ from typing import Any
 from memsuite.eval.data import cache as data_cache
 from memsuite.eval.data.catalogue import catalogue, get_dataset, split_name
 from memsuite.eval.data.shared import SHARED_DATA_ENV, shared_dev_path
-from memsuite.eval.definition import DataOption
+from memsuite.eval.hooks import DataOption
 from memsuite.memory_systems.errors import ConfigError
 
 #: memsuite's own code: the subpackages under the import root (its configs are data, in the config).
