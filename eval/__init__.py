@@ -4,7 +4,11 @@ Packages and modules, in the order a row flows (ARCHITECTURE.md):
 
 - ``run``: a run: its config, validation, the runner, the run folder, provenance, stopping, seeds.
 - ``data``: the benchmarks' real data: catalogue, cache, shared development copies, streaming.
-- ``protocol``: what the runner needs from a benchmark (``Benchmark``, ``Row``, ``RunContext``).
+- ``protocol``: what the runner needs from a benchmark (``Benchmark``, ``Row``, ``RunContext``), the
+  judges it hands down (``Judge``) and the scores (``Scores``).
+- ``summary``: a run's ``summary.json`` as typed data, beside the scores it holds.
+- ``hooks``: the other parts a definition hands the driver (compare outcomes, rejudge formats and
+  questions).
 - ``answer``: the one answer-and-judge step every protocol uses.
 - ``reference``: the reference rows ``full_context`` and ``gold_evidence``.
 - ``definition``: a benchmark's parts and its judges' needs.
@@ -15,5 +19,6 @@ Packages and modules, in the order a row flows (ARCHITECTURE.md):
 - ``analysis``: reading runs: rates, intervals, failure stages, comparisons, records, plots.
 - ``report``: the report document and its tables.
 - ``rejudge``: stored answers judged again.
+- ``study``: studies of several runs (seeds, ablations), above the runner and the report.
 - ``cli``: the ``memsuite`` command line.
 """

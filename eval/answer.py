@@ -2,8 +2,9 @@
 
 A protocol says what to ingest, what to ask (the answer messages and budget) and what its judges
 need (the ``case``); this module makes the answer call, records its usage in the row, applies the
-failed-call rule and runs the judges the run asked for from the benchmark's definition
-(:class:`memsuite.eval.definition.Judge`). No protocol calls the answer LLM or a judge itself.
+failed-call rule and runs the judges the run asked for, which the run context carries
+(:class:`memsuite.eval.protocol.Judge`, beside :class:`Answer` and :class:`JudgeInput`). No protocol
+calls the answer LLM or a judge itself.
 
 The failed-call rule (a failed LLM call is never a wrong answer):
 
@@ -25,50 +26,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.protocol import Answer, JudgeInput, Row, RunContext
 from memsuite.memory_systems.base import MemorySystem
-from memsuite.memory_systems.llm.protocol import ChatClient
 from memsuite.memory_systems.tokens import count_tokens, encoding
 
 logger = logging.getLogger(__name__)
 
 #: Kind recorded when a judge answered but its reply held no verdict (e.g. no boolean ``correct``).
 NO_VERDICT = "no_verdict"
-
-
-@dataclass(frozen=True)
-class Answer:
-    """The outcome of one answer call."""
-
-    text: str | None
-    """The reply text; None when the call failed."""
-    data: Any = None
-    """Parsed JSON reply (JSON calls), else None."""
-    failure: str | None = None
-    """Failure kind (memsuite.memory_systems.llm FAILURE_KINDS) when the call failed."""
-    message: str = ""
-    """Failure detail."""
-
-    @property
-    def failed(self) -> bool:
-        return self.failure is not None
-
-
-@dataclass(frozen=True)
-class JudgeInput:
-    """What a judge sees of one question."""
-
-    case: Any
-    """The benchmark's own record of the question (whatever its judges need)."""
-    answer: Answer | None
-    """The answer, or None when the run makes no answer call (retrieval-only)."""
-    context: str
-    """What the memory returned for the question (in full)."""
-    llm: ChatClient | None = None
-    """The judge LLM (an ``LLMClient`` view), or None."""
 
 
 def ask(
@@ -120,7 +87,7 @@ def judge(
     """Every verdict on one question: the judges in ``always`` and those the run asked for.
 
     Args:
-        ctx: The run context (``benchmark`` whose judges, ``judges`` names, ``judge_llm``).
+        ctx: The run context (the benchmark's ``judge_set``, the ``judges`` asked for, ``judge_llm``).
         case: The question as the benchmark's judges take it.
         answer: The answer (:func:`ask`), or None without an answer call.
         context: What the memory returned.
@@ -130,11 +97,9 @@ def judge(
     Raises:
         ConfigError: An unknown judge, or (from the judge) an LLM judge without a judge LLM.
     """
-    from memsuite.eval.registry import get_judge
-
     verdicts: dict[str, dict[str, Any]] = {}
     for name in dict.fromkeys([*always, *ctx.judges]):
-        spec = get_judge(ctx.benchmark, name)
+        spec = ctx.judge(name)
         if spec.needs_answer and answer is None:
             continue
         if spec.needs_answer and answer is not None and answer.failed:

@@ -14,81 +14,51 @@ The decorator (:func:`memsuite.eval.registry.benchmark`) records the name, the d
 and the function; the registry calls the function only when the definition is needed, so listing
 benchmarks imports none of their code and a benchmark whose optional dependency is missing never
 blocks the others. A third-party package points the entry point ``memsuite.benchmarks`` at its
-decorated function. The registry, report, compare, show, rejudge, generate, calibrate, demo, the
-oracle and the data catalogue read definitions; nothing else names a benchmark's parts.
+decorated function. The entry points -- the runner, the command line, config validation, the
+report's :func:`~memsuite.eval.report.document.build_report`, rejudge, the studies -- look a definition
+up by name once and hand its parts down (the judges in :class:`~memsuite.eval.protocol.RunContext`,
+the outcome specs, the scores layout, the data option); only the data catalogue still gathers every
+definition's entries itself. The parts' types are the contract's (:mod:`memsuite.eval.protocol`) and
+:mod:`memsuite.eval.hooks`'.
 """
 
 from __future__ import annotations
 
-import difflib
+import argparse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from pathlib import Path
+from typing import Any
 
-from memsuite.eval.protocol import BY_JUDGE, ScoresLayout
-from memsuite.memory_systems.errors import ConfigError
+from memsuite.eval.hooks import (
+    BesideRenderer,
+    DataOption,
+    Dataset,
+    Format,
+    GoldReader,
+    OutcomeSpec,
+    RejudgeQuestion,
+    Renderer,
+)
+from memsuite.eval.protocol import (
+    BY_JUDGE,
+    JUDGE_NEEDS,
+    Benchmark,
+    Judge,
+    JudgeNeed,
+    RunContext,
+    ScoresLayout,
+    pick_judge,
+)
 
-if TYPE_CHECKING:
-    import argparse
-    from pathlib import Path
-
-    from memsuite.eval.analysis.compare import OutcomeSpec
-    from memsuite.eval.answer import JudgeInput
-    from memsuite.eval.data.catalogue import Dataset
-    from memsuite.eval.oracle.gold import GoldReader
-    from memsuite.eval.protocol import Benchmark
-    from memsuite.eval.rejudge.formats import Format
-    from memsuite.eval.rejudge.questions import RejudgeQuestion
-    from memsuite.eval.report.model import BesideRenderer, Renderer
-
-#: What a judge needs from a run: an answer (an answer LLM, or stored answers when rejudging), a judge
-#: LLM (``judge_llm``, else the answer LLM), gold evidence in the data.
-JudgeNeed = Literal["answer", "llm", "evidence"]
-JUDGE_NEEDS: tuple[str, ...] = ("answer", "llm", "evidence")
-
-
-@dataclass(frozen=True)
-class Judge:
-    """A judge: a function of a :class:`~memsuite.eval.answer.JudgeInput` to a verdict dict
-    (``correct`` at least), with what it needs from a run.
-
-    Validation refuses a config that does not meet the needs; the answer step
-    (:func:`memsuite.eval.answer.judge`) skips a judge of the answer when there is none, and hands a
-    judge that needs ``llm`` the judge LLM.
-    """
-
-    judge: Callable[[JudgeInput], Mapping[str, Any]]
-    needs: tuple[JudgeNeed, ...]
-    """Any of :data:`JUDGE_NEEDS`; () for a judge of the retrieved context alone."""
-
-    def __post_init__(self) -> None:
-        unknown = sorted(set(self.needs) - set(JUDGE_NEEDS))
-        if unknown:
-            raise ConfigError(f"judge needs {unknown} are unknown (known: {', '.join(JUDGE_NEEDS)})")
-
-    @property
-    def needs_answer(self) -> bool:
-        """Judges the answer: skipped without an answer call, failed (not called) when the call failed."""
-        return "answer" in self.needs
-
-    @property
-    def uses_llm(self) -> bool:
-        """Calls the judge LLM (``JudgeInput.llm``); a run asking for it needs a judge LLM."""
-        return "llm" in self.needs
-
-
-@dataclass(frozen=True)
-class DataOption:
-    """How a benchmark names its data: the option, its catalogue default, its development copy."""
-
-    option: str
-    """The benchmark option that names it (``data``, ``data_dir``)."""
-    default: str | None
-    """The catalogue entry read when the option is absent (None: the benchmark generates its data)."""
-    dev: str | None = None
-    """The development copy under ``$MEMSUITE_SHARED_DATA`` read instead of ``default`` when set."""
-    folder: bool = False
-    """The data is a folder, not a file."""
+__all__ = [
+    "JUDGE_NEEDS",
+    "BenchmarkDefinition",
+    "Command",
+    "DataOption",
+    "Judge",
+    "JudgeNeed",
+]
 
 
 @dataclass(frozen=True)
@@ -148,10 +118,9 @@ class BenchmarkDefinition:
         Raises:
             ConfigError: No such judge (closest match and the benchmark's judges in the message).
         """
-        found = self.judges.get(judge)
-        if found is not None:
-            return found
-        known = sorted(self.judges)
-        close = difflib.get_close_matches(judge, known, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ConfigError(f"unknown {self.name} judge {judge!r}{hint}; known: {', '.join(known)}")
+        return pick_judge(self.judges, judge, self.name)
+
+    def context(self, **fields: Any) -> RunContext:
+        """A run context for this benchmark: its name and its judges, with ``fields`` (``k``,
+        ``judges``, ``answer_llm``, ...) as given."""
+        return RunContext(benchmark=self.name, judge_set=self.judges, **fields)

@@ -1,5 +1,7 @@
 """What the one runner needs from a benchmark, the row it writes per question, and the scores it
-summarizes a system's rows into.
+summarizes a system's rows into, and the judges a benchmark applies to a row (:class:`Judge`, given
+a :class:`JudgeInput`): the runner resolves them from the benchmark's definition once and hands them
+down in :class:`RunContext`.
 
 A benchmark (MEME, DynamicMem, WMB-100K) supplies its work units (episodes, users, categories) and a
 protocol: a function that drives one memory system through one unit -- ingest, questions, answers,
@@ -13,12 +15,14 @@ says where ``summary.json`` keeps the judges; the report reads the file back wit
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import difflib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.errors import ConfigError
 
 if TYPE_CHECKING:  # the LLM client (and openai behind it) loads only where a run opens one
     from memsuite.memory_systems.llm.protocol import ChatClient
@@ -63,19 +67,106 @@ class Row:
         return cls(**data)
 
 
+@dataclass(frozen=True)
+class Answer:
+    """The outcome of one answer call."""
+
+    text: str | None
+    """The reply text; None when the call failed."""
+    data: Any = None
+    """Parsed JSON reply (JSON calls), else None."""
+    failure: str | None = None
+    """Failure kind (memsuite.memory_systems.llm FAILURE_KINDS) when the call failed."""
+    message: str = ""
+    """Failure detail."""
+
+    @property
+    def failed(self) -> bool:
+        return self.failure is not None
+
+
+@dataclass(frozen=True)
+class JudgeInput:
+    """What a judge sees of one question."""
+
+    case: Any
+    """The benchmark's own record of the question (whatever its judges need)."""
+    answer: Answer | None
+    """The answer, or None when the run makes no answer call (retrieval-only)."""
+    context: str
+    """What the memory returned for the question (in full)."""
+    llm: ChatClient | None = None
+    """The judge LLM (an ``LLMClient`` view), or None."""
+
+
+#: What a judge needs from a run: an answer (an answer LLM, or stored answers when rejudging), a judge
+#: LLM (``judge_llm``, else the answer LLM), gold evidence in the data.
+JudgeNeed = Literal["answer", "llm", "evidence"]
+JUDGE_NEEDS: tuple[str, ...] = ("answer", "llm", "evidence")
+
+
+@dataclass(frozen=True)
+class Judge:
+    """A judge: a function of a :class:`JudgeInput` to a verdict dict (``correct`` at least), with what
+    it needs from a run.
+
+    Validation refuses a config that does not meet the needs; the answer step
+    (:func:`memsuite.eval.answer.judge`) skips a judge of the answer when there is none, and hands a
+    judge that needs ``llm`` the judge LLM.
+    """
+
+    judge: Callable[[JudgeInput], Mapping[str, Any]]
+    needs: tuple[JudgeNeed, ...]
+    """Any of :data:`JUDGE_NEEDS`; () for a judge of the retrieved context alone."""
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.needs) - set(JUDGE_NEEDS))
+        if unknown:
+            raise ConfigError(f"judge needs {unknown} are unknown (known: {', '.join(JUDGE_NEEDS)})")
+
+    @property
+    def needs_answer(self) -> bool:
+        """Judges the answer: skipped without an answer call, failed (not called) when the call failed."""
+        return "answer" in self.needs
+
+    @property
+    def uses_llm(self) -> bool:
+        """Calls the judge LLM (``JudgeInput.llm``); a run asking for it needs a judge LLM."""
+        return "llm" in self.needs
+
+
+def pick_judge(judges: Mapping[str, Judge], name: str, benchmark: str) -> Judge:
+    """The judge ``name`` among a benchmark's ``judges``.
+
+    Raises:
+        ConfigError: No such judge (closest match and the benchmark's judges in the message).
+    """
+    found = judges.get(name)
+    if found is not None:
+        return found
+    known = sorted(judges)
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ConfigError(f"unknown {benchmark} judge {name!r}{hint}; known: {', '.join(known)}")
+
+
 @dataclass
 class RunContext:
     """What a protocol gets besides the system and the unit. Passed explicitly, never global."""
 
     benchmark: str = ""
-    """The benchmark's name, from its declaration: the protocol writes it in its rows, and its judges
-    are looked up under it."""
+    """The benchmark's name, from its declaration: the protocol writes it in its rows."""
     k: int = 5
     """Retrieval depth handed to ``retrieve``/``search``."""
     answer_llm: ChatClient | None = None
     """An ``LLMClient`` for answers, or None (retrieval-only scoring)."""
     judges: tuple[str, ...] = ("rule",)
     """Judge names to apply to every row (the benchmark's definition names them)."""
+    judge_set: Mapping[str, Judge] = field(default_factory=dict)
+    """Every judge the benchmark defines, by name (its definition's ``judges``): the answer step
+    applies those ``judges`` names and those a protocol always applies
+    (:meth:`BenchmarkDefinition.context <memsuite.eval.definition.BenchmarkDefinition.context>` fills
+    it in)."""
     judge_llm: ChatClient | None = None
     """An ``LLMClient`` for LLM judges (the run's judge_llm, else its answer_llm), or None."""
     seed: int = 0
@@ -83,6 +174,14 @@ class RunContext:
     """Scratch folder of this unit (snapshots, saved stores)."""
     options: dict[str, Any] = field(default_factory=dict)
     """Benchmark-specific settings from the config."""
+
+    def judge(self, name: str) -> Judge:
+        """The benchmark's judge ``name``.
+
+        Raises:
+            ConfigError: The benchmark defines no such judge.
+        """
+        return pick_judge(self.judge_set, name, self.benchmark)
 
 
 def dig(data: Any, *path: str) -> Any:

@@ -195,6 +195,12 @@ def definitions() -> dict[str, BenchmarkDefinition]:
     return found
 
 
+def defining(part: str) -> list[str]:
+    """Names of the benchmarks whose definition sets ``part`` (``oracle_gold``, ``rejudge``), for a
+    message naming those a command serves."""
+    return [name for name, found in definitions().items() if getattr(found, part) is not None]
+
+
 def benchmark_factory(name: str) -> BenchmarkFactory:
     """The protocol of ``name``: ``(**benchmark_options) -> Benchmark``.
 

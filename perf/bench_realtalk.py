@@ -48,7 +48,7 @@ GOALS = {"bm25_s": ("<=", 5.0), "dense_cold_vs_raw": ("<=", 1.3)}
 
 def child_bm25(data: Path, chats: list[int] | None) -> dict:
     from memsuite.eval.benchmarks.realtalk.protocol import RealtalkBenchmark
-    from memsuite.eval.protocol import RunContext
+    from memsuite.eval.registry import definition
     from memsuite.memory_systems.registry import get_system
 
     system = get_system("bm25")
@@ -57,7 +57,7 @@ def child_bm25(data: Path, chats: list[int] | None) -> dict:
     rows = [
         r
         for unit in benchmark.units()
-        for r in benchmark.run_unit(system, unit, RunContext(benchmark="realtalk", k=K, judges=()))
+        for r in benchmark.run_unit(system, unit, definition("realtalk").context(k=K, judges=()))
     ]
     return {
         "inner_s": time.perf_counter() - started,
@@ -106,7 +106,7 @@ def _warm_embedder():
 def child_dense(data: Path, chats: list[int] | None) -> dict:
     from memsuite.baselines.dense import DenseMemory
     from memsuite.eval.benchmarks.realtalk.protocol import RealtalkBenchmark
-    from memsuite.eval.protocol import RunContext
+    from memsuite.eval.registry import definition
 
     embedder = _warm_embedder()
     system = DenseMemory(embedder=embedder, window_tokens=WINDOW_TOKENS)
@@ -115,7 +115,7 @@ def child_dense(data: Path, chats: list[int] | None) -> dict:
     rows = [
         r
         for unit in benchmark.units()
-        for r in benchmark.run_unit(system, unit, RunContext(benchmark="realtalk", k=K, judges=()))
+        for r in benchmark.run_unit(system, unit, definition("realtalk").context(k=K, judges=()))
     ]
     usage = system.usage()
     return {

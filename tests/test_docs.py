@@ -108,8 +108,8 @@ def _check_memsuite(argv: list[str], where: str, request: pytest.FixtureRequest)
 
 def _dry_run(args, where: str, request: pytest.FixtureRequest) -> None:
     """Load and validate the command's config exactly as the command would, computing nothing."""
-    from memsuite.eval.run.ablation import load_ablation
     from memsuite.eval.run.config import find_config, load_config, with_systems
+    from memsuite.eval.study.ablation import load_ablation
 
     # A user's machine once `memsuite data fetch` has run: every catalogue file there (empty: validation
     # checks files exist, only the loaders read them) and no development copy, so no real data is needed.

@@ -16,6 +16,7 @@ LISTED = [
     "eval/data",
     "eval/analysis",
     "eval/cli",
+    "eval/study",
     "eval/benchmarks",
     "baselines",
     "memory_systems",

@@ -11,11 +11,9 @@ paired difference.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-from memsuite.eval.analysis.diagnostics import Attribution
 from memsuite.eval.analysis.stats import (
     LEVEL,
     MIN_N,
@@ -28,7 +26,8 @@ from memsuite.eval.analysis.stats import (
     paired_difference,
     point_estimate,
 )
-from memsuite.eval.protocol import Row
+from memsuite.eval.definition import BenchmarkDefinition
+from memsuite.eval.hooks import Outcome, OutcomeSpec
 from memsuite.eval.report.layout import slug
 from memsuite.eval.report.model import Section, Table
 from memsuite.eval.run.folder import RunFolder
@@ -38,61 +37,20 @@ from memsuite.memory_systems.errors import ConfigError
 OVERALL = "overall"
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """One question's value under a judge, as the benchmark's rate counts it."""
-
-    unit: str
-    """The unit (episode, conversation, question) resampled with it."""
-    question: str
-    """Question id, unique within the unit."""
-    cell: str
-    """Task or category whose rate it counts in."""
-    value: float
-    """1.0 / 0.0 for a verdict, or a score."""
-    in_overall: bool = True
-    """Whether it counts in the overall rate."""
-
-
-#: (rows of one system, judge) -> outcomes of the questions the rates count.
-OutcomeFn = Callable[[Sequence[Row], str], list[Outcome]]
-
-
-@dataclass(frozen=True)
-class OutcomeSpec:
-    """How a benchmark's questions are compared."""
-
-    outcomes: OutcomeFn
-    judges: tuple[str, ...]
-    """Judges in order of preference; the first both sides have is the default."""
-    unit: str
-    """What a unit is ("episode", "conversation", "question"), for the note."""
-    overall_is_mean_of_cells: bool = False
-    """The overall rate is the mean of the cell rates (MEME) rather than over all questions."""
-    cells: tuple[str, ...] = ()
-    """Cell order in the table (others follow, sorted)."""
-    stages: Callable[[Sequence[Row], Path], list[Attribution]] | None = None
-    """The benchmark's failure-stage attribution of rows (with the run folder), where it has one."""
-    headline: str = "overall"
-    """Name of the rate the overall outcomes make: the benchmark's headline metric."""
-    judge_headlines: Mapping[str, str] = field(default_factory=dict)
-    """The headline's name under a judge whose outcomes are another rate (a retrieval pseudo-judge)."""
-    derived: tuple[str, ...] = ()
-    """Pseudo-judges computed from the rows themselves (no verdict key), available on every run."""
-
-
-def outcome_spec(benchmark: str) -> OutcomeSpec:
-    """How ``benchmark``'s questions are compared (its definition's ``outcomes``).
+def outcome_spec(found: BenchmarkDefinition) -> OutcomeSpec:
+    """How the questions of the benchmark ``found`` defines are compared (its ``outcomes``).
 
     Raises:
-        ConfigError: The benchmark declares none, or is not installed here.
+        ConfigError: The benchmark declares none.
     """
-    from memsuite.eval.registry import definition
-
-    found = definition(benchmark)
     if found.outcomes is not None:
         return found.outcomes
-    raise ConfigError(f"{benchmark!r} has no per-question outcomes to compare systems on")
+    raise ConfigError(no_outcomes(found.name))
+
+
+def no_outcomes(benchmark: str) -> str:
+    """What a benchmark that declares no outcomes cannot do."""
+    return f"{benchmark!r} has no per-question outcomes to compare systems on"
 
 
 @dataclass(frozen=True)
@@ -283,20 +241,26 @@ def base_variant(values: Sequence[object], base_value: object) -> int | None:
     return next((i for i, v in enumerate(values) if v == base_value), None)
 
 
-def sweep_comparisons(runs: Sequence[RunFolder], reference: int, key: str, is_base: bool = True) -> Section:
+def sweep_comparisons(
+    runs: Sequence[RunFolder],
+    reference: int,
+    key: str,
+    is_base: bool = True,
+    *,
+    spec: OutcomeSpec | None,
+) -> Section:
     """Each variant against the reference variant, per system: one paired comparison table each.
 
     ``is_base``: the reference holds the base config's value (else it is the first variant, the base
-    value not being swept). A pair the benchmark cannot compare (no registered outcomes, different
-    questions -- a swept key that changes the data) is named in the section's notes with the reason.
+    value not being swept). ``spec``: the benchmark's outcomes (its definition's; None when it declares
+    none). A pair the benchmark cannot compare (no outcomes, different questions -- a swept key that
+    changes the data) is named in the section's notes with the reason.
     """
     base = runs[reference]
     why = "the base config's value" if is_base else "the first variant: the base config's value is not swept"
     section = Section(f"Paired comparison against {key} = {base.name} ({why})")
-    try:
-        spec = outcome_spec(base.benchmark)
-    except ConfigError as exc:
-        section.notes.append(str(exc))
+    if spec is None:
+        section.notes.append(no_outcomes(base.benchmark))
         return section
     for run in runs:
         if run is base:
@@ -332,12 +296,13 @@ def run_judge(spec: OutcomeSpec, run: RunFolder) -> str | None:
     return next((j for j in spec.judges if carried and all(j in c for c in carried)), None)
 
 
-def headline(run: RunFolder, system: str, judge: str | None = None) -> Headline | None:
-    """The benchmark's headline rate of one system (its overall outcomes, resampling units), or None
-    when the benchmark registers no outcomes or the run carries none of its judges."""
-    try:
-        spec = outcome_spec(run.benchmark)
-    except ConfigError:
+def headline(
+    run: RunFolder, system: str, judge: str | None = None, *, spec: OutcomeSpec | None
+) -> Headline | None:
+    """The benchmark's headline rate of one system (its overall outcomes ``spec``, resampling units),
+    or None when the benchmark declares no outcomes (``spec`` None) or the run carries none of its
+    judges."""
+    if spec is None:
         return None
     judge = judge or run_judge(spec, run)
     if judge is None:

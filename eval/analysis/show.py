@@ -1,6 +1,6 @@
 """A run's questions as records, one per row: what was asked, the gold answer, the answer, every
 verdict, the outcome the benchmark's rates count, the failure stage where the benchmark attributes
-one, and the retrieved context -- for ``memsuite show`` and, in notebooks, ``load_run(path).records()``.
+one, and the retrieved context -- for ``memsuite show`` and, in notebooks, :func:`records`.
 
 ``outcome`` is the question's value under the chosen judge as the benchmark's rates count it (MEME's
 trivial-pass filter applied; 1.0 / 0.0 for a verdict, a score otherwise), None when the rates leave
@@ -15,7 +15,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from memsuite.eval.analysis.compare import OutcomeSpec, outcome_spec
+from memsuite.eval.hooks import OutcomeSpec
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.usage import answer_ms, retrieve_ms
 from memsuite.eval.run.folder import RunFolder
@@ -27,13 +27,6 @@ _CELL_KEYS = ("task", "category", "qtype", "question_type", "ability", "checkpoi
 EXCERPT = 400
 
 
-def _spec(benchmark: str) -> OutcomeSpec | None:
-    try:
-        return outcome_spec(benchmark)
-    except ConfigError:
-        return None
-
-
 def default_judge(run: RunFolder, spec: OutcomeSpec | None) -> str | None:
     """The benchmark's most preferred judge present in the run's rows (None when none is)."""
     present = {name for rows in run.rows_by_system.values() for row in rows for name in row.verdicts}
@@ -43,14 +36,18 @@ def default_judge(run: RunFolder, spec: OutcomeSpec | None) -> str | None:
 
 
 def question_records(
-    run: RunFolder, judge: str | None = None, systems: Sequence[str] | None = None
+    run: RunFolder,
+    judge: str | None = None,
+    systems: Sequence[str] | None = None,
+    *,
+    spec: OutcomeSpec | None,
 ) -> list[dict[str, Any]]:
     """One record per row of the run (of ``systems``, default all): see the module docstring.
+    ``spec``: the benchmark's outcomes (its definition's; None when it declares none: no outcome).
 
     Raises:
         ConfigError: ``judge`` is given and no row carries it, or a system is not in the run.
     """
-    spec = _spec(run.benchmark)
     chosen = judge or default_judge(run, spec)
     if judge is not None and not any(judge in r.verdicts for rs in run.rows_by_system.values() for r in rs):
         raise ConfigError(f"{run.label}: no row carries a verdict of judge {judge!r}")
@@ -153,10 +150,22 @@ def records_csv(records: Sequence[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def question_table(run: RunFolder, judge: str | None = None) -> Any:
+def records(run: RunFolder, spec: OutcomeSpec | None, judge: str | None = None) -> Any:
+    """One record per question of a finished run (under ``judge`` or the benchmark's preferred one),
+    its outcomes read with ``spec`` (the benchmark's definition's ``outcomes``): a pandas DataFrame when
+    pandas is installed (``pip install memsuite-bench[frames]``), else a list of dicts --
+    ``records(run, definition(run.benchmark).outcomes)`` in a notebook.
+
+    Raises:
+        ConfigError: The run has not finished, or no row carries ``judge``.
+    """
+    return question_table(run.require_finished(), judge, spec=spec)
+
+
+def question_table(run: RunFolder, judge: str | None = None, *, spec: OutcomeSpec | None) -> Any:
     """:func:`question_records` of every system under ``judge`` (default: the benchmark's preferred
     one) as a pandas DataFrame when pandas is installed, else the list of records."""
-    records = question_records(run, judge)
+    records = question_records(run, judge, spec=spec)
     try:
         import pandas
     except ModuleNotFoundError:

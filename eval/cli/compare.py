@@ -58,11 +58,12 @@ def choose_sides(runs: Sequence[RunFolder], systems: Sequence[str]) -> tuple[Sid
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from memsuite.eval.analysis.compare import comparison_table, outcome_spec, pick_judge
+    from memsuite.eval.registry import definition
     from memsuite.eval.report.document import table_csv, table_markdown
     from memsuite.eval.run.folder import load_runs
 
     a, b = choose_sides(load_runs(args.runs), args.systems or ())
-    spec = outcome_spec(a.run.benchmark)
+    spec = outcome_spec(definition(a.run.benchmark))
     judge = pick_judge(spec, a, b, args.judge)
     table = comparison_table(spec, a, b, judge)
     print(table_csv(table) if args.csv else f"### {table.title}\n\n{table_markdown(table)}", end="\n")

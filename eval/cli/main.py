@@ -211,8 +211,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_ablate(args: argparse.Namespace) -> int:
-    from memsuite.eval.run.ablation import load_ablation, run_ablation
     from memsuite.eval.run.config import find_config
+    from memsuite.eval.study.ablation import load_ablation, run_ablation
 
     ablation = load_ablation(find_config(args.config, "ablations"))
     result = run_ablation(

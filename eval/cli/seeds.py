@@ -1,5 +1,5 @@
 """``memsuite run CONFIG --seeds S1 S2 ...``: the runs and the seeds table
-(:mod:`memsuite.eval.run.seeds`)."""
+(:mod:`memsuite.eval.study.seeds`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def run_and_report_seeds(config: RunConfig, seeds: Sequence[int], out: Path, opt
     """Run ``config`` per seed with ``memsuite run``'s ``options``, then print and write the table."""
     from memsuite.eval.report.document import table_csv, table_markdown
     from memsuite.eval.run.folder import load_runs
-    from memsuite.eval.run.seeds import run_seeds, seeds_table
+    from memsuite.eval.study.seeds import run_seeds, seeds_table
 
     folders = run_seeds(config, seeds, out, **options)
     runs = load_runs(folders)

@@ -9,10 +9,13 @@ from memsuite.eval.analysis.diagnostics import STAGES
 
 def cmd_show(args: argparse.Namespace) -> int:
     from memsuite.eval.analysis.show import format_record, question_records, records_csv, select
+    from memsuite.eval.report.document import definitions_of
     from memsuite.eval.run.folder import load_runs
 
     (run,) = load_runs([args.run])
-    records = question_records(run, args.judge, [args.system] if args.system else None)
+    found = definitions_of([run]).get(run.benchmark)
+    spec = found.outcomes if found is not None else None
+    records = question_records(run, args.judge, [args.system] if args.system else None, spec=spec)
     picked = select(records, cell=args.task, failed=args.failed, stage=args.stage, limit=args.limit)
     if args.csv:
         print(records_csv(picked), end="")

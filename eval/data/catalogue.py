@@ -8,70 +8,29 @@ answer sets). ``memsuite data fetch NAME`` downloads it into the data cache
 
 Where a hash could not be checked when the entry was written, ``sha256`` is None: the first verified
 fetch records the file's hash in the cache's lock file, and every later fetch or ``memsuite data
-verify`` checks against it. Each entry's ``hashes`` says where its hashes come from.
+verify`` checks against it. Each entry's ``hashes`` says where its hashes come from. The entry
+records (:class:`~memsuite.eval.hooks.Dataset`, :class:`~memsuite.eval.hooks.DataFile`) are the hooks'
+a definition names.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from memsuite.eval.hooks import DataFile, Dataset
 from memsuite.memory_systems.errors import ConfigError
+
+__all__ = [
+    "LOCK",
+    "DataFile",
+    "Dataset",
+    "catalogue",
+    "get_dataset",
+    "github_url",
+    "hf_url",
+    "split_name",
+]
 
 _GITHUB_RAW = "https://raw.githubusercontent.com"
 _HF = "https://huggingface.co/datasets"
-
-
-@dataclass(frozen=True)
-class DataFile:
-    """One file of an entry, stored under the entry's folder at ``path``."""
-
-    path: str
-    """Where it lies under the entry's folder (the release's own layout, so loaders read it unchanged)."""
-    url: str
-    """The download URL, pinned to a revision."""
-    sha256: str | None = None
-    """The expected sha256, or None: recorded by the first verified fetch (lock file)."""
-    size: int | None = None
-    """Bytes, where known exactly."""
-
-
-@dataclass(frozen=True)
-class Dataset:
-    """One catalogue entry."""
-
-    name: str
-    """The name configs and ``memsuite data`` use."""
-    description: str
-    licence: str
-    source: str
-    """The repository or dataset page the files come from."""
-    revision: str
-    """The pinned commit every URL names."""
-    files: tuple[DataFile, ...]
-    hashes: str
-    """Where the expected hashes come from (or that the first fetch records them)."""
-    approx_size: str = ""
-    """A human size for the whole entry, when not every file's size is known."""
-    folder: bool = False
-    """A file set: ``memsuite data path`` names the entry's folder, not its one file."""
-
-    @property
-    def size(self) -> int | None:
-        """Total bytes, when every file's size is known."""
-        sizes = [f.size for f in self.files]
-        return None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None)
-
-    def file(self, path: str) -> DataFile:
-        """The file of this entry at ``path``.
-
-        Raises:
-            ConfigError: The entry has no such file (the message lists a few it has).
-        """
-        for f in self.files:
-            if f.path == path:
-                return f
-        shown = ", ".join(f.path for f in self.files[:6]) + (", ..." if len(self.files) > 6 else "")
-        raise ConfigError(f"data {self.name!r} has no file {path!r}; it has: {shown}")
 
 
 def github_url(repo: str, revision: str, path: str) -> str:

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.definition import DataOption
+from memsuite.eval.data.cache import catalogue_path
+from memsuite.eval.hooks import DataOption
 from memsuite.memory_systems.errors import ConfigError
 
 SHARED_DATA_ENV = "MEMSUITE_SHARED_DATA"
@@ -39,7 +40,6 @@ def data_path(value: str | Path, *, benchmark: str, option: str = "data") -> Pat
         ConfigError: A catalogue entry that is not fetched (the message gives the ``memsuite data
             fetch`` command).
     """
-    from memsuite.eval.data.cache import catalogue_path
 
     if isinstance(value, str):
         found = catalogue_path(value, where=f"{benchmark}: benchmark_options.{option}")
@@ -49,7 +49,13 @@ def data_path(value: str | Path, *, benchmark: str, option: str = "data") -> Pat
 
 
 def shared_data_file(
-    relative: Path | str, *, benchmark: str, release: str, folder: bool = False, option: str = "data"
+    relative: Path | str,
+    *,
+    benchmark: str,
+    release: str,
+    default: str | None = None,
+    folder: bool = False,
+    option: str = "data",
 ) -> Path:
     """What a benchmark reads when its data option is absent: the development copy ``relative`` under
     ``$MEMSUITE_SHARED_DATA`` when that is set and holds it, else the fetched catalogue entry that
@@ -59,6 +65,7 @@ def shared_data_file(
         relative: The development copy's path under the shared data folder.
         benchmark: Whose data it is, for the message.
         release: Where the released data comes from, for the message.
+        default: The catalogue entry that stands for the copy (the benchmark's ``DataOption.default``).
         folder: The copy is a folder.
         option: The benchmark option that names the data instead, for the message.
 
@@ -69,13 +76,11 @@ def shared_data_file(
     dev = shared_dev_path(relative, folder=folder)
     if dev is not None:
         return dev
-    name = _default_entry(str(Path(relative)))
+    name = default
     where = f"{benchmark}: benchmark_options.{option} (not given)"
     if os.environ.get(SHARED_DATA_ENV):
         where += f" and no development copy {relative} under ${SHARED_DATA_ENV}"
     if name is not None:
-        from memsuite.eval.data.cache import catalogue_path
-
         try:
             found = catalogue_path(name, where=where, paths_first=False)
         except ConfigError as exc:
@@ -85,36 +90,27 @@ def shared_data_file(
     raise ConfigError(f"{where}: name {release}; `memsuite data list` shows what can be fetched")
 
 
-def data_option(benchmark: str) -> DataOption | None:
-    """How ``benchmark`` names its data (its definition's ``data``); None for one that declares none."""
-    from memsuite.eval.registry import definition
-
-    return definition(benchmark).data
-
-
-def _default_entry(relative: str) -> str | None:
-    from memsuite.eval.registry import definitions
-
-    for spec in (d.data for d in definitions().values() if d.data is not None):
-        if spec.dev is not None and str(Path(spec.dev)) == relative:
-            return spec.default
-    return None
-
-
-def check_data(benchmark: str, options: Mapping[str, Any]) -> None:
+def check_data(benchmark: str, spec: DataOption | None, options: Mapping[str, Any]) -> None:
     """Refuse, before any work, a catalogue name whose files are not fetched, and a default that is
     neither a development copy nor fetched. Paths are left to the benchmark's loader, which names the
-    file and field it cannot read.
+    file and field it cannot read. ``spec`` is how the benchmark names its data (its definition's
+    ``data``; None: it has no data option).
 
     Raises:
         ConfigError: The message gives the ``memsuite data fetch`` command.
     """
-    spec = data_option(benchmark)
     if spec is None:
         return
     value = options.get(spec.option)
     if isinstance(value, str):
         data_path(value, benchmark=benchmark, option=spec.option)
     elif value is None and spec.dev is not None and spec.default is not None:
-        shared_data_file(spec.dev, benchmark=benchmark, release=f"a {spec.default} file", folder=spec.folder,
-                         option=spec.option)  # fmt: skip
+        release = f"a {spec.default} file"
+        shared_data_file(
+            spec.dev,
+            benchmark=benchmark,
+            release=release,
+            default=spec.default,
+            folder=spec.folder,
+            option=spec.option,
+        )

@@ -1,19 +1,18 @@
 """What the oracle endpoint knows about one unit: its sessions' gold facts and its questions' gold answers.
 
-A benchmark serves the oracle by naming a function ``unit_gold(benchmark, unit_id) -> UnitGold`` in its
-definition (``BenchmarkDefinition.oracle_gold``, by convention in ``eval/benchmarks/<name>/oracle_gold.py``);
-a benchmark without one has no gold per session and is refused before any unit (:func:`gold_source`).
+A benchmark serves the oracle by naming a function ``unit_gold(benchmark, unit_id) -> UnitGold`` (a
+:data:`~memsuite.eval.hooks.GoldReader`) in its definition (``BenchmarkDefinition.oracle_gold``, by
+convention in ``eval/benchmarks/<name>/oracle_gold.py``); a benchmark without one has no gold per
+session and is refused before any unit (:func:`memsuite.eval.oracle.run.gold_source`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from memsuite.baselines.gold_facts import OracleFact
-from memsuite.memory_systems.errors import ConfigError
 
 _SPACE = re.compile(r"\s+")
 
@@ -89,31 +88,3 @@ class UnitGold:
         if not matches:
             return None
         return matches[min(occurrence, len(matches) - 1)]
-
-
-#: A benchmark's gold reader: the built benchmark and a unit id to that unit's gold.
-GoldReader = Callable[[Any, str], UnitGold]
-
-
-def gold_source(benchmark: str) -> GoldReader:
-    """The gold reader the benchmark's definition names (``BenchmarkDefinition.oracle_gold``).
-
-    Raises:
-        ConfigError: The benchmark carries no gold per session, so the oracle cannot serve it.
-    """
-    from memsuite.eval.registry import definition
-
-    reader = definition(benchmark).oracle_gold
-    if reader is None:
-        raise ConfigError(
-            f"the oracle LLM needs gold facts per session, which benchmark {benchmark!r} does not carry"
-            f" (served: {', '.join(served_benchmarks())}); use another answer_llm / internal_llm"
-        )
-    return reader
-
-
-def served_benchmarks() -> list[str]:
-    """The benchmarks whose definition names a gold reader for the oracle."""
-    from memsuite.eval.registry import definitions
-
-    return [name for name, found in definitions().items() if found.oracle_gold is not None]

@@ -11,10 +11,12 @@ prompts the oracle does not know.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from memsuite.eval.definition import BenchmarkDefinition
+from memsuite.eval.hooks import GoldReader
 from memsuite.memory_systems.errors import ConfigError
 
 #: The config value naming the oracle endpoint (as ``local`` names the embedded model).
@@ -57,8 +59,29 @@ def oracle_roles(config: Any) -> list[str]:
     return sorted(roles)
 
 
-def check_oracle(config: Any, *, source: str) -> None:
-    """Refuse an oracle setup that cannot work, before anything is built.
+def gold_source(found: BenchmarkDefinition, served: Callable[[], Sequence[str]]) -> GoldReader:
+    """The gold reader the benchmark's definition names (``BenchmarkDefinition.oracle_gold``).
+
+    Args:
+        found: The benchmark's definition.
+        served: The names of the benchmarks that carry gold, for the message.
+
+    Raises:
+        ConfigError: The benchmark carries no gold per session, so the oracle cannot serve it.
+    """
+    if found.oracle_gold is None:
+        raise ConfigError(
+            f"the oracle LLM needs gold facts per session, which benchmark {found.name!r} does not carry"
+            f" (served: {', '.join(served())}); use another answer_llm / internal_llm"
+        )
+    return found.oracle_gold
+
+
+def check_oracle(
+    config: Any, found: BenchmarkDefinition, *, source: str, served: Callable[[], Sequence[str]]
+) -> None:
+    """Refuse an oracle setup that cannot work, before anything is built: ``found`` is the config's
+    benchmark's definition, ``served`` the benchmarks the oracle can serve (:func:`gold_source`).
 
     Raises:
         ConfigError: The benchmark has no gold per session (naming those that do), or a system's
@@ -66,13 +89,12 @@ def check_oracle(config: Any, *, source: str) -> None:
     """
     if not oracle_roles(config):
         return
-    from memsuite.eval.oracle.gold import gold_source
     from memsuite.eval.oracle.kinds import check_kinds
     from memsuite.eval.oracle.prompts import all_kinds, libraries_of
     from memsuite.memory_systems.registry import get_factory
 
     try:
-        gold_source(config.benchmark)
+        gold_source(found, served)
     except ConfigError as exc:
         raise ConfigError(f"{source}: benchmark: {exc}") from None
     libraries = libraries_of(getattr(get_factory(spec.name), "__module__", "") for spec in config.systems)
@@ -126,14 +148,18 @@ def server_of(client: Any) -> Any:
     return _SERVERS.get(getattr(config, "base_url", None)) if config is not None else None
 
 
-def bind_gold(clients: Mapping[str, Any], benchmark_name: str, benchmark: Any) -> None:
-    """Serve ``benchmark``'s units' gold from every oracle client among ``clients``."""
+def bind_gold(
+    clients: Mapping[str, Any],
+    found: BenchmarkDefinition,
+    benchmark: Any,
+    served: Callable[[], Sequence[str]] = list,
+) -> None:
+    """Serve ``benchmark``'s units' gold (read as its definition ``found`` says) from every oracle
+    client among ``clients``; ``served`` names the benchmarks the oracle can serve, for the message."""
     servers = [s for s in {id(s): s for s in map(server_of, clients.values()) if s is not None}.values()]
     if not servers:
         return
-    from memsuite.eval.oracle.gold import gold_source
-
-    reader = gold_source(benchmark_name)
+    reader = gold_source(found, served)
     units = set(benchmark.units())
 
     def gold(unit_id: str) -> Any:

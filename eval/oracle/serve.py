@@ -17,15 +17,15 @@ def serve_config(path: str, *, port: int = 0, overrides: list[str] | None = None
     import signal
     import time
 
-    from memsuite.eval.oracle.gold import gold_source
     from memsuite.eval.oracle.kinds import check_kinds
     from memsuite.eval.oracle.prompts import all_kinds
+    from memsuite.eval.oracle.run import gold_source
     from memsuite.eval.oracle.server import ORACLE_MODEL, OracleServer
-    from memsuite.eval.registry import get_benchmark, seeded_options
+    from memsuite.eval.registry import defining, definition, get_benchmark, seeded_options
     from memsuite.eval.run.config import load_config
 
     config = load_config(path, overrides)
-    reader = gold_source(config.benchmark)
+    reader = gold_source(definition(config.benchmark), lambda: defining("oracle_gold"))
     check_kinds(all_kinds())  # every installed library at the version its prompts are pinned to
     benchmark = get_benchmark(
         config.benchmark, **seeded_options(config.benchmark, config.benchmark_options, config.seed)

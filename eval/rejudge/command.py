@@ -27,24 +27,41 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import Answer, failed_calls, judge
 from memsuite.eval.data.shared import data_path
+from memsuite.eval.definition import BenchmarkDefinition
+from memsuite.eval.hooks import RejudgeQuestion, SourceAnswer
 from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import check_judges, get_benchmark
-from memsuite.eval.rejudge.formats import SourceAnswer, read_answers
-from memsuite.eval.rejudge.questions import RejudgeQuestion, match_answers, question_reader
+from memsuite.eval.registry import check_judges, definition, definitions, get_benchmark
+from memsuite.eval.rejudge.formats import formats_of, read_answers
+from memsuite.eval.rejudge.questions import match_answers
 from memsuite.eval.run.folder import RunFolder, UnitRecord, base_header, load_run, now_iso
 from memsuite.eval.run.runner import CODE_ROOT, summarize
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.progress import progress_bar
 
 logger = logging.getLogger(__name__)
+
+
+def question_reader(found: BenchmarkDefinition) -> Callable[[Path | None], list[RejudgeQuestion]]:
+    """The question reader the benchmark's definition names (``BenchmarkDefinition.rejudge``).
+
+    Raises:
+        ConfigError: The benchmark cannot be rejudged (the message lists those that can).
+    """
+    if found.rejudge is None:
+        can = [name for name, each in definitions().items() if each.rejudge is not None]
+        raise ConfigError(
+            f"benchmark {found.name!r} cannot be rejudged (no question reader); these can: {', '.join(can)}"
+        )
+    return found.rejudge
 
 
 def _answer_of(source: SourceAnswer) -> Answer | None:
@@ -62,7 +79,6 @@ def _answer_of(source: SourceAnswer) -> Answer | None:
 
 
 def _judge_row(
-    benchmark: str,
     source: SourceAnswer,
     question: RejudgeQuestion,
     ctx: RunContext,
@@ -79,7 +95,7 @@ def _judge_row(
     verdicts = judge(ctx, question.case, answer, context, usage)
     repeated = [name for name in llm_judges if name in verdicts]
     if repeated and repeats > 1:
-        again = RunContext(benchmark=benchmark, judges=tuple(repeated), judge_llm=ctx.judge_llm)
+        again = replace(ctx, judges=tuple(repeated))
         calls = [verdicts]
         calls += [judge(again, question.case, answer, context, usage) for _ in range(repeats - 1)]
         for name in repeated:
@@ -101,7 +117,7 @@ def _judge_row(
         metadata["known_wrong"] = True
     return Row(
         system=label,
-        benchmark=benchmark,
+        benchmark=ctx.benchmark,
         unit_id=question.unit_id,
         question_id=question.question_id,
         question=question.question,
@@ -115,7 +131,12 @@ def _judge_row(
 
 
 def _header(
-    benchmark: str, source: Path, format_name: str, label: str, judges: Sequence[str], options: dict[str, Any]
+    found: BenchmarkDefinition,
+    source: Path,
+    format_name: str,
+    label: str,
+    judges: Sequence[str],
+    options: dict[str, Any],
 ) -> dict[str, Any]:
     if format_name == "memsuite_run":
         header = load_run(source).header
@@ -123,14 +144,19 @@ def _header(
         config["judges"] = list(dict.fromkeys([*(config.get("judges") or []), *judges]))
         return {**header, "config": config}
     config = {
-        "benchmark": benchmark,
+        "benchmark": found.name,
         "name": label,
         "systems": [{"name": label, "label": label}],
         "judges": list(judges),
         "answer_llm": None,
         "benchmark_options": options,
     }
-    return {**base_header(config, CODE_ROOT), "answer_llm": None, "internal_llm": None, "judge_llm": None}
+    return {
+        **base_header(config, CODE_ROOT, found.data),
+        "answer_llm": None,
+        "internal_llm": None,
+        "judge_llm": None,
+    }
 
 
 def rejudge(
@@ -187,8 +213,11 @@ def rejudge(
             raise ConfigError(
                 f"{benchmark} judge {name!r} judges retrieval, not answers: rejudge cannot run it"
             )
-    read_questions = question_reader(benchmark)
-    format_name, answers = read_answers(source, benchmark, format_name)
+    found = definition(benchmark)
+    read_questions = question_reader(found)
+    # Every definition only to name the benchmark a format of another one serves.
+    others = definitions() if format_name is not None and format_name not in formats_of(found) else None
+    format_name, answers = read_answers(source, found, format_name, others)
     options: dict[str, Any] = {}
     if format_name == "memsuite_run":
         config = load_run(source).header.get("config") or {}
@@ -235,7 +264,7 @@ def rejudge(
 
             cache = cache_dir if judge_repeats == 1 else None
             client = stack.enter_context(open_llm(judge_llm, cache_dir=cache))
-        header = _header(benchmark, source, format_name, label, judges, options)
+        header = _header(found, source, format_name, label, judges, options)
         header.update(
             status="started",
             rejudge=block,
@@ -243,12 +272,11 @@ def rejudge(
             units={"total": len(units), "already_done": len(units) - len(todo)},
         )
         folder.write_header(header)
-        ctx = RunContext(benchmark=benchmark, judges=tuple(judges), judge_llm=client)
+        ctx = found.context(judges=tuple(judges), judge_llm=client)
 
         def judge_unit(key: tuple[str, str]) -> tuple[UnitRecord, list[Row]]:
             rows = [
                 _judge_row(
-                    benchmark,
                     a,
                     q,
                     ctx,

@@ -2,7 +2,8 @@
 
 Each reader takes a path and gives :class:`SourceAnswer` records in file order; a malformed file is a
 :class:`~memsuite.memory_systems.errors.DatasetError` naming the file, the line or key, and the field.
-:func:`detect` picks the format of a path for a benchmark (or ``--format`` names it).
+:func:`detect` picks the format of a path for a benchmark (or ``--format`` names it); the records and
+:class:`Format` are :mod:`memsuite.eval.hooks`'s, which a definition names.
 
 Formats: ``memsuite_run`` (any benchmark: a memsuite run folder, ``run.json``; its rows, whole) here; a
 benchmark's definition lists the formats of its published answer files (``answer_formats``: LongMemEval's
@@ -12,88 +13,58 @@ and LoCoMo's ``answer_files.py``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.protocol import Row
+from memsuite.eval.definition import BenchmarkDefinition
+from memsuite.eval.hooks import Format, SourceAnswer
 from memsuite.eval.run.config_errors import unknown_key_message
 from memsuite.eval.run.folder import load_run
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 
 
-@dataclass(frozen=True)
-class SourceAnswer:
-    """One stored answer, with whatever its format says about the question it answers."""
-
-    answer: str | None
-    where: str
-    """File and line or key, for messages."""
-    question_id: str | None = None
-    unit_id: str | None = None
-    question: str | None = None
-    category: str | None = None
-    unit_index: int | None = None
-    """Position of the answer's conversation in the benchmark file (formats without ids)."""
-    published_verdict: bool | None = None
-    published_judge: str | None = None
-    published_judgments: tuple[bool, ...] = ()
-    """Every call of the published judge, when the file keeps them (the verdict is their majority)."""
-    row: Row | None = None
-    """The whole row (a memsuite run folder)."""
+def formats_of(found: BenchmarkDefinition) -> dict[str, Format]:
+    """Format name -> reader of every format that holds the answers of the benchmark ``found`` defines:
+    a memsuite run folder (any benchmark) and the formats its definition declares (``answer_formats``)."""
+    return {**GENERIC, **found.answer_formats}
 
 
-@dataclass(frozen=True)
-class Format:
-    """A reader of one answer format and how to recognise its files."""
-
-    read: Callable[[Path], list[SourceAnswer]]
-    detect: Callable[[Path], bool]
-
-
-def formats_of(benchmark: str) -> dict[str, Format]:
-    """Format name -> reader of every format that holds ``benchmark``'s answers: a memsuite run folder
-    (any benchmark) and the formats its definition declares (``answer_formats``).
-
-    Raises:
-        ConfigError: Unknown benchmark.
-    """
-    from memsuite.eval.registry import definition
-
-    return {**GENERIC, **definition(benchmark).answer_formats}
-
-
-def detect(path: Path, benchmark: str) -> str:
-    """The name of the first format serving ``benchmark`` that recognises ``path``.
+def detect(path: Path, found: BenchmarkDefinition) -> str:
+    """The name of the first format serving the benchmark ``found`` defines that recognises ``path``.
 
     Raises:
         ConfigError: No format recognises it (the message lists the formats for the benchmark).
     """
     if not path.exists():
         raise ConfigError(f"{path}: no such file or folder")
-    serving = formats_of(benchmark)
-    for name, found in serving.items():
-        if found.detect(path):
+    benchmark = found.name
+    serving = formats_of(found)
+    for name, reader in serving.items():
+        if reader.detect(path):
             return name
     raise ConfigError(f"{path}: not an answer file of a known {benchmark} format ({', '.join(serving)})")
 
 
 def read_answers(
-    path: Path, benchmark: str, format_name: str | None = None
+    path: Path,
+    found: BenchmarkDefinition,
+    format_name: str | None = None,
+    others: Mapping[str, BenchmarkDefinition] | None = None,
 ) -> tuple[str, list[SourceAnswer]]:
-    """``(format name, answers)`` of ``path``; the format detected unless named.
+    """``(format name, answers)`` of ``path``, answers of the benchmark ``found`` defines; the format
+    detected unless named. ``others`` (every benchmark's definition) lets a format of another
+    benchmark be named as such in the error.
 
     Raises:
         ConfigError: Unknown format, one that does not serve the benchmark, or none recognised.
         DatasetError: The file is malformed (file, line or key and field named).
     """
-    name = format_name or detect(path, benchmark)
-    serving = formats_of(benchmark)
+    benchmark = found.name
+    name = format_name or detect(path, found)
+    serving = formats_of(found)
     if name not in serving:
-        from memsuite.eval.registry import definitions
-
-        holders = [b for b, d in definitions().items() if name in d.answer_formats]
+        holders = [b for b, d in (others or {}).items() if name in d.answer_formats]
         if holders:
             raise ConfigError(f"format {name!r} holds {', '.join(holders)} answers, not {benchmark}")
         raise ConfigError(

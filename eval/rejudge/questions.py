@@ -1,7 +1,7 @@
 """Each benchmark's questions as rejudging needs them, and the matching of stored answers to them.
 
 A benchmark that can be rejudged names a function ``questions(data_path) -> list[RejudgeQuestion]`` in
-its definition (``BenchmarkDefinition.rejudge``).
+its definition (``BenchmarkDefinition.rejudge``; :class:`~memsuite.eval.hooks.RejudgeQuestion`).
 
 Matching (:func:`match_answers`): an answer with an id matches the question of that id (within its
 unit when the format gives one, by id or by position), and when it also states the question's text,
@@ -15,56 +15,10 @@ no question, or more than one, is an error; every such answer is listed at once,
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from memsuite.eval.answer_rules.lists import fold
-from memsuite.eval.rejudge.formats import SourceAnswer
-from memsuite.memory_systems.errors import ConfigError, DatasetError
-
-
-@dataclass(frozen=True)
-class RejudgeQuestion:
-    """One question of a benchmark file as its judges take it."""
-
-    unit_id: str
-    question_id: str
-    question: str
-    category: str
-    """The category (LoCoMo) or question type (LongMemEval), as text."""
-    gold: Any
-    case: Any
-    """What the benchmark's judges take as ``JudgeInput.case``."""
-    unit_index: int = 0
-    """Position of the question's unit in the file."""
-    metadata: dict[str, Any] = field(default_factory=dict)
-    """Row metadata the benchmark's scores read (category, question type, ...)."""
-
-
-def rejudgeable_benchmarks() -> list[str]:
-    """Benchmarks whose definition names a rejudge question reader."""
-    from memsuite.eval.registry import definitions
-
-    return [name for name, found in definitions().items() if found.rejudge is not None]
-
-
-def question_reader(benchmark: str) -> Callable[[Path | None], list[RejudgeQuestion]]:
-    """The question reader the benchmark's definition names (``BenchmarkDefinition.rejudge``).
-
-    Raises:
-        ConfigError: The benchmark cannot be rejudged (the message lists those that can).
-    """
-    from memsuite.eval.registry import definition
-
-    reader = definition(benchmark).rejudge
-    if reader is None:
-        raise ConfigError(
-            f"benchmark {benchmark!r} cannot be rejudged (no question reader); these can: "
-            f"{', '.join(rejudgeable_benchmarks())}"
-        )
-    return reader
+from memsuite.eval.hooks import RejudgeQuestion, SourceAnswer
+from memsuite.memory_systems.errors import DatasetError
 
 
 def _key(text: str | None, category: str | None) -> tuple[str, str]:

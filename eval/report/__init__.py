@@ -13,7 +13,7 @@ Each benchmark contributes one renderer, in its own package (``eval/benchmarks/<
 named by its definition (``BenchmarkDefinition.report``): a function ``(runs, options) -> Section`` over the
 runs of that benchmark. A benchmark without one gets :func:`render_generic` (its summary's numbers,
 flattened); a table with no rows is not printed (neither in Markdown nor as CSV). ``options.sweep`` is
-set for an ablation (:mod:`memsuite.eval.run.ablation`): the runs are its variants in sweep order, and
+set for an ablation (:mod:`memsuite.eval.study.ablation`): the runs are its variants in sweep order, and
 renderers add sweep curves.
 
 Cost and usage go in every section: LLM calls, tokens, cost under a :class:`PriceTable` (tokens x
@@ -24,15 +24,11 @@ Every rate says what it left out: a cell whose rows include failed LLM calls sho
 ("0.50 (2 left out)"), and a cell whose questions were asked of a memory holding at most k items is
 marked (the context was the whole memory); :mod:`.caveats` has the shared marks and notes.
 
-Modules: :mod:`.runs` (a run's labels: LLMs, judges, data source), :mod:`.summary` (``summary.json`` as
-typed data: each system's :class:`~memsuite.eval.protocol.Scores`, read back with the layout its benchmark
-wrote), :mod:`.kit` (the helpers renderers share: percentages, judge order, rates with intervals, ranking
-metrics), :mod:`.model` (tables, figures, sections, where a renderer is found), :mod:`.usage` (usage and
-cost), :mod:`.layout` (helpers for renderers: run column, stage tables), :mod:`.caveats` (left-out and
-whole-memory marks), :mod:`.document` (building and writing). Import from those modules; this package
-re-exports only what a user of reports needs.
+Modules: :mod:`.runs` (a run's labels: LLMs, judges, data source; the runs table), :mod:`.tables` (a
+table as Markdown or CSV), :mod:`.kit` (the helpers renderers share: percentages, judge order, rates with
+intervals, ranking metrics), :mod:`.model` (tables, figures, sections, the report), :mod:`.usage` (usage
+and cost), :mod:`.layout` (helpers for renderers: run column, stage tables), :mod:`.caveats` (left-out and
+whole-memory marks), :mod:`.document` (building and writing). Import from those modules
+(``memsuite.build_report`` and ``memsuite.write_report`` are :mod:`.document`'s); this package imports
+none of them, since the analysis builds on its tables while the document builds on the analysis.
 """
-
-from memsuite.eval.report.document import build_report, write_report
-
-__all__ = ["build_report", "write_report"]

@@ -32,18 +32,16 @@ failed calls out; it is rendered even with one source.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from statistics import mean, pstdev
 from typing import Any
 
 from memsuite.eval.analysis.metrics import agreement
-from memsuite.eval.protocol import Row
-from memsuite.eval.registry import get_judge
+from memsuite.eval.protocol import Judge, Row
 from memsuite.eval.report.intervals import cell_intervals, interval_note, placed
 from memsuite.eval.report.model import Section, Table
 from memsuite.eval.run.folder import RunFolder
-from memsuite.memory_systems.errors import ConfigError
 
 PUBLISHED = "published"
 #: Answers of at most this many words are "short"; longer ones are mostly explanations or reasoning.
@@ -51,28 +49,26 @@ SHORT_ANSWER_WORDS = 25
 _EXCERPT = 200
 
 
-def _answer_judges(benchmark: str, rows: Sequence[Row]) -> list[str]:
+def _answer_judges(judges: Mapping[str, Judge], rows: Sequence[Row]) -> list[str]:
     names: list[str] = []
-    retrieval: set[str] = set()  # judges of retrieval, looked up once rather than on every row
     for row in rows:
         for name, verdict in row.verdicts.items():
-            if name in names or name in retrieval:
+            if name in names:
                 continue
             if not isinstance(verdict, dict) or not isinstance(verdict.get("correct"), bool):
                 continue
-            try:
-                if not get_judge(benchmark, name).needs_answer:
-                    retrieval.add(name)
-                    continue
-            except ConfigError:
-                pass  # a judge the benchmark does not register (a protocol label): compare it
+            # A judge of retrieval is no answer source; a name the benchmark does not define (a
+            # protocol label) is compared.
+            if name in judges and not judges[name].needs_answer:
+                continue
             names.append(name)
     return names
 
 
-def sources(benchmark: str, rows: Sequence[Row]) -> list[str]:
-    """The verdict sources of a set of rows: its answer judges, then ``published`` when present."""
-    found = _answer_judges(benchmark, rows)
+def sources(judges: Mapping[str, Judge], rows: Sequence[Row]) -> list[str]:
+    """The verdict sources of a set of rows: its answer judges (``judges``: the benchmark's, by name),
+    then ``published`` when present."""
+    found = _answer_judges(judges, rows)
     if any(isinstance(row.metadata.get("published_verdict"), bool) for row in rows):
         found.append(PUBLISHED)
     return found
@@ -284,14 +280,14 @@ def _leniency_table(records: list[dict[str, Any]]) -> Table:
     )
 
 
-def render_agreement(runs: Sequence[RunFolder]) -> Section | None:
+def render_agreement(runs: Sequence[RunFolder], judges: Mapping[str, Mapping[str, Judge]]) -> Section | None:
     """The agreement section over ``runs`` (module docstring), or None when no run has two sources and
-    none holds known-wrong answers."""
+    none holds known-wrong answers. ``judges``: each benchmark's judges (its definition's), by name."""
     accuracy, pairs, groups, disagreements, lenient = [], [], [], [], []
     for run in runs:
         for system in run.systems:
             rows = run.rows(system)
-            found = sources(run.benchmark, rows)
+            found = sources(judges.get(run.benchmark, {}), rows)
             cell = {"run": run.name, "system": system}
             if any(row.metadata.get("known_wrong") for row in rows):
                 lenient += [{**cell, **record} for s in found for record in leniency(rows, s)]

@@ -1,30 +1,29 @@
 """A report as a document: the runs table, one section per benchmark (its registered renderer, else
-:func:`render_generic`), and the writers -- Markdown, one CSV per table, one PNG per figure."""
+:func:`render_generic`), and the writers -- Markdown, one CSV per table, one PNG per figure (a table
+as Markdown or CSV: :mod:`.tables`)."""
 
 from __future__ import annotations
 
-import csv
-import io
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.analysis.stats import Interval
+from memsuite.eval.analysis.leaderboard import leaderboard
+from memsuite.eval.definition import BenchmarkDefinition
+from memsuite.eval.registry import definition
 from memsuite.eval.report.agreement import render_agreement
+from memsuite.eval.report.html import write_page
 from memsuite.eval.report.layout import run_cell, run_column, slug
 from memsuite.eval.report.model import (
-    Cell,
     Report,
     ReportOptions,
     Section,
     Sweep,
     Table,
-    beside_for,
-    renderer_for,
 )
-from memsuite.eval.report.runs import data_source, internal_llm_label, judges_used, llm_label
+from memsuite.eval.report.runs import report_warnings, runs_table
+from memsuite.eval.report.tables import table_csv, table_markdown
 from memsuite.eval.report.usage import latency_figure, usage_table
 from memsuite.eval.run.folder import RunFolder
 from memsuite.memory_systems.errors import ConfigError
@@ -78,27 +77,16 @@ def render_generic(runs: list[RunFolder], options: ReportOptions) -> Section:
 # -- building ------------------------------------------------------------------------------------------
 
 
-def runs_table(runs: Sequence[RunFolder]) -> Table:
-    """Who produced what: one row per run with its LLMs, judges, data source and code revision."""
-    records = [
-        {
-            "run": run.label,
-            "benchmark": run.benchmark,
-            "status": run.header.get("status"),
-            "data": data_source(run),
-            "answer_llm": llm_label(run.header.get("answer_llm")),
-            "internal_llm": internal_llm_label(run),
-            "judges": ", ".join(judges_used(run)),
-            "k": run.config.get("k"),
-            "embedder": (run.header.get("embedder") or {}).get("model"),
-            "systems": ", ".join(run.systems),
-            "units": (run.header.get("units") or {}).get("total"),
-            "git_revision": run.header.get("git_revision"),
-            "started_at": run.header.get("started_at"),
-        }
-        for run in runs
-    ]
-    return Table.from_records("runs", "Runs", tuple(records[0]) if records else ("run",), records)
+def definitions_of(runs: Sequence[RunFolder]) -> dict[str, BenchmarkDefinition]:
+    """The definition of each run's benchmark, by name; a benchmark not installed here is left out (its
+    runs get :func:`render_generic` and no outcomes)."""
+    found: dict[str, BenchmarkDefinition] = {}
+    for name in dict.fromkeys(run.benchmark for run in runs):
+        try:
+            found[name] = definition(name)
+        except ConfigError:
+            continue
+    return found
 
 
 def build_report(
@@ -139,6 +127,12 @@ def build_report(
         ]
         if len(set(shown)) == len(shown):
             runs = [replace(run, display=name) for run, name in zip(runs, shown, strict=True)]
+    definitions = definitions_of(runs)
+    # Each run reads its summary.json with its benchmark's layout.
+    runs = [
+        replace(run, layout=definitions[run.benchmark].scores_layout) if run.benchmark in definitions else run
+        for run in runs
+    ]
     by_benchmark: dict[str, list[RunFolder]] = {}
     for run in runs:
         by_benchmark.setdefault(run.benchmark, []).append(run)
@@ -146,7 +140,8 @@ def build_report(
     for benchmark, group in by_benchmark.items():
         # A sweep belongs to one benchmark; with several, curves would pair unrelated runs.
         group_options = options if len(by_benchmark) == 1 else ReportOptions(prices=options.prices)
-        section = (renderer_for(benchmark) or render_generic)(group, group_options)
+        own = definitions.get(benchmark)
+        section = (own.report if own is not None and own.report else render_generic)(group, group_options)
         # A table with no rows says nothing; what it would have said belongs in its renderer's notes.
         section.tables = [table for table in section.tables if table.rows]
         if not any(figure.name.endswith("_latency") for figure in section.figures):
@@ -155,126 +150,19 @@ def build_report(
         sections.append(section)
     if len(by_benchmark) > 1:
         for benchmark in by_benchmark:
-            beside = beside_for(benchmark)
-            found = beside(runs) if beside is not None else None
+            own = definitions.get(benchmark)
+            found = own.beside(runs) if own is not None and own.beside is not None else None
             sections += [found] if found is not None else []
-    judges = render_agreement(runs)
+    judges = render_agreement(runs, {name: d.judges for name, d in definitions.items()})
     if judges is not None:
         sections.append(judges)
     if len(by_benchmark) > 1:
-        from memsuite.eval.analysis.leaderboard import leaderboard  # it reads the benchmarks' outcomes
-
-        sections.insert(0, leaderboard(runs))
+        sections.insert(0, leaderboard(runs, {name: d.outcomes for name, d in definitions.items()}))
     title = title or "memsuite report: " + ", ".join(run.label for run in runs)
-    return Report(title, runs, sections, command)
+    return Report(title, runs, sections, command, definitions)
 
 
 # -- rendering -----------------------------------------------------------------------------------------
-
-
-def float_format(column: str, table: Table) -> str:
-    """The format spec of a float in ``column``: the table's own, else by the column's name."""
-    if column in table.formats:
-        return table.formats[column]
-    if "usd" in column:
-        return ".4f"
-    if column.endswith("_ms") or column.endswith(" ms"):
-        return ".0f"
-    return ".2f"
-
-
-def format_cell(value: Cell, spec: str = ".2f") -> str:
-    """A cell as Markdown text: None -> "–", floats with ``spec``, ints with thousands separators."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return format(value, spec)
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
-def interval_text(interval: Interval | None, spec: str = ".2f") -> str:
-    """The Markdown tail of a cell with an interval: " [lo, hi] n=N", plus a too-small mark."""
-    if interval is None:
-        return ""
-    text = f" [{format(interval.lo, spec)}, {format(interval.hi, spec)}] n={interval.n}"
-    return text + (" (too small to read)" if interval.too_small else "")
-
-
-def table_markdown(table: Table) -> str:
-    """A GitHub-flavoured Markdown table, numbers right-aligned, followed by its notes."""
-    numeric = [
-        any(isinstance(row[i], int | float) and not isinstance(row[i], bool) for row in table.rows)
-        for i in range(len(table.columns))
-    ]
-    lines = [
-        "| " + " | ".join(format_cell(c) for c in table.columns) + " |",
-        "|" + "|".join("---:" if is_num else "---" for is_num in numeric) + "|",
-    ]
-    for index, row in enumerate(table.rows):
-        cells = [
-            format_cell(v, float_format(c, table))
-            + interval_text(table.intervals.get((index, c)), float_format(c, table))
-            + format_cell(table.marks.get((index, c), ""))
-            for c, v in zip(table.columns, row, strict=True)
-        ]
-        lines.append("| " + " | ".join(cells) + " |")
-    if not table.rows:
-        lines.append("| " + " | ".join("" for _ in table.columns) + " |")
-    text = "\n".join(lines)
-    if table.notes:
-        text += "\n\n" + "\n".join(f"- {note}" for note in table.notes)
-    return text
-
-
-def table_csv(table: Table) -> str:
-    """The table as CSV: full-precision numbers (6 significant digits), empty cells for None."""
-    with_interval = {column for _, column in table.intervals}
-    header: list[str] = []
-    for column in table.columns:
-        extra = (f"{column} lo", f"{column} hi", f"{column} n") if column in with_interval else ()
-        header += [column, *extra]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    for index, row in enumerate(table.rows):
-        cells: list[Cell] = []
-        for column, value in zip(table.columns, row, strict=True):
-            cells.append(value)
-            if column in with_interval:
-                interval = table.intervals.get((index, column))
-                cells += [interval.lo, interval.hi, interval.n] if interval else [None, None, None]
-        writer.writerow(["" if v is None else format(v, ".6g") if isinstance(v, float) else v for v in cells])
-    return out.getvalue()
-
-
-def report_warnings(report: Report) -> list[str]:
-    """What a reader must know before any rate (Markdown): wiring-only runs, unfinished runs, failed
-    LLM calls."""
-    warnings = []
-    if any(run.header.get("wiring_only") for run in report.runs):
-        warnings.append(
-            "Runs marked *wiring only* used the embedded 135M model: they prove the pipeline end to "
-            "end, not answer quality; quality numbers need a capable endpoint."
-        )
-    unfinished = [run.label for run in report.runs if run.header.get("status") != "complete"]
-    if unfinished:
-        warnings.append(
-            f"Not complete (failed units or calls, stopped or interrupted): {', '.join(unfinished)}."
-        )
-    for run in report.runs:
-        calls = run.header.get("failed_calls") or {}
-        if any(calls.values()) or run.header.get("stop_reason"):
-            warnings.append(
-                f"**{run.label} had failed LLM calls**: {calls.get('answer', 0)} answer, "
-                f"{calls.get('judge', 0)} judge. Their rows are left out of every rate (`n_failed` in "
-                "summary.json counts them), so rates cover fewer questions than the run asked."
-                + (f" Stopped early: {run.header['stop_reason']}" if run.header.get("stop_reason") else "")
-            )
-    return warnings
 
 
 def report_markdown(report: Report, figures: Mapping[str, str] | None = None) -> str:
@@ -340,6 +228,5 @@ def write_report(report: Report, out_dir: Path | str, *, plots: bool = True, pag
     markdown.write_text(report_markdown(report, drawn), encoding="utf-8")
     if not page:
         return [markdown, *written]
-    from memsuite.eval.report.html import write_page  # it builds on this module
 
     return [markdown, write_page(report, out_dir, drawn), *written]

@@ -14,7 +14,7 @@ from memsuite.eval.analysis.stats import Interval
 from memsuite.eval.protocol import JudgeScores, Scores
 from memsuite.eval.report.intervals import cell_intervals, placed
 from memsuite.eval.report.model import Cell, Table
-from memsuite.eval.report.summary import Summary, SystemSummary
+from memsuite.eval.summary import Summary, SystemSummary
 
 if TYPE_CHECKING:
     from memsuite.eval.run.folder import RunFolder

@@ -1,9 +1,10 @@
-"""What a report is made of: :class:`Table`, :class:`Figure`, :class:`Section`, :class:`Report`, the
-options every renderer receives, and where a benchmark's renderer is found.
+"""What a report is made of: :class:`Table`, :class:`Figure`, :class:`Section`, :class:`Report` and the
+options every renderer receives.
 
 A benchmark's definition names its renderer (``BenchmarkDefinition.report``) and any section it adds
-beside another benchmark's runs (``beside``); :func:`renderer_for` and :func:`beside_for` find them the
-first time a report meets a run of the benchmark, so nothing here names a benchmark.
+beside another benchmark's runs (``beside``); the report's entry point
+(:func:`memsuite.eval.report.document.build_report`) finds the definitions of its runs' benchmarks and
+keeps them in the :class:`Report`, so nothing here names a benchmark.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.analysis.stats import Interval
+from memsuite.eval.definition import BenchmarkDefinition
 from memsuite.eval.run.folder import RunFolder
-from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import PriceTable
 
 #: A table cell: text, a count, a measurement, or None (printed as a dash: not measured).
@@ -141,35 +142,6 @@ class Report:
     sections: list[Section]
     command: str | None = None
     """The command that regenerates it, printed at the top when given."""
-
-
-Renderer = Callable[[list[RunFolder], ReportOptions], Section]
-
-
-#: A section a benchmark renders from every run of a report that holds runs of several benchmarks
-#: (its own beside another's); None when the report holds nothing it compares.
-BesideRenderer = Callable[[Sequence[RunFolder]], "Section | None"]
-
-
-def beside_for(benchmark: str) -> BesideRenderer | None:
-    """The cross-benchmark section renderer the benchmark's definition names; None when it names none,
-    or the run's benchmark is not installed here."""
-    from memsuite.eval.registry import definition
-
-    try:
-        found = definition(benchmark)
-    except ConfigError:
-        return None
-    return found.beside
-
-
-def renderer_for(benchmark: str) -> Renderer | None:
-    """The renderer the benchmark's definition names; None when it names none, or the run's benchmark is
-    not installed here (the report falls back to a generic table)."""
-    from memsuite.eval.registry import definition
-
-    try:
-        found = definition(benchmark)
-    except ConfigError:
-        return None
-    return found.report
+    definitions: Mapping[str, BenchmarkDefinition] = field(default_factory=dict)
+    """The definition of each of its runs' benchmarks installed here, by name: the page reads their
+    judges and outcomes."""

@@ -1,11 +1,12 @@
 """The labels every report prints for a run (:class:`~memsuite.eval.run.folder.RunFolder`): its LLMs,
-judges and data source."""
+judges and data source, the runs table that gathers them and the warnings a reader sees first."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from memsuite.eval.report.model import Report, Table
 from memsuite.eval.run.folder import RunFolder
 
 
@@ -94,3 +95,52 @@ def _compact(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_compact(v) for v in value) + "]"
     return str(value)
+
+
+def runs_table(runs: Sequence[RunFolder]) -> Table:
+    """Who produced what: one row per run with its LLMs, judges, data source and code revision."""
+    records = [
+        {
+            "run": run.label,
+            "benchmark": run.benchmark,
+            "status": run.header.get("status"),
+            "data": data_source(run),
+            "answer_llm": llm_label(run.header.get("answer_llm")),
+            "internal_llm": internal_llm_label(run),
+            "judges": ", ".join(judges_used(run)),
+            "k": run.config.get("k"),
+            "embedder": (run.header.get("embedder") or {}).get("model"),
+            "systems": ", ".join(run.systems),
+            "units": (run.header.get("units") or {}).get("total"),
+            "git_revision": run.header.get("git_revision"),
+            "started_at": run.header.get("started_at"),
+        }
+        for run in runs
+    ]
+    return Table.from_records("runs", "Runs", tuple(records[0]) if records else ("run",), records)
+
+
+def report_warnings(report: Report) -> list[str]:
+    """What a reader must know before any rate (Markdown): wiring-only runs, unfinished runs, failed
+    LLM calls."""
+    warnings = []
+    if any(run.header.get("wiring_only") for run in report.runs):
+        warnings.append(
+            "Runs marked *wiring only* used the embedded 135M model: they prove the pipeline end to "
+            "end, not answer quality; quality numbers need a capable endpoint."
+        )
+    unfinished = [run.label for run in report.runs if run.header.get("status") != "complete"]
+    if unfinished:
+        warnings.append(
+            f"Not complete (failed units or calls, stopped or interrupted): {', '.join(unfinished)}."
+        )
+    for run in report.runs:
+        calls = run.header.get("failed_calls") or {}
+        if any(calls.values()) or run.header.get("stop_reason"):
+            warnings.append(
+                f"**{run.label} had failed LLM calls**: {calls.get('answer', 0)} answer, "
+                f"{calls.get('judge', 0)} judge. Their rows are left out of every rate (`n_failed` in "
+                "summary.json counts them), so rates cover fewer questions than the run asked."
+                + (f" Stopped early: {run.header['stop_reason']}" if run.header.get("stop_reason") else "")
+            )
+    return warnings

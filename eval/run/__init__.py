@@ -10,6 +10,7 @@
   ``load_run``.
 - ``provenance``: the code that made a run; a resume by other code is refused.
 - ``stopping``: Ctrl-C and SIGTERM: a clean ``interrupted`` stop.
-- ``seeds``: one config over several seeds, and the table across them.
-- ``ablation``: one swept key, one run per value, one combined report.
+
+Studies of several runs (seeds, ablations) read runs back into reports, so they sit above this package
+and the report, in ``memsuite.eval.study``.
 """

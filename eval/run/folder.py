@@ -37,22 +37,21 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote, unquote
 
 from memsuite.distribution import DISTRIBUTION
-from memsuite.eval.protocol import Row
+from memsuite.eval.hooks import DataOption
+from memsuite.eval.protocol import BY_JUDGE, Row, Scores, ScoresLayout
+from memsuite.eval.run.provenance import data_provenance
+from memsuite.eval.summary import Summary, SystemSummary
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.persist import atomic_write_text
-
-if TYPE_CHECKING:
-    from memsuite.eval.protocol import Scores, ScoresLayout
-    from memsuite.eval.report.summary import Summary, SystemSummary
 
 logger = logging.getLogger(__name__)
 
@@ -140,6 +139,10 @@ class RunFolder:
     """Name of the run in tables: the folder name, or an ablation's variant label."""
     display: str = ""
     """Name in a table's run column when it differs from the label (an ablation's swept value)."""
+    layout: ScoresLayout = BY_JUDGE
+    """Where ``summary.json`` keeps each judge's scores: its benchmark's layout (the definition's
+    ``scores_layout``, which the report's entry point passes in); by default judges under
+    ``by_judge``, as most benchmarks write them."""
     _cache: dict[str, tuple[Any, Any]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -214,12 +217,10 @@ class RunFolder:
 
     @property
     def typed_summary(self) -> Summary:
-        """``summary.json`` as typed data, read with the layout the benchmark's definition names (a
-        benchmark not installed here: judges under ``by_judge``, as most write them)."""
-        from memsuite.eval.report.summary import Summary
+        """``summary.json`` as typed data, read with the folder's :attr:`layout`."""
 
         def read() -> Summary:
-            return Summary.from_json(self.summary, _scores_layout(self.benchmark))
+            return Summary.from_json(self.summary, self.layout)
 
         return self._cached("typed_summary", _stamp(self.summary_path), read)
 
@@ -253,18 +254,6 @@ class RunFolder:
         """The rows of done units, by system."""
         stamp = self._units_stamp()
         return self._cached("rows", stamp, lambda: self._group_rows(self._finished(stamp)))
-
-    def records(self, judge: str | None = None) -> Any:
-        """One record per question of a finished run (:mod:`memsuite.eval.analysis.show`, under
-        ``judge`` or the benchmark's preferred one): a pandas DataFrame when pandas is installed
-        (``pip install memsuite-bench[frames]``), else a list of dicts.
-
-        Raises:
-            ConfigError: The run has not finished, or no row carries ``judge``.
-        """
-        from memsuite.eval.analysis.show import question_table
-
-        return question_table(self.require_finished(), judge)
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -413,16 +402,6 @@ def _read_json(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _scores_layout(benchmark: str) -> ScoresLayout:
-    from memsuite.eval.protocol import BY_JUDGE
-    from memsuite.eval.registry import definition
-
-    try:
-        return definition(benchmark).scores_layout
-    except ConfigError:
-        return BY_JUDGE
-
-
 def _json_line(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, default=str) + "\n"
 
@@ -538,17 +517,19 @@ def header_config(config_dict: dict[str, Any]) -> Any:
     return mask(json.loads(json.dumps(config_dict, default=str)))
 
 
-def base_header(config_dict: dict[str, Any], code_root: Path) -> dict[str, Any]:
+def base_header(
+    config_dict: dict[str, Any], code_root: Path, data: DataOption | None = None
+) -> dict[str, Any]:
     """The parts of a header known before anything runs; ``data`` names the data the benchmark reads
-    (:func:`memsuite.eval.run.provenance.data_provenance`)."""
-    from memsuite.eval.run.provenance import data_provenance
+    (:func:`memsuite.eval.run.provenance.data_provenance`), given how it names it (``data``: its
+    definition's ``data``; None: it has no data option)."""
 
     return {
         "format_version": RUN_FORMAT_VERSION,
         "status": "started",
         "started_at": now_iso(),
         "config": header_config(config_dict),
-        "data": data_provenance(config_dict.get("benchmark", ""), config_dict.get("benchmark_options") or {}),
+        "data": data_provenance(data, config_dict.get("benchmark_options") or {}),
         "memsuite_version": package_versions().get(DISTRIBUTION),
         "git_revision": git_revision(code_root),
         "python": platform.python_version(),
@@ -633,31 +614,43 @@ def resumed_header(
     return header
 
 
-def load_run(path: Path | str, label: str | None = None, *, finished: bool = False) -> RunFolder:
-    """Open an existing run folder: ``load_run(path).rows()`` for its rows, ``.records()`` for its
-    questions as a table, ``.header`` and ``.summary`` for ``run.json`` and ``summary.json``.
+def load_run(
+    path: Path | str, label: str | None = None, *, finished: bool = False, layout: ScoresLayout = BY_JUDGE
+) -> RunFolder:
+    """Open an existing run folder: ``load_run(path).rows()`` for its rows, ``.header`` and ``.summary``
+    for ``run.json`` and ``summary.json``.
 
     Args:
         path: The run folder.
         label: Its name in tables (default: the folder's name).
         finished: Refuse a folder whose run has not finished (no ``summary.json``), as reports do.
+        layout: How its ``summary.json`` keeps the judges' scores (its benchmark definition's
+            ``scores_layout``).
 
     Raises:
         ConfigError: ``path`` holds no run (no ``run.json``), or ``finished`` and the run has not
             finished.
     """
-    folder = RunFolder(Path(path), label or "")
+    folder = RunFolder(Path(path), label or "", layout=layout)
     if not folder.header_path.exists():
         raise ConfigError(f"{path} is not a memsuite run folder (no run.json)")
     return folder.require_finished() if finished else folder
 
 
-def load_runs(paths: Sequence[Path | str], labels: Sequence[str] | None = None) -> list[RunFolder]:
+def load_runs(
+    paths: Sequence[Path | str],
+    labels: Sequence[str] | None = None,
+    *,
+    layouts: Mapping[str, ScoresLayout] | None = None,
+) -> list[RunFolder]:
     """Open finished run folders for a report.
 
     Args:
         paths: Run folders (each holding ``run.json`` and ``summary.json``).
         labels: Names of the runs in tables; default each folder's name (its path when two share one).
+        layouts: Benchmark name -> how its ``summary.json`` keeps the judges' scores (its definition's
+            ``scores_layout``); a benchmark absent: judges under ``by_judge``. A report sets them itself
+            (:func:`memsuite.eval.report.document.build_report`).
 
     Returns:
         The runs, in the given order.
@@ -671,4 +664,5 @@ def load_runs(paths: Sequence[Path | str], labels: Sequence[str] | None = None) 
         labels = [p.name if names.count(p.name) == 1 else str(p) for p in paths]
     if len(labels) != len(paths):
         raise ConfigError(f"{len(labels)} labels for {len(paths)} run folders")
-    return [load_run(path, label, finished=True) for path, label in zip(paths, labels, strict=True)]
+    runs = [load_run(path, label, finished=True) for path, label in zip(paths, labels, strict=True)]
+    return [replace(run, layout=(layouts or {}).get(run.benchmark, run.layout)) for run in runs]

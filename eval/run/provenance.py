@@ -10,6 +10,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.data import cache as data_cache
+from memsuite.eval.data.catalogue import catalogue, get_dataset, split_name
+from memsuite.eval.data.shared import SHARED_DATA_ENV, shared_dev_path
+from memsuite.eval.hooks import DataOption
 from memsuite.memory_systems.errors import ConfigError
 
 #: memsuite's own code: the subpackages under the import root (its configs are data, in the config).
@@ -120,8 +124,9 @@ def check_code(old: dict[str, Any] | None, new: dict[str, Any], where: Path, *, 
 # -- the data a run read ----------------------------------------------------------------------------
 
 
-def data_provenance(benchmark: str, options: dict[str, Any]) -> dict[str, Any] | None:
-    """What a run's header records of its data, by name wherever the catalogue knows it.
+def data_provenance(spec: DataOption | None, options: dict[str, Any]) -> dict[str, Any] | None:
+    """What a run's header records of its data, by name wherever the catalogue knows it: ``spec`` is
+    how its benchmark names its data (the definition's ``data``), ``options`` the benchmark's options.
 
     - a catalogue name (``data: locomo``), or the default entry: ``{"catalogue", "revision",
       "source", "sha256"}`` (a file set: ``files`` and ``sha256`` over its files' hashes);
@@ -132,11 +137,7 @@ def data_provenance(benchmark: str, options: dict[str, Any]) -> dict[str, Any] |
     None for a benchmark that generates its data (no data option given), or one without a data option.
     Never raises: a header is written only after the data was found, and a record is not a check.
     """
-    from memsuite.eval.data import cache as data_cache
-    from memsuite.eval.data.catalogue import get_dataset, split_name
-    from memsuite.eval.data.shared import SHARED_DATA_ENV, data_option, shared_dev_path
 
-    spec = data_option(benchmark)
     if spec is None:
         return None
     value = options.get(spec.option)
@@ -166,7 +167,6 @@ def data_provenance(benchmark: str, options: dict[str, Any]) -> dict[str, Any] |
 
 
 def _catalogue_record(entry: Any, path: str | None) -> dict[str, Any]:
-    from memsuite.eval.data import cache as data_cache
 
     lock = data_cache.read_lock()
     record: dict[str, Any] = {"catalogue": entry.name, "revision": entry.revision, "source": entry.source}
@@ -183,8 +183,6 @@ def _catalogue_record(entry: Any, path: str | None) -> dict[str, Any]:
 
 def _catalogue_file_with(digest: str) -> dict[str, Any] | None:
     """The catalogue record of the file whose expected sha256 is ``digest``, if any."""
-    from memsuite.eval.data import cache as data_cache
-    from memsuite.eval.data.catalogue import catalogue
 
     lock = data_cache.read_lock()
     for entry in catalogue().values():

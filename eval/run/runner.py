@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import failed_calls
+from memsuite.eval.definition import BenchmarkDefinition
 from memsuite.eval.oracle.run import NOTE as ORACLE_NOTE
 from memsuite.eval.oracle.run import bind_gold, is_oracle, mark_oracle, open_oracle, oracle_roles, served
-from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import check_judges, get_benchmark, seeded_options
-from memsuite.eval.report.summary import Summary, SystemSummary
+from memsuite.eval.protocol import Row
+from memsuite.eval.registry import check_judges, defining, definition, get_benchmark, seeded_options
 from memsuite.eval.run.folder import (
     RunFolder,
     UnitRecord,
@@ -38,6 +38,7 @@ from memsuite.eval.run.preflight import check_endpoints
 from memsuite.eval.run.provenance import check_code, code_changes, code_identity
 from memsuite.eval.run.schema import RunConfig, SystemSpec
 from memsuite.eval.run.stopping import RunInterrupted, stop_on_signals
+from memsuite.eval.summary import Summary, SystemSummary
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import ConfigError, require
 from memsuite.memory_systems.progress import progress_bar
@@ -203,13 +204,16 @@ def _run_units(
     ``code`` is this session's :func:`code_identity` and its changes since the folder's header.
     """
     judges = check_judges(config.benchmark, config.judges)  # before building (or generating) data
+    found = definition(config.benchmark)
     llm_judges = [name for name, judge in zip(config.judges, judges, strict=False) if judge.uses_llm]
     with ExitStack() as stack:
         clients = _open_clients(stack, config, cache_dir)
         check_endpoints(clients)  # a dead endpoint stops the run here: no data built, no folder touched
         benchmark = session.benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
         units = benchmark.units()
-        bind_gold(clients, config.benchmark, benchmark)  # an oracle endpoint answers from this gold
+        bind_gold(
+            clients, found, benchmark, lambda: defining("oracle_gold")
+        )  # an oracle endpoint answers from this gold
         embedder = make_embedder(config, cache_dir)
         folder.prepare()
         done = folder.done_units()
@@ -242,7 +246,7 @@ def _run_units(
             # concurrent units of one system never mix their accounting.
             views = {role: _view(client, f"{spec.key}@{unit}") for role, client in clients.items()}
             resources = {"embedder": embedder, "llm": views["internal"]}
-            record, rows = _compute_unit(benchmark, spec, unit, config, folder, resources, views)
+            record, rows = _compute_unit(benchmark, found, spec, unit, config, folder, resources, views)
             return record, [mark_oracle(row, oracle) for row in rows]
 
         if executor == "ray":
@@ -301,7 +305,7 @@ def run_header(
     """What a run's ``run.json`` records before any unit: config, code, packages, the embedder and the
     identity of each LLM, and whether any output is from the offline wiring-only model."""
     answer_llm, internal_llm, judge_llm = clients["answer"], clients["internal"], clients["judge"]
-    header = base_header(config.to_dict(), CODE_ROOT)
+    header = base_header(config.to_dict(), CODE_ROOT, definition(config.benchmark).data)
     header["embedder"] = embedder.identity()
     header["answer_llm"] = answer_llm.identity() if answer_llm is not None else None
     header["internal_llm"] = internal_llm.identity() if internal_llm is not None else None
@@ -482,7 +486,10 @@ def _ray_unit(config, spec, unit, out_dir, cache_dir, endpoints, shared) -> tupl
     account = f"{spec.key}@{unit}"
     views = {role: _view(clients.get(role), account) for role in ("answer", "internal", "judge")}
     resources = {"embedder": embedder, "llm": views["internal"]}
-    record, rows = _compute_unit(benchmark, spec, unit, config, RunFolder(Path(out_dir)), resources, views)
+    found = definition(config.benchmark)
+    record, rows = _compute_unit(
+        benchmark, found, spec, unit, config, RunFolder(Path(out_dir)), resources, views
+    )
     return record, [mark_oracle(row, oracle_roles(config)) for row in rows]
 
 
@@ -495,11 +502,13 @@ def _write(folder: RunFolder, record: UnitRecord, rows: list[Row]) -> int:
     return int(record.status != "done")
 
 
-def _compute_unit(benchmark, spec, unit, config, folder, resources, views) -> tuple[UnitRecord, list[Row]]:
-    """Run one (system, unit); never raises: a failure becomes an error record (and no rows)."""
+def _compute_unit(
+    benchmark, found: BenchmarkDefinition, spec, unit, config, folder, resources, views
+) -> tuple[UnitRecord, list[Row]]:
+    """Run one (system, unit) of the benchmark ``found`` defines; never raises: a failure becomes an
+    error record (and no rows)."""
     started = time.perf_counter()
-    ctx = RunContext(
-        benchmark=config.benchmark,
+    ctx = found.context(
         k=config.k,
         answer_llm=views["answer"],
         judges=config.judges,

@@ -18,6 +18,16 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
+from memsuite.eval.data.shared import check_data
+from memsuite.eval.oracle.run import check_oracle, check_oracle_spec, is_oracle
+from memsuite.eval.registry import (
+    benchmark_factory,
+    check_judges,
+    defining,
+    definition,
+    judge_names,
+    seeded_options,
+)
 from memsuite.eval.run.config_errors import is_model, key_path, schema_error, unknown_key_message
 from memsuite.eval.run.schema import RunConfig
 from memsuite.memory_systems.base import SHARED_RESOURCES
@@ -35,8 +45,6 @@ def known_judges(benchmark: str) -> list[str] | None:
     The one place judge names are looked up: the benchmark's definition
     (:func:`memsuite.eval.registry.judge_names`).
     """
-    from memsuite.eval.registry import judge_names
-
     return judge_names(benchmark) or None
 
 
@@ -138,7 +146,6 @@ def check_llm_spec(spec: Any, *, source: str, path: str) -> None:
     """
     if spec is None or spec == "none":
         return
-    from memsuite.eval.oracle.run import check_oracle_spec, is_oracle
 
     if is_oracle(spec):
         check_oracle_spec(spec, source=source, path=path)
@@ -188,7 +195,6 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
     Raises:
         ConfigError: The first mistake, naming ``source``, its key path and the closest matches.
     """
-    from memsuite.eval.registry import benchmark_factory, seeded_options
     from memsuite.memory_systems.registry import get_factory
 
     try:
@@ -225,23 +231,20 @@ def validate_config(config: RunConfig, *, source: str = "<config>") -> None:
                 raise ConfigError(f"{source}: judges[{i}]: {message}")
     for role in _LLM_ROLES:
         check_llm_spec(getattr(config, role), source=source, path=role)
-    from memsuite.eval.data.shared import check_data  # a catalogue file not fetched: refused before any work
 
     try:
-        check_data(config.benchmark, config.benchmark_options)
+        check_data(config.benchmark, definition(config.benchmark).data, config.benchmark_options)
     except ConfigError as exc:
         raise ConfigError(f"{source}: {exc}") from None
-    from memsuite.eval.oracle.run import check_oracle
 
-    check_oracle(config, source=source)
+    served = lambda: defining("oracle_gold")  # noqa: E731
+    check_oracle(config, definition(config.benchmark), source=source, served=served)
     _check_judge_llms(config, source)
 
 
 def _check_judge_llms(config: RunConfig, source: str) -> None:
     """Refuse judges whose needs (:class:`memsuite.eval.definition.Judge`) the config does not meet:
     every unit would fail on them, or the run would end with no verdict of that name."""
-    from memsuite.eval.registry import check_judges
-
     no_answer = config.answer_llm in (None, "none")
     judges = check_judges(config.benchmark, config.judges)  # [] when the benchmark defines none
     if "judges" not in config.model_fields_set:

@@ -183,7 +183,7 @@ def test_every_part_of_every_definition_works_on_a_small_input(name, tmp_path, r
     protocol = found.protocol(**options)
     scores = protocol.summarize(rows)
     assert isinstance(scores, Scores) and scores.layout == found.scores_layout
-    (info,) = load_runs([tmp_path / "run"])
+    (info,) = load_runs([tmp_path / "run"], layouts={name: found.scores_layout})
     assert info.scores("bm25") == scores
     if found.report is not None:
         assert isinstance(found.report([info], ReportOptions()), Section)

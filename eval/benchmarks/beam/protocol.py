@@ -92,7 +92,7 @@ def batch_sessions(
 def default_data_path() -> Path:
     """The shared dev conversations (``$MEMSUITE_SHARED_DATA/beam``, laid out as the release's chats/)."""
     release = "the release's chats/ folder (mohammadtavakoli78/BEAM), a scale folder or a catalogue name"
-    return shared_data_file(DATA.dev, benchmark="beam", release=release, folder=True)
+    return shared_data_file(DATA.dev, default=DATA.default, benchmark="beam", release=release, folder=True)
 
 
 class BeamBenchmark:

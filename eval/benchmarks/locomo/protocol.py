@@ -98,7 +98,7 @@ def default_data_path() -> Path:
         ConfigError: It is not there; the message says where to get the released file.
     """
     release = "the released locomo10.json (snap-research/LoCoMo, data/locomo10.json)"
-    return shared_data_file(DATA.dev, benchmark="locomo", release=release)
+    return shared_data_file(DATA.dev, default=DATA.default, benchmark="locomo", release=release)
 
 
 #: Category 5's answer formats (module docstring).

@@ -70,7 +70,7 @@ _PROMPT_RESERVE_TOKENS = 400
 def default_data_path() -> Path:
     """The shared dev S file (:func:`memsuite.eval.data.shared.shared_data_file`)."""
     release = "a released file (xiaowu0162/LongMemEval: longmemeval_oracle, _s_cleaned or _m_cleaned .json)"
-    return shared_data_file(DATA.dev, benchmark="longmemeval", release=release)
+    return shared_data_file(DATA.dev, default=DATA.default, benchmark="longmemeval", release=release)
 
 
 def dated_text(date: str, text: str) -> str:

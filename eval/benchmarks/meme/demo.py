@@ -10,7 +10,8 @@ Two runs, both resumable (a second demo is served from the finished runs):
    judged by the rule judge. Printed below the headline and labelled: a 135M model proves the
    wiring, not answer quality.
 
-Both go into one report (tables and plots, :func:`memsuite.eval.report.build_report`), whose path is printed.
+Both go into one report (tables and plots, :func:`memsuite.eval.report.document.build_report`), whose
+path is printed.
 """
 
 from __future__ import annotations

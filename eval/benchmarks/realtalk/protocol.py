@@ -65,7 +65,9 @@ _PROMPT_RESERVE_TOKENS = 300
 def default_data_path() -> Path:
     """The shared dev chats (``$MEMSUITE_SHARED_DATA/realtalk``), else the fetched catalogue entry."""
     release = "the release's data/ folder (danny911kr/REALTALK) or its Chat_<n>_*.json files"
-    return shared_data_file(DATA.dev, benchmark="realtalk", release=release, folder=True)
+    return shared_data_file(
+        DATA.dev, default=DATA.default, benchmark="realtalk", release=release, folder=True
+    )
 
 
 def to_session(chat: Chat, number: int, documents: list[Document], corpus: list[Document]) -> Session:

@@ -104,7 +104,9 @@ def default_data_dir() -> Path:
         ConfigError: It is not there; the message names the variable to set and the release.
     """
     release = "a clone of wontopos/WMB-100K (or its datasets/ folder)"
-    return shared_data_file(DATA.dev, benchmark="wmb", release=release, folder=True, option=DATA.option)
+    return shared_data_file(
+        DATA.dev, default=DATA.default, benchmark="wmb", release=release, folder=True, option=DATA.option
+    )
 
 
 class WMBBenchmark:

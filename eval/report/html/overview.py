@@ -10,9 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memsuite.eval.report.document import float_format, format_cell, report_warnings, runs_table
 from memsuite.eval.report.html.charts import chart_spec
 from memsuite.eval.report.model import Report, Table
+from memsuite.eval.report.runs import report_warnings, runs_table
+from memsuite.eval.report.tables import float_format, format_cell
 from memsuite.eval.run.folder import RunFolder
 
 #: Rows of a CSV-only listing (judge disagreements) the page shows; the CSV beside it has them all.

@@ -154,7 +154,7 @@ def write_page(report: Report, out_dir: Path | str, drawn: Mapping[str, str] | N
         shutil.rmtree(files)
     (files / "data").mkdir(parents=True)
     _copy_static(files)
-    data = question_data(report.runs)
+    data = question_data(report.runs, report.definitions)
     index_chunks = _write_chunks(files / "data", "index", data.index, INDEX_CHUNK)
     details_chunks = _write_chunks(files / "data", "details", data.details, DETAILS_CHUNK)
     context_chunks = _write_context_chunks(files / "data", data.contexts)

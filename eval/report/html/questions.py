@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memsuite.eval.analysis.show import question_records
+from memsuite.eval.definition import BenchmarkDefinition
+from memsuite.eval.hooks import OutcomeSpec
 from memsuite.eval.protocol import Row
 from memsuite.eval.report import agreement
 from memsuite.eval.report.usage import answer_ms, retrieve_ms
@@ -195,15 +197,16 @@ def _unless_short(text: Any) -> Any:
     return text if len(whole) > INDEX_TEXT_CHARS else None
 
 
-def _run_rows(run: RunFolder) -> Iterator[tuple[Row, dict[str, Any]]]:
+def _run_rows(run: RunFolder, spec: OutcomeSpec | None) -> Iterator[tuple[Row, dict[str, Any]]]:
     """Each row of a run with its ``memsuite show`` record (outcome, stage, cell), in the same order."""
-    records = question_records(run)
+    records = question_records(run, spec=spec)
     rows = [row for system in run.systems for row in run.rows(system)]
     yield from zip(rows, records, strict=True)
 
 
-def question_data(runs: Sequence[RunFolder]) -> QuestionData:
-    """The index and details of every row of ``runs``."""
+def question_data(runs: Sequence[RunFolder], definitions: Mapping[str, BenchmarkDefinition]) -> QuestionData:
+    """The index and details of every row of ``runs``; ``definitions``: their benchmarks' (judges and
+    outcomes), by name."""
     data = QuestionData()
     n_rows = sum(len(rows) for run in runs for rows in run.rows_by_system.values())
     limit = context_limit(n_rows)
@@ -214,8 +217,10 @@ def question_data(runs: Sequence[RunFolder]) -> QuestionData:
                     data.position(data.judges, name)
     for run in runs:
         run_index = data.position(data.runs, run.label)
-        sources = {s: agreement.sources(run.benchmark, run.rows(s)) for s in run.systems}
-        for row, record in _run_rows(run):
+        found = definitions.get(run.benchmark)
+        judges = found.judges if found is not None else {}
+        sources = {s: agreement.sources(judges, run.rows(s)) for s in run.systems}
+        for row, record in _run_rows(run, found.outcomes if found is not None else None):
             verdicts = "".join(verdict_letter(row.verdicts.get(j)) for j in data.judges)
             outcome = record["outcome"]
             data.index.append(

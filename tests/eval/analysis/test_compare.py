@@ -10,6 +10,7 @@ from memsuite.eval.analysis.compare import compare, outcome_spec, sides
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.cli.main import main
 from memsuite.eval.protocol import Row
+from memsuite.eval.registry import definition
 from memsuite.eval.run.folder import load_runs
 from memsuite.memory_systems.errors import ConfigError
 
@@ -40,7 +41,7 @@ def _runs(tmp_path, pattern=PATTERN, drop_b: int | None = None):
 def test_difference_interval_and_mcnemar_on_hand_made_verdicts(tmp_path):
     run_a, run_b = _runs(tmp_path)
     a, b = sides(run_a, "bm25", run_b, "dense")
-    (er, overall) = compare(outcome_spec("meme"), a, b, "evidence")
+    (er, overall) = compare(outcome_spec(definition("meme")), a, b, "evidence")
     assert er.cell == "ER" and er.n == 15
     assert (er.rate_a, er.rate_b) == pytest.approx((6 / 15, 11 / 15))
     assert er.difference.value == pytest.approx(-5 / 15)
@@ -61,7 +62,7 @@ def test_cli_prints_the_table_and_says_when_a_difference_is_not_significant(tmp_
 def test_a_clear_difference_is_read_as_one(tmp_path):
     pattern = [(True, False)] * 12 + [(True, True)] * 3
     run_a, run_b = _runs(tmp_path, pattern)
-    er = compare(outcome_spec("meme"), *sides(run_a, "bm25", run_b, "dense"), "evidence")[0]
+    er = compare(outcome_spec(definition("meme")), *sides(run_a, "bm25", run_b, "dense"), "evidence")[0]
     assert er.p_value == pytest.approx(2 / 4096) and er.difference.lo > 0
 
 
@@ -69,6 +70,6 @@ def test_different_question_sets_are_refused_saying_why(tmp_path, capsys):
     run_a, run_b = _runs(tmp_path, drop_b=4)
     expected = r"asked different questions -- 1 only in a/bm25, 0 only in b/dense \(e\.g\. e1/q4\)"
     with pytest.raises(ConfigError, match=expected):
-        compare(outcome_spec("meme"), *sides(run_a, "bm25", run_b, "dense"), "evidence")
+        compare(outcome_spec(definition("meme")), *sides(run_a, "bm25", run_b, "dense"), "evidence")
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
     assert "different questions" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from memsuite.eval.analysis.leaderboard import leaderboard
 from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.protocol import Row
+from memsuite.eval.registry import definition
 from memsuite.eval.report.document import build_report, table_markdown
 from memsuite.eval.run.folder import load_runs
 
@@ -71,7 +72,7 @@ def test_a_retrieval_headline_is_named_for_the_rate_it_is(tmp_path):
         write_run(tmp_path / "lme", benchmark="longmemeval", rows=rows, scores={}),
         write_run(tmp_path / "m", benchmark="meme", rows=meme, scores=meme_scored),
     ])  # fmt: skip
-    section = leaderboard(runs)
+    section = leaderboard(runs, {name: definition(name).outcomes for name in ("longmemeval", "meme")})
     table = section.tables[0]
     column = "longmemeval: session recall_all@5 (questions with a relevant session) [retrieval]"
     assert column in table.columns

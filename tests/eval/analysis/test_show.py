@@ -1,5 +1,5 @@
 """A run's questions one command away: records with the outcome the rates count, the failed filter,
-the stage filter, CSV, and load_run(path).records() with and without pandas."""
+the stage filter, CSV, and records(load_run(path), outcomes) with and without pandas."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import pytest
 from runfolders import write_run
 
 import memsuite
-from memsuite.eval.analysis.show import question_records, select
+from memsuite.eval.analysis.show import question_records, records, select
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
 from memsuite.eval.cli.main import main
 from memsuite.eval.protocol import Row
+from memsuite.eval.registry import definition
 from memsuite.eval.run.folder import load_runs
 
 
@@ -43,7 +44,7 @@ def run_path(tmp_path):
 
 
 def test_failed_questions_are_those_the_rates_count_as_failed(run_path):
-    records = question_records(load_runs([run_path])[0])
+    records = question_records(load_runs([run_path])[0], spec=definition("meme").outcomes)
     by_id = {r["question_id"]: r for r in records}
     assert by_id["a-cas"]["verdict evidence"] is True and by_id["a-cas"]["outcome"] == 0.0
     assert by_id["b-cas"]["outcome"] is None  # a before-question is in no rate
@@ -76,11 +77,11 @@ def test_load_run_rows_plain_records_without_pandas(run_path, monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_pandas)
-    rows = memsuite.load_run(run_path).records()
+    rows = records(memsuite.load_run(run_path), definition("meme").outcomes)
     assert isinstance(rows, list) and [r["question_id"] for r in rows] == ["a-er", "a-agg", "b-cas", "a-cas"]
 
 
 def test_load_run_rows_as_a_dataframe_with_pandas(run_path):
     pandas = pytest.importorskip("pandas")
-    rows = memsuite.load_run(run_path).records()
+    rows = records(memsuite.load_run(run_path), definition("meme").outcomes)
     assert isinstance(rows, pandas.DataFrame) and list(rows["outcome"].isna()) == [False, False, True, False]

@@ -15,6 +15,7 @@ from file_server import FileServer
 from memsuite.eval.cli.main import main
 from memsuite.eval.data.catalogue import DataFile, Dataset, catalogue
 from memsuite.eval.data.shared import data_path, shared_data_file
+from memsuite.eval.registry import definition
 from memsuite.eval.run.provenance import data_provenance
 from memsuite.memory_systems.errors import ConfigError
 
@@ -88,7 +89,10 @@ def test_a_fetched_entry_runs_and_the_header_names_it(shared_data, tmp_path, mon
     assert next(iter(summary.values()))["scores"]["source"]["path"] == str(cache / "locomo" / "locomo10.json")
     # The same file named by its path is recognised by its hash.
     assert (
-        data_provenance("locomo", {"data": str(cache / "locomo" / "locomo10.json")})["catalogue"] == "locomo"
+        data_provenance(definition("locomo").data, {"data": str(cache / "locomo" / "locomo10.json")})[
+            "catalogue"
+        ]
+        == "locomo"
     )
 
 
@@ -96,15 +100,17 @@ def test_a_fetched_entry_runs_and_the_header_names_it(shared_data, tmp_path, mon
 def test_headers_of_the_dev_copy_and_of_a_users_file(shared_data, tmp_path, monkeypatch):
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
     digest = hashlib.sha256((shared_data / LOCOMO_DEV).read_bytes()).hexdigest()
-    record = data_provenance("locomo", {})
+    record = data_provenance(definition("locomo").data, {})
     assert record == {"shared_dev": LOCOMO_DEV, "variable": "MEMSUITE_SHARED_DATA", "sha256": digest}
     mine = tmp_path / "mine.json"
     mine.write_text("[]")
-    assert data_provenance("locomo", {"data": str(mine)}) == {
+    assert data_provenance(definition("locomo").data, {"data": str(mine)}) == {
         "path": str(mine),
         "sha256": hashlib.sha256(b"[]").hexdigest(),
     }
-    assert data_provenance("meme", {}) is None  # generated data: the benchmark's own source says so
+    assert (
+        data_provenance(definition("meme").data, {}) is None
+    )  # generated data: the benchmark's own source says so
 
 
 @pytest.mark.shared_data("locomo")
@@ -121,10 +127,13 @@ def test_names_and_paths(shared_data, tmp_path, monkeypatch):
     assert data_path("locomo", benchmark="locomo").name == "locomo"
     # The development copy is read only where MEMSUITE_SHARED_DATA names it.
     monkeypatch.setenv("MEMSUITE_SHARED_DATA", str(shared_data))
-    assert shared_data_file(LOCOMO_DEV, benchmark="locomo", release="x") == shared_data / LOCOMO_DEV
+    assert (
+        shared_data_file(LOCOMO_DEV, benchmark="locomo", release="x", default="locomo")
+        == shared_data / LOCOMO_DEV
+    )
     monkeypatch.delenv("MEMSUITE_SHARED_DATA")
     with pytest.raises(ConfigError, match="memsuite data fetch locomo"):
-        shared_data_file(LOCOMO_DEV, benchmark="locomo", release="x")
+        shared_data_file(LOCOMO_DEV, benchmark="locomo", release="x", default="locomo")
 
 
 def test_nothing_in_the_package_looks_beside_the_checkout():

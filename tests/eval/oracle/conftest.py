@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memsuite.eval.oracle.run import bind_gold, open_oracle
+from memsuite.eval.registry import definition
 
 
 class _Built:
@@ -26,5 +27,5 @@ def meme(meme_episodes):
 @pytest.fixture()
 def oracle(meme):
     with open_oracle("oracle") as client:
-        bind_gold({"internal": client}, "meme", meme)
+        bind_gold({"internal": client}, definition("meme"), meme)
         yield client

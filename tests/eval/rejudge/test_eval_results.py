@@ -8,6 +8,7 @@ import json
 import pytest
 
 from memsuite.eval.benchmarks.locomo.answer_files import majority, read_eval_results
+from memsuite.eval.registry import definition
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.rejudge.formats import detect
 from memsuite.eval.report.agreement import leniency, render_agreement
@@ -43,7 +44,7 @@ def _file(shared_data, tmp_path, answers, name="answers.json"):
 @pytest.mark.shared_data("locomo", "locomo_audit")
 def test_every_published_judgment_is_kept_and_the_majority_is_the_verdict(shared_data, tmp_path):
     path = shared_data / AUDIT / "fc_gpt-4o-mini-memos.json"
-    assert detect(path, "locomo") == "eval_results"
+    assert detect(path, definition("locomo")) == "eval_results"
     answers = read_eval_results(path)
     raw = json.loads(path.read_text())["detailed_results"]
     assert len(answers) == sum(len(v) for v in raw.values())
@@ -113,7 +114,7 @@ def test_leniency_on_a_small_known_wrong_file(shared_data, tmp_path):
     assert published["leniency"] == pytest.approx(4 / len(items))
     rule = next(r for r in leniency(rows, "rule") if r["group"] == "all")
     assert rule["accepted"] == 0 and rule["leniency"] == 0.0
-    section = render_agreement(load_runs([tmp_path / "vague"]))
+    section = render_agreement(load_runs([tmp_path / "vague"]), {"locomo": definition("locomo").judges})
     table = next(t for t in section.tables if t.name == "judge_leniency")
     assert set(table.column("judge")) == {"rule", "published"}
     accuracy = next(t for t in section.tables if t.name == "judge_accuracy")

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from memsuite.eval.registry import definition
 from memsuite.eval.rejudge.command import rejudge
 from memsuite.eval.rejudge.formats import detect
 from memsuite.eval.report.document import build_report, report_markdown
@@ -126,7 +127,7 @@ def test_mem0s_locomo_output_is_read(shared_data, tmp_path):
     ]
     path = tmp_path / "mem0_eval.json"
     path.write_text(json.dumps({"1": scored}))
-    assert detect(path, "locomo") == "mem0_locomo"
+    assert detect(path, definition("locomo")) == "mem0_locomo"
     rows = rejudge(path, benchmark="locomo", data=shared_data / LOCOMO, out_dir=tmp_path / "mem0").rows()
     assert [r.question for r in rows] == [s["question"] for s in scored]
     assert all(r.unit_id == "conv-30" and r.metadata["published_verdict"] is True for r in rows)

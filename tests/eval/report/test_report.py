@@ -8,8 +8,9 @@ import pytest
 from runfolders import table_of, write_run
 
 from memsuite.eval.protocol import Row
-from memsuite.eval.report.document import build_report, table_csv, table_markdown
-from memsuite.eval.report.model import NA, Table, renderer_for
+from memsuite.eval.registry import definition
+from memsuite.eval.report.document import build_report, definitions_of, table_csv, table_markdown
+from memsuite.eval.report.model import NA, Table
 from memsuite.eval.run.folder import RunFolder, load_runs
 from memsuite.memory_systems.errors import ConfigError
 
@@ -43,11 +44,11 @@ def test_unknown_benchmark_gets_generic_table(tmp_path):
     report = build_report(load_runs([path]))
     table = table_of(report, "tiny_bench_scores")
     assert table.columns == ("system", "accuracy", "by.x") and table.rows == (("bm25", 0.5, 2),)
-    assert renderer_for("tiny_bench") is None
+    assert "tiny_bench" not in report.definitions and definitions_of(report.runs) == {}
 
 
 def test_a_benchmarks_renderer_is_the_one_its_definition_names():
-    wmb = renderer_for("wmb")
+    wmb = definition("wmb").report
     assert wmb is not None and wmb.__module__ == "memsuite.eval.benchmarks.wmb.report"
 
 

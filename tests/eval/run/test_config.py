@@ -11,7 +11,6 @@ from pydantic import ValidationError
 
 import memsuite.memory_systems.llm_server
 from memsuite.eval.cli import main as cli
-from memsuite.eval.run.ablation import load_ablation, variant_configs
 from memsuite.eval.run.config import (
     RunConfig,
     config_from_dict,
@@ -23,6 +22,7 @@ from memsuite.eval.run.config import (
 )
 from memsuite.eval.run.schema import SystemSpec
 from memsuite.eval.run.validate import known_judges
+from memsuite.eval.study.ablation import load_ablation, variant_configs
 from memsuite.memory_systems.errors import ConfigError
 
 

@@ -8,7 +8,7 @@ import pytest
 from beam_data import chat, question, write_conversation
 
 from memsuite.eval.benchmarks.beam.protocol import BeamBenchmark
-from memsuite.eval.protocol import RunContext
+from memsuite.eval.registry import definition
 from memsuite.memory_systems.registry import get_system
 
 
@@ -24,9 +24,7 @@ def _small(tmp_path):
 
 def _rows(tmp_path, granularity):
     benchmark = BeamBenchmark(_small(tmp_path), granularity=granularity)
-    rows = list(
-        benchmark.run_unit(get_system("bm25"), "100K/1", RunContext(benchmark="beam", k=2, judges=()))
-    )
+    rows = list(benchmark.run_unit(get_system("bm25"), "100K/1", definition("beam").context(k=2, judges=())))
     return {r.question_id: r for r in rows}
 
 
@@ -57,9 +55,7 @@ def test_batch_granularity(tmp_path):
 @pytest.mark.shared_data("beam")
 def test_bm25_equals_the_reference_on_a_real_conversation(shared_data):
     benchmark = BeamBenchmark(shared_data / "beam", chats=["100K/3"])
-    rows = list(
-        benchmark.run_unit(get_system("bm25"), "100K/3", RunContext(benchmark="beam", k=10, judges=()))
-    )
+    rows = list(benchmark.run_unit(get_system("bm25"), "100K/3", definition("beam").context(k=10, judges=())))
     folder = shared_data / "beam" / "100K" / "3"
     ids, texts = beam_reference.messages(folder)
     questions = beam_reference.read_json(folder / "probing_questions" / "probing_questions.json")
@@ -104,7 +100,7 @@ def test_dense_equals_the_reference_on_the_head_of_a_real_conversation(shared_da
     folder = write_conversation(tmp_path / "100K" / "3", [dict(batches[0], turns=head)], questions)
     rows = list(
         BeamBenchmark(folder).run_unit(
-            get_system("dense"), "100K/3", RunContext(benchmark="beam", k=10, judges=())
+            get_system("dense"), "100K/3", definition("beam").context(k=10, judges=())
         )
     )
     ids, texts = beam_reference.messages(folder)

@@ -9,7 +9,8 @@ import pytest
 
 from memsuite.eval.benchmarks.dynamicmem.oracle_gold import unit_gold, value_text
 from memsuite.eval.benchmarks.dynamicmem.protocol import DynamicMemBenchmark
-from memsuite.eval.oracle.gold import gold_source
+from memsuite.eval.oracle.run import gold_source
+from memsuite.eval.registry import definition
 from memsuite.eval.run.config import config_from_dict
 from memsuite.eval.run.runner import run
 
@@ -20,7 +21,7 @@ def benchmark():
 
 
 def test_the_spec_names_the_gold_reader():
-    assert gold_source("dynamicmem") is unit_gold
+    assert gold_source(definition("dynamicmem"), list) is unit_gold
 
 
 def test_a_fact_names_the_weekdays_of_a_schedule():

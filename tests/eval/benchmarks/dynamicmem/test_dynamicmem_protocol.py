@@ -10,8 +10,7 @@ import pytest
 
 from memsuite.baselines.bm25 import BM25Memory
 from memsuite.eval.benchmarks.dynamicmem.protocol import DynamicMemBenchmark
-from memsuite.eval.protocol import RunContext
-from memsuite.eval.registry import get_benchmark
+from memsuite.eval.registry import definition, get_benchmark
 from memsuite.eval.run.config import config_from_dict
 from memsuite.eval.run.runner import run
 from memsuite.memory_systems.errors import ConfigError
@@ -98,7 +97,7 @@ def test_runner_retrieval_only_bm25_and_dense_find_the_evidence(tmp_path):
 def test_memory_holds_exactly_the_visible_events_and_queries_do_not_change_it(bench, tmp_path):
     user = bench.user("001_user_001")
     system = BM25Memory()
-    rows = list(bench.run_unit(system, "001_user_001", RunContext(benchmark="dynamicmem", workdir=tmp_path)))
+    rows = list(bench.run_unit(system, "001_user_001", definition("dynamicmem").context(workdir=tmp_path)))
     assert len(rows) == sum(len(cp.completion_keys()) + len(cp.service) for cp in user.checkpoints)
     namespace = user.user_id
     for cp in user.checkpoints:
@@ -119,9 +118,7 @@ def test_a_system_that_writes_on_search_fails_the_unit(bench, tmp_path):
             return hits
 
     with pytest.raises(RuntimeError, match="queries must not mutate memory"):
-        list(
-            bench.run_unit(Scribbler(), "001_user_001", RunContext(benchmark="dynamicmem", workdir=tmp_path))
-        )
+        list(bench.run_unit(Scribbler(), "001_user_001", definition("dynamicmem").context(workdir=tmp_path)))
 
 
 def test_gold_answers_score_one_everywhere(bench, tmp_path):
@@ -129,7 +126,7 @@ def test_gold_answers_score_one_everywhere(bench, tmp_path):
     llm = ScriptedLLM(_oracle_replies(user))
     rows = list(
         bench.run_unit(
-            BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem", answer_llm=llm, workdir=tmp_path)
+            BM25Memory(), "001_user_001", definition("dynamicmem").context(answer_llm=llm, workdir=tmp_path)
         )
     )
     assert not llm.replies and all(phase == "answer" for phase, _ in llm.calls)
@@ -161,7 +158,7 @@ def test_failed_answers_are_recorded_and_left_out_not_scored_zero(bench, tmp_pat
     replies[0] = LLMFailure("context_length", "prompt too long", 400)
     rows = list(
         bench.run_unit(
-            BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem", answer_llm=ScriptedLLM(replies))
+            BM25Memory(), "001_user_001", definition("dynamicmem").context(answer_llm=ScriptedLLM(replies))
         )
     )
     first = rows[0]
@@ -192,7 +189,7 @@ def test_llm_judge_verdicts_sit_beside_the_rule_judge(bench):
         bench.run_unit(
             BM25Memory(),
             "001_user_001",
-            RunContext(benchmark="dynamicmem", answer_llm=llm, judges=("rule", "llm")),
+            definition("dynamicmem").context(answer_llm=llm, judges=("rule", "llm")),
         )
     )
     assert all(r.verdicts["llm"]["score"] == pytest.approx(0.9) for r in rows)
@@ -204,26 +201,24 @@ def test_llm_judge_verdicts_sit_beside_the_rule_judge(bench):
 def test_build_only_then_predict_from_prebuilt_matches_build_then_predict(bench, tmp_path):
     built = _variant(memory_action="build_only")
     assert (
-        list(
-            built.run_unit(BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem", workdir=tmp_path))
-        )
+        list(built.run_unit(BM25Memory(), "001_user_001", definition("dynamicmem").context(workdir=tmp_path)))
         == []
     )
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["C1", "C2", "C3", "C4", "C5"]
     predicted = _variant(memory_action="predict_from_prebuilt", checkpoints=[2, "C5"])
     rows = list(
-        predicted.run_unit(BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem", workdir=tmp_path))
+        predicted.run_unit(BM25Memory(), "001_user_001", definition("dynamicmem").context(workdir=tmp_path))
     )
     assert {r.metadata["checkpoint"] for r in rows} == {"C2", "C5"}
     reference = {
         r.question_id: r.metadata["retrieved_app_log_ids"]
-        for r in bench.run_unit(BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem"))
+        for r in bench.run_unit(BM25Memory(), "001_user_001", definition("dynamicmem").context())
     }
     assert all(reference[r.question_id] == r.metadata["retrieved_app_log_ids"] for r in rows)
     with pytest.raises(ConfigError, match="no prebuilt store"):
         list(
             predicted.run_unit(
-                BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem", workdir=tmp_path / "empty")
+                BM25Memory(), "001_user_001", definition("dynamicmem").context(workdir=tmp_path / "empty")
             )
         )
 
@@ -231,7 +226,7 @@ def test_build_only_then_predict_from_prebuilt_matches_build_then_predict(bench,
 def test_session_ingest_wraps_each_day_as_a_dialogue(bench):
     rows = list(
         _variant(ingest="session", checkpoints=[1]).run_unit(
-            BM25Memory(), "001_user_001", RunContext(benchmark="dynamicmem")
+            BM25Memory(), "001_user_001", definition("dynamicmem").context()
         )
     )
     assert rows and all(r.metadata["checkpoint"] == "C1" for r in rows)

@@ -170,18 +170,20 @@ def test_dynamicmem_rows_left_out_by_failed_calls_are_counted_per_checkpoint(tmp
 
 def test_dynamicmem_keys_are_compared_and_headlined_per_user(tmp_path):
     from memsuite.eval.analysis.compare import compare, headline, outcome_spec, sides
+    from memsuite.eval.registry import definition
 
     scores = dynamicmem_summarize(DM_ROWS)
     path = write_run(tmp_path / "dm", benchmark="dynamicmem", rows=DM_ROWS, scores=scores)
     (run,) = load_runs([path])
-    found = headline(run, "rag")
+    spec = definition("dynamicmem").outcomes
+    found = headline(run, "rag", spec=spec)
     keys = [r for r in DM_ROWS if r.metadata.get("task") == "state_completion"]
     assert found.judge == "rule" and found.interval.n == len(keys)
     # A run against itself: every difference is 0 and nothing is read as a difference.
-    rows = compare(outcome_spec("dynamicmem"), *sides(run, "rag", run, "rag"), "rule")
+    rows = compare(outcome_spec(definition("dynamicmem")), *sides(run, "rag", run, "rag"), "rule")
     assert {r.difference.value for r in rows} == {0.0}
     # Retrieval-only runs have no verdicts: the retrieved Evidence F1 is always there to compare.
-    assert headline(run, "rag", "evidence_f1").interval.n == len(keys)
+    assert headline(run, "rag", "evidence_f1", spec=spec).interval.n == len(keys)
 
 
 def test_retention_split_and_mean_column_carry_user_intervals(tmp_path):

@@ -14,7 +14,7 @@ from memsuite.eval.benchmarks.locomo.judges.llm import (
 )
 from memsuite.eval.benchmarks.locomo.protocol import answer_question
 from memsuite.eval.benchmarks.locomo.schema import Question
-from memsuite.eval.protocol import RunContext
+from memsuite.eval.registry import definition
 from memsuite.memory_systems.llm import LLMFailure
 
 Q = Question(0, "When did Caroline go to the support group?", 2, "7 May 2023", None, ("D1:3",))
@@ -57,7 +57,7 @@ def test_answer_and_judge_in_one_step(replay_llm, monkeypatch):
         return {"label": "CORRECT"} if text.startswith("Label an answer") else "7 May 2023"
 
     llm = replay_llm({"other": [reply, reply]})
-    ctx = RunContext(benchmark="locomo", k=5, answer_llm=llm, judges=("evidence", "f1", "llm"))
+    ctx = definition("locomo").context(k=5, answer_llm=llm, judges=("evidence", "f1", "llm"))
     answer, verdicts, usage = answer_question(ctx, CASE, "context", sample_id="conv-x")
     assert answer == "7 May 2023"
     assert verdicts["f1"]["score"] == 1.0 and verdicts["llm"]["correct"] is True
@@ -69,7 +69,7 @@ def test_answer_and_judge_in_one_step(replay_llm, monkeypatch):
 
 def test_a_failed_answer_call_fails_every_answer_verdict(replay_llm):
     llm = replay_llm({"other": [LLMFailure("http_error", "down", status_code=503)]})
-    ctx = RunContext(benchmark="locomo", k=5, answer_llm=llm, judges=("f1", "llm"))
+    ctx = definition("locomo").context(k=5, answer_llm=llm, judges=("f1", "llm"))
     answer, verdicts, usage = answer_question(ctx, CASE, "context", sample_id="conv-x")
     assert answer is None and "answer_failure" in usage and usage["answer_calls"] == 1
     for name in ("f1", "llm"):
@@ -107,7 +107,7 @@ def test_category_5_through_the_shared_step_open_and_choice(replay_llm, monkeypa
 
     script = ["7 May 2023", LLMFailure("timeout", "slow"), letter, "Ann adopted a pug.", judge]
     llm = replay_llm({"other": script})
-    ctx = RunContext(benchmark="locomo", k=5, answer_llm=llm, judges=("f1", "llm", "rule"))
+    ctx = definition("locomo").context(k=5, answer_llm=llm, judges=("f1", "llm", "rule"))
     _, verdicts, usage = answer_question(ctx, CASE, "context", sample_id="conv-x")
     assert verdicts["f1"]["score"] == 1.0  # the answer stands; only the judge call failed
     assert verdicts["llm"]["correct"] is None and verdicts["llm"]["failed_call"] == "judge"

@@ -10,7 +10,7 @@ import pytest
 
 from memsuite.baselines.bm25 import BM25Memory
 from memsuite.eval.benchmarks.locomo.protocol import LocomoBenchmark, default_data_path, to_session
-from memsuite.eval.protocol import RunContext
+from memsuite.eval.registry import definition
 from memsuite.eval.report.document import build_report, report_markdown
 from memsuite.eval.report.runs import data_source
 from memsuite.eval.run.config import config_from_dict
@@ -48,7 +48,7 @@ def _hand_documents(item: dict) -> list[tuple[str, str]]:
 def test_bm25_recall_on_one_conversation_matches_a_hand_computation(shared_data):
     benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-30"])
     system = get_system("bm25")
-    rows = list(benchmark.run_unit(system, "conv-30", RunContext(benchmark="locomo", k=5, judges=())))
+    rows = list(benchmark.run_unit(system, "conv-30", definition("locomo").context(k=5, judges=())))
     item = _raw(shared_data, "conv-30")
     documents = _hand_documents(item)
     # One stored document per turn, in LoCoMo's RAG format, each carrying its dia_id.
@@ -79,7 +79,7 @@ def test_bm25_recall_on_one_conversation_matches_a_hand_computation(shared_data)
 @pytest.mark.shared_data("locomo")
 def test_reference_rows_full_context_and_gold_evidence(shared_data):
     benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"], max_questions=20)
-    ctx = RunContext(benchmark="locomo", k=5, judges=())
+    ctx = definition("locomo").context(k=5, judges=())
     gold_rows = list(benchmark.run_unit(get_system("gold_evidence"), "conv-26", ctx))
     full_rows = list(benchmark.run_unit(get_system("full_context"), "conv-26", ctx))
     for row in gold_rows:
@@ -146,12 +146,12 @@ def test_the_report_names_the_data_the_benchmark_chose_by_name_not_path(shared_d
 def test_answer_judges_wait_for_an_answer_and_unknown_judges_fail(shared_data):
     benchmark = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"], max_questions=1)
     # No answer call, so no answer verdict (a config asking for one is refused when it is read).
-    (row,) = benchmark.run_unit(get_system("bm25"), "conv-26", RunContext(benchmark="locomo", judges=("f1",)))
+    (row,) = benchmark.run_unit(get_system("bm25"), "conv-26", definition("locomo").context(judges=("f1",)))
     assert "f1" not in row.verdicts and "evidence" in row.verdicts
     with pytest.raises(ConfigError, match="unknown locomo judge 'exact_match'"):
         list(
             benchmark.run_unit(
-                get_system("bm25"), "conv-26", RunContext(benchmark="locomo", judges=("exact_match",))
+                get_system("bm25"), "conv-26", definition("locomo").context(judges=("exact_match",))
             )
         )
 

@@ -12,7 +12,7 @@ from memsuite.baselines.bm25 import BM25Memory
 from memsuite.eval.benchmarks.longmemeval.judges.retrieval import question_metrics
 from memsuite.eval.benchmarks.longmemeval.protocol import LongMemEvalBenchmark, to_sessions
 from memsuite.eval.benchmarks.longmemeval.schema import corpus, parse_date, session_documents
-from memsuite.eval.protocol import RunContext
+from memsuite.eval.registry import definition
 from memsuite.eval.report.document import build_report, report_markdown
 from memsuite.eval.run.config import config_from_dict
 from memsuite.eval.run.folder import load_runs
@@ -59,7 +59,7 @@ def test_flat_bm25_reproduces_the_official_ranking_and_metrics(shared_data, gran
         ids = [d.corpus_id for d in documents]
         official = [ids[i] for i in _official_flat_bm25(question.question, [d.text for d in documents])]
         (row,) = benchmark.run_unit(
-            get_system("flat_bm25"), unit, RunContext(benchmark="longmemeval", k=5, judges=())
+            get_system("flat_bm25"), unit, definition("longmemeval").context(k=5, judges=())
         )
         assert row.metadata["ranking"] == official, unit
         relevant = {d.corpus_id for d in documents if d.relevant}
@@ -80,7 +80,7 @@ def test_sessions_are_ingested_in_date_order_with_their_corpus_documents(s_subse
 @pytest.mark.shared_data("longmemeval")
 def test_rows_carry_the_ranking_relevant_ids_and_dated_context(s_subset):
     unit = s_subset.units()[0]
-    (row,) = s_subset.run_unit(get_system("bm25"), unit, RunContext(benchmark="longmemeval", k=3, judges=()))
+    (row,) = s_subset.run_unit(get_system("bm25"), unit, definition("longmemeval").context(k=3, judges=()))
     assert row.benchmark == "longmemeval" and row.question_id == unit
     assert sorted(row.metadata["ranking"]) == sorted(
         d.corpus_id for d in corpus(s_subset.file.question(unit), "session")
@@ -104,7 +104,7 @@ class _OwnLayout(BM25Memory):
 @pytest.mark.shared_data("longmemeval")
 def test_the_retrieval_verdict_holds_at_a_depth_outside_the_official_ones(s_subset):
     unit = s_subset.units()[0]
-    (row,) = s_subset.run_unit(get_system("bm25"), unit, RunContext(benchmark="longmemeval", k=7, judges=()))
+    (row,) = s_subset.run_unit(get_system("bm25"), unit, definition("longmemeval").context(k=7, judges=()))
     verdict = row.verdicts["retrieval"]
     top = set(row.metadata["ranking"][:7])
     assert verdict["k"] == 7 and verdict["correct"] == all(r in top for r in row.metadata["relevant"])
@@ -113,7 +113,7 @@ def test_the_retrieval_verdict_holds_at_a_depth_outside_the_official_ones(s_subs
 @pytest.mark.shared_data("longmemeval")
 def test_a_system_without_corpus_documents_gets_no_ranking(s_subset):
     unit = s_subset.units()[0]
-    (row,) = s_subset.run_unit(_OwnLayout(), unit, RunContext(benchmark="longmemeval", k=3, judges=()))
+    (row,) = s_subset.run_unit(_OwnLayout(), unit, definition("longmemeval").context(k=3, judges=()))
     assert row.metadata["ranking"] == [] and row.verdicts["retrieval"]["correct"] is None
     assert row.verdicts["retrieval"]["undefined"] == "the memories are not corpus documents"
     assert row.context != "(no memory)"
@@ -185,7 +185,7 @@ def test_a_session_recurring_across_haystacks_is_encoded_once(shared_data, tmp_p
     for unit in (first, second):
         before = len(encoded)
         system = get_system("dense", resources={"embedder": embedder})
-        list(benchmark.run_unit(system, unit, RunContext(benchmark="longmemeval", k=5, judges=())))
+        list(benchmark.run_unit(system, unit, definition("longmemeval").context(k=5, judges=())))
         per_question.append(encoded[before:])
     assert len(encoded) == len(set(encoded)), "a text reached the model twice"
     windows = set()  # the shared sessions' texts as dense encodes them: one per token window
@@ -211,7 +211,7 @@ def test_reference_rows_get_whole_sessions_not_a_ranking(shared_data):
     evidence = [s for s in question.sessions if s.session_id in set(question.answer_session_ids)]
     others = [s for s in question.sessions if s.session_id not in set(question.answer_session_ids)]
     (gold,) = s_file.run_unit(
-        get_system("gold_evidence"), question_id, RunContext(benchmark="longmemeval", k=5, judges=())
+        get_system("gold_evidence"), question_id, definition("longmemeval").context(k=5, judges=())
     )
     assistant = next(t.content for s in evidence for t in s.turns if t.role == "assistant")
     assert assistant[:200] in gold.context and f"[Session date: {evidence[0].date}]" in gold.context
@@ -219,12 +219,12 @@ def test_reference_rows_get_whole_sessions_not_a_ranking(shared_data):
     assert gold.metadata["ranking"] == [] and gold.verdicts["retrieval"]["correct"] is None
     assert gold.verdicts["retrieval"]["undefined"].startswith("a reference row")
     (full,) = s_file.run_unit(
-        get_system("full_context"), question_id, RunContext(benchmark="longmemeval", k=5, judges=())
+        get_system("full_context"), question_id, definition("longmemeval").context(k=5, judges=())
     )
     assert all(f"[Session date: {s.date}]" in full.context for s in question.sessions)
     oracle = LongMemEvalBenchmark(shared_data / ORACLE, question_ids=[question_id])
     contexts = [
-        oracle.run_unit(get_system(name), question_id, RunContext(benchmark="longmemeval", k=5, judges=()))
+        oracle.run_unit(get_system(name), question_id, definition("longmemeval").context(k=5, judges=()))
         .__next__()
         .context
         for name in ("full_context", "gold_evidence")

@@ -11,7 +11,7 @@ from memsuite.eval.benchmarks.meme.loader import save_episodes
 from memsuite.eval.benchmarks.meme.parsing import parse_episode
 from memsuite.eval.benchmarks.meme.protocol import MemeBenchmark, evidence_verdict, meme_case
 from memsuite.eval.benchmarks.meme.schema import Episode
-from memsuite.eval.protocol import RunContext
+from memsuite.eval.registry import definition
 from memsuite.memory_systems.registry import get_system
 
 
@@ -85,7 +85,7 @@ def test_protocol_rows_agree_on_released_and_generated_files(tmp_path):
         save_episodes([ep], path)
         bench = MemeBenchmark(data=path, snapshots=False)
         system = get_system("bm25")
-        ctx = RunContext(benchmark="meme", k=5, judges=())
+        ctx = definition("meme").context(k=5, judges=())
         rows[label] = list(bench.run_unit(system, "ep", ctx))
     for gen, rel in zip(rows["generated"], rows["released"], strict=True):
         assert gen.context == rel.context

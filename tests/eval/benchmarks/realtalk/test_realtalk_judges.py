@@ -10,7 +10,7 @@ from memsuite.eval.answer_rules import overlap
 from memsuite.eval.benchmarks.realtalk.judges.llm import parse_score
 from memsuite.eval.benchmarks.realtalk.judges.official import lexical_score
 from memsuite.eval.benchmarks.realtalk.protocol import RealtalkBenchmark
-from memsuite.eval.protocol import RunContext
+from memsuite.eval.registry import definition
 from memsuite.memory_systems.llm import LLMFailure
 from memsuite.memory_systems.registry import get_system
 
@@ -50,7 +50,7 @@ def test_answers_judged_by_every_judge_and_summarised(tmp_path, replay_llm, no_s
 
     llm = replay_llm({"other": [reply] * 5})
     benchmark = RealtalkBenchmark(path)
-    ctx = RunContext(benchmark="realtalk", k=1, answer_llm=llm, judges=("f1", "llm", "rule"))
+    ctx = definition("realtalk").context(k=1, answer_llm=llm, judges=("f1", "llm", "rule"))
     rows = list(benchmark.run_unit(get_system("bm25"), "Chat_1_Ann_Bob", ctx))
     first, second, third = rows
     assert first.answer == "Miso" and first.verdicts["f1"]["score"] == 1.0

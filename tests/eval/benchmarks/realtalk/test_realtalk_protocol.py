@@ -12,7 +12,7 @@ from realtalk_data import message, qa, write_chat
 
 from memsuite.baselines.dense import DenseMemory
 from memsuite.eval.benchmarks.realtalk.protocol import RealtalkBenchmark
-from memsuite.eval.protocol import RunContext
+from memsuite.eval.registry import definition
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.registry import get_system
 
@@ -42,9 +42,7 @@ def _small(tmp_path) -> Path:
 
 def _rows(tmp_path, system="bm25", **options):
     benchmark = RealtalkBenchmark(_small(tmp_path), **options)
-    rows = list(
-        benchmark.run_unit(get_system(system), UNIT, RunContext(benchmark="realtalk", k=2, judges=()))
-    )
+    rows = list(benchmark.run_unit(get_system(system), UNIT, definition("realtalk").context(k=2, judges=())))
     return benchmark, {r.question_id: r for r in rows}
 
 
@@ -84,7 +82,7 @@ def test_equal_scores_rank_the_earlier_message_first(tmp_path, embedder):
     dense = DenseMemory(embedder=embedder, window_tokens=1024)
     found = {
         r.question_id: r
-        for r in benchmark.run_unit(dense, UNIT, RunContext(benchmark="realtalk", k=2, judges=()))
+        for r in benchmark.run_unit(dense, UNIT, definition("realtalk").context(k=2, judges=()))
     }
     ranking = found["q002"].metadata["ranking"]
     assert ranking.index("D1:2") + 1 == ranking.index("D1:4")
@@ -95,7 +93,7 @@ def test_dense_encodes_each_question_once_with_the_others(tmp_path, embedder):
     # one call with the chat's other questions.
     benchmark = RealtalkBenchmark(_small(tmp_path))
     dense = DenseMemory(embedder=embedder, window_tokens=1024)
-    rows = list(benchmark.run_unit(dense, UNIT, RunContext(benchmark="realtalk", k=2, judges=())))
+    rows = list(benchmark.run_unit(dense, UNIT, definition("realtalk").context(k=2, judges=())))
     assert len(rows) == 4 and all(len(r.metadata["ranking"]) == 5 for r in rows)
     # One call for the messages (4 distinct texts), one for the 4 questions.
     assert (dense.usage().embedding_calls, dense.usage().embedded_texts) == (2, 8)
@@ -117,7 +115,7 @@ def test_captions_are_an_option(tmp_path):
     ):
         benchmark = RealtalkBenchmark(path, captions=captions)
         system = get_system("bm25")
-        list(benchmark.run_unit(system, UNIT, RunContext(benchmark="realtalk", k=1, judges=())))
+        list(benchmark.run_unit(system, UNIT, definition("realtalk").context(k=1, judges=())))
         assert [r.text for r in system.records(namespace=UNIT)] == [shown]
 
 
@@ -149,11 +147,9 @@ def test_options_are_checked(tmp_path):
     assert benchmark.units() == [UNIT] and [q.index for q in benchmark.questions_of(UNIT)] == [0]
     assert RealtalkBenchmark(path, chats=["Chat_1_Ann_Bob"]).source["questions"] == 4
     # No answer call, so no answer verdict (a config asking for one is refused when it is read).
-    (row,) = benchmark.run_unit(
-        get_system("bm25"), UNIT, RunContext(benchmark="realtalk", k=1, judges=("f1",))
-    )
+    (row,) = benchmark.run_unit(get_system("bm25"), UNIT, definition("realtalk").context(k=1, judges=("f1",)))
     assert "f1" not in row.verdicts and "retrieval" in row.verdicts
-    ctx = RunContext(benchmark="realtalk", k=1, judges=("exact_match",))
+    ctx = definition("realtalk").context(k=1, judges=("exact_match",))
     with pytest.raises(ConfigError, match="unknown realtalk judge 'exact_match'"):
         next(benchmark.run_unit(get_system("bm25"), UNIT, ctx))
 
@@ -164,9 +160,7 @@ def test_bm25_on_a_real_chat_matches_the_reference(shared_data):
     reference = realtalk_reference
     benchmark = RealtalkBenchmark(folder, chats=[4])
     unit = benchmark.units()[0]
-    rows = list(
-        benchmark.run_unit(get_system("bm25"), unit, RunContext(benchmark="realtalk", k=10, judges=()))
-    )
+    rows = list(benchmark.run_unit(get_system("bm25"), unit, definition("realtalk").context(k=10, judges=())))
     ids, texts, qa_items = reference.read_chat(folder / f"{unit}.json")
     rankers = reference.Rankers()
     for row in rows:

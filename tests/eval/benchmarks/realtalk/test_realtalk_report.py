@@ -10,7 +10,8 @@ from realtalk_data import message, qa, write_chat
 from memsuite.eval.benchmarks.realtalk.paper import PUBLISHED, PUBLISHED_NOTE
 from memsuite.eval.benchmarks.realtalk.protocol import RealtalkBenchmark
 from memsuite.eval.benchmarks.realtalk.report import beside_locomo, render
-from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.protocol import Row
+from memsuite.eval.registry import definition
 from memsuite.eval.report.document import build_report, table_markdown
 from memsuite.eval.report.model import ReportOptions
 from memsuite.eval.run.folder import RunFolder, UnitRecord
@@ -46,7 +47,7 @@ def _realtalk_rows(tmp_path) -> list[Row]:
         benchmark = RealtalkBenchmark(path)
         rows += list(
             benchmark.run_unit(
-                get_system("bm25"), f"Chat_{n}_Ann_Bob", RunContext(benchmark="realtalk", k=2, judges=())
+                get_system("bm25"), f"Chat_{n}_Ann_Bob", definition("realtalk").context(k=2, judges=())
             )
         )
     return rows

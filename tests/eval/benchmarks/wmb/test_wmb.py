@@ -46,8 +46,8 @@ from memsuite.eval.benchmarks.wmb.scoring import (
     wmb_scores,
 )
 from memsuite.eval.cli.main import main
-from memsuite.eval.protocol import Row, RunContext
-from memsuite.eval.registry import get_benchmark
+from memsuite.eval.protocol import Row
+from memsuite.eval.registry import definition, get_benchmark
 from memsuite.eval.run.config import load_config
 from memsuite.memory_systems.errors import ConfigError, DatasetError
 from memsuite.memory_systems.registry import get_system
@@ -574,7 +574,7 @@ def test_protocol_ingests_partners_merges_s3_and_abstains(tmp_path: Path) -> Non
     assert isinstance(benchmark, WMBBenchmark)
     assert benchmark.units() == ["daily_life", "relationships"]
     system = get_system("bm25")
-    ctx = RunContext(benchmark="wmb", k=5, options={"min_score": {"bm25": 0.01}})  # drops zero-score hits
+    ctx = definition("wmb").context(k=5, options={"min_score": {"bm25": 0.01}})  # drops zero-score hits
     rows = {row.question_id: row for row in benchmark.run_unit(system, "daily_life", ctx)}
     assert set(rows) == {"daily_life.S1.001", "daily_life_relationships.S3.001", "daily_life.FM.001"}
     # The unit ingested its S3 partner; empty turns were skipped.
@@ -607,7 +607,7 @@ def test_protocol_ingests_partners_merges_s3_and_abstains(tmp_path: Path) -> Non
     # A cutoff above every score returns nothing: situational questions fail, probes pass.
     strict = list(
         benchmark.run_unit(
-            get_system("bm25"), "daily_life", RunContext(benchmark="wmb", options={"min_score": 1e9})
+            get_system("bm25"), "daily_life", definition("wmb").context(options={"min_score": 1e9})
         )
     )
     assert all(not row.metadata["memories"] for row in strict)
@@ -631,7 +631,7 @@ def test_protocol_options_fail_clearly(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="judge callables"):
         list(
             WMBBenchmark(root).run_unit(
-                get_system("bm25"), "daily_life", RunContext(benchmark="wmb", judges=("rule", "llm"))
+                get_system("bm25"), "daily_life", definition("wmb").context(judges=("rule", "llm"))
             )
         )
     assert resolve_min_score({"dense": 0.4, "default": 2}, "bm25") == 2.0
@@ -661,7 +661,7 @@ def test_real_bm25_run_on_the_daily_life_sample(shared_data: Path) -> None:
         questions="gold_in_turns",
     )
     system = get_system("bm25")
-    rows = list(benchmark.run_unit(system, "daily_life", RunContext(benchmark="wmb", k=5)))
+    rows = list(benchmark.run_unit(system, "daily_life", definition("wmb").context(k=5)))
     assert len(rows) == 134  # 114 questions with gold turns in the prefix + 20 probes
     assert len(system.records(namespace="daily_life")) == 2240
     assert all(row.metadata["part"] == "B" and row.unit_id == "daily_life" for row in rows)
@@ -695,7 +695,7 @@ def test_llm_judge_through_the_real_local_model(shared_data: Path, local_llm, mo
         benchmark.run_unit(
             get_system("bm25"),
             "daily_life",
-            RunContext(benchmark="wmb", k=3, answer_llm=client, judges=("rule", "llm")),
+            definition("wmb").context(k=3, answer_llm=client, judges=("rule", "llm")),
         )
     )
     assert len(rows) == 4

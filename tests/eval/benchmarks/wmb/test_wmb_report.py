@@ -9,6 +9,7 @@ from runfolders import table_of, without_intervals, write_run
 from memsuite.eval.analysis.compare import headline
 from memsuite.eval.benchmarks.wmb.scoring import result_json, wmb_scores
 from memsuite.eval.protocol import Row
+from memsuite.eval.registry import definition
 from memsuite.eval.report.document import build_report, table_markdown, write_report
 from memsuite.eval.report.model import Sweep
 from memsuite.eval.run.folder import load_runs
@@ -158,7 +159,7 @@ def test_headline_and_compare_resample_questions_as_the_report_does(tmp_path):
     rows = [_wmb_row(f"daily_life.S1.{i:03d}", "S1Situational", i < 8, 100, ["user: x"]) for i in range(12)]
     scores = {"judges": {"rule": wmb_scores(rows)}}
     run = load_runs([write_run(tmp_path / "wmb", benchmark="wmb", rows=rows, scores=scores)])[0]
-    found = headline(run, "bm25")
+    found = headline(run, "bm25", spec=definition("wmb").outcomes)
     assert found.name == "Part B (S1)" and found.judge == "rule"
     assert found.interval.n == 12 and found.interval.value == pytest.approx(8 / 12)
     assert found.interval.lo < 8 / 12 < found.interval.hi and not found.interval.too_small

@@ -19,6 +19,7 @@ from memsuite.eval.analysis.show import question_records
 from memsuite.eval.analysis.stats import mcnemar_exact
 from memsuite.eval.cli.main import main
 from memsuite.eval.protocol import Row
+from memsuite.eval.registry import definition
 from memsuite.eval.run.config import load_config
 from memsuite.eval.run.folder import RunFolder, load_runs
 from memsuite.eval.run.runner import run
@@ -191,7 +192,7 @@ def test_each_filter_counts_what_rows_jsonl_holds(meme_report, open_report):
         expected = Counter(_letter(r["verdicts"].get(judge)) for r in rows)
         expected.pop(None, None)
         assert _select_counts(opened, f"judge-{index}") == expected
-    records = question_records(load_runs([run_dir])[0])
+    records = question_records(load_runs([run_dir])[0], spec=definition("meme").outcomes)
     stages = Counter(r["stage"] for r in records if r["stage"] is not None)
     assert stages and _select_counts(opened, "stage") == stages
     # Free text, any case: a word of one question, and a word found only in retrieved contexts.

@@ -11,8 +11,8 @@ import pytest
 
 from memsuite.eval.analysis.compare import base_variant
 from memsuite.eval.cli.main import main
-from memsuite.eval.run.ablation import load_ablation, run_ablation, variant_configs
 from memsuite.eval.run.folder import load_run
+from memsuite.eval.study.ablation import load_ablation, run_ablation, variant_configs
 from memsuite.memory_systems.errors import ConfigError
 
 LOG = "FATAL qv-7 quorum lost at shard brindle-3"

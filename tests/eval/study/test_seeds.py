@@ -11,7 +11,7 @@ import yaml
 
 from memsuite.eval.cli.main import main
 from memsuite.eval.run.config import config_from_dict
-from memsuite.eval.run.seeds import seed_config
+from memsuite.eval.study.seeds import seed_config
 from memsuite.memory_systems.errors import ConfigError
 
 

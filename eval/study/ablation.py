@@ -34,6 +34,7 @@ from memsuite.eval.report.model import Sweep
 from memsuite.eval.run.config import RunConfig, config_from_dict, parse_override, read_yaml
 from memsuite.eval.run.config_errors import schema_error
 from memsuite.eval.run.folder import load_runs
+from memsuite.eval.run.stopping import raise_if_interrupted
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.llm import PriceTable
 
@@ -243,10 +244,7 @@ def run_ablation(
             ``allow_config_change``) or rows of other code (unless ``allow_code_change``), or (with
             ``report_only``) a variant that has not run.
     """
-    from memsuite.eval.run.runner import (
-        run,  # the runner loads models and systems; a report-only call needs neither
-    )
-    from memsuite.eval.run.stopping import raise_if_interrupted
+    from memsuite.eval.run.runner import run  # the runner loads models and systems; a report needs neither
 
     out_dir = Path(out_dir) if out_dir is not None else Path("runs") / ablation.name
     report_dir = Path(report_dir) if report_dir is not None else out_dir / "report"
@@ -282,8 +280,10 @@ def run_ablation(
     )
     base_value = _get(read_yaml(ablation.base, f"{ablation.source}: base config"), ablation.key.split("."))
     reference = base_variant(ablation.values, base_value)
+    found = report.definitions.get(report.runs[reference or 0].benchmark)
+    spec = found.outcomes if found is not None else None
     report.sections.append(
-        sweep_comparisons(report.runs, reference or 0, ablation.key, is_base=reference is not None)
+        sweep_comparisons(report.runs, reference or 0, ablation.key, is_base=reference is not None, spec=spec)
     )
     files = write_report(report, report_dir, plots=plots)
     return AblationResult(tuple(folders), report_dir, tuple(files), tuple(incomplete))

@@ -14,10 +14,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.analysis.compare import headline
 from memsuite.eval.registry import benchmark_factory
+from memsuite.eval.report.document import definitions_of
 from memsuite.eval.report.model import Table
 from memsuite.eval.run.config import RunConfig
 from memsuite.eval.run.folder import RunFolder
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -36,7 +39,6 @@ def seed_config(config: RunConfig, seed: int) -> RunConfig:
 
 def run_seeds(config: RunConfig, seeds: Sequence[int], out_dir: Path, **run_options: Any) -> list[Path]:
     """Run ``config`` once per seed into ``out_dir/seed-<s>`` (each resumable); returns the folders."""
-    from memsuite.eval.run.runner import run
 
     if len(set(seeds)) != len(seeds):
         raise ConfigError(f"--seeds: repeated seed in {list(seeds)}")
@@ -46,12 +48,15 @@ def run_seeds(config: RunConfig, seeds: Sequence[int], out_dir: Path, **run_opti
 
 def seeds_table(runs: Sequence[RunFolder], seeds: Sequence[int]) -> Table:
     """Per system: the headline metric under each seed, their mean, standard deviation and range."""
-    from memsuite.eval.analysis.compare import headline
-
+    definitions = definitions_of(runs)
+    specs = {name: found.outcomes for name, found in definitions.items()}
     systems = list(dict.fromkeys(s for run in runs for s in run.systems))
     records, names = [], set()
     for system in systems:
-        found = [headline(run, system) if system in run.systems else None for run in runs]
+        found = [
+            headline(run, system, spec=specs.get(run.benchmark)) if system in run.systems else None
+            for run in runs
+        ]
         values = [h.interval.value for h in found if h is not None]
         names |= {f"{h.name} [{h.judge}]" for h in found if h is not None}
         records.append(
