@@ -41,8 +41,8 @@ _PUBLIC = {
     "Embedder": "memsuite.memory_systems.embedder",
     "load_config": "memsuite.eval.run.config",
     "run": "memsuite.eval.run.runner",
-    "load_run": "memsuite.eval.run.folder",
-    "load_runs": "memsuite.eval.run.folder",
+    "load_run": "memsuite.runs",
+    "load_runs": "memsuite.runs",
     "build_report": "memsuite.eval.report.document",
     "write_report": "memsuite.eval.report.document",
 }
@@ -74,7 +74,6 @@ __all__ = [
 if TYPE_CHECKING:
     from memsuite.eval.report.document import build_report, write_report
     from memsuite.eval.run.config import load_config
-    from memsuite.eval.run.folder import load_run, load_runs
     from memsuite.eval.run.runner import run
     from memsuite.memory_systems.base import MemorySystem
     from memsuite.memory_systems.embedder import Embedder
@@ -90,6 +89,7 @@ if TYPE_CHECKING:
         Usage,
     )
     from memsuite.memory_systems.registry import get_system, register, system_names
+    from memsuite.runs import load_run, load_runs
 
 
 def __getattr__(name: str) -> Any:

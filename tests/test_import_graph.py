@@ -26,9 +26,11 @@ EVAL = REPO / "eval"
 #: resolve a benchmark's definition once and hand its parts down -- the runner, the command line,
 #: config validation (a config checked against the registries), the report (the definitions of the
 #: runs it is given), ``rejudge`` (the rejudging run), ``memsuite llm oracle`` (the oracle served on
-#: its own) and the studies that run a config several times. A benchmark package's ``__init__``
+#: its own), the studies that run a config several times, and the public run readers
+#: (``memsuite.load_run``), which read each run with its benchmark's layout. A benchmark package's ``__init__``
 #: declares itself with the registry's decorator; those are added by :func:`_allowed_registry_user`.
 REGISTRY_USERS = {
+    "memsuite/runs.py",
     "eval/registry.py",
     "eval/run/runner.py",
     "eval/run/validate.py",
@@ -93,6 +95,8 @@ def _allowed_registry_user(path: Path) -> bool:
     if any(rel == allowed or rel.startswith(allowed + "/") for allowed in REGISTRY_USERS):
         return True
     # A benchmark package declares itself in its __init__ (``@benchmark("name")``).
+    if not path.is_relative_to(EVAL):
+        return False
     parts = path.relative_to(EVAL).parts
     return len(parts) == 3 and parts[0] == "benchmarks" and parts[2] == "__init__.py"
 

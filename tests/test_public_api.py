@@ -32,3 +32,17 @@ def test_importing_memsuite_loads_no_model_and_no_benchmark():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split("\n")[:2] == ["memsuite-bench", "[]"]
+
+
+def test_load_run_reads_scores_with_the_runs_benchmark_layout(tmp_path):
+    """BEAM keeps each judge's scores under a key of its own, not under ``by_judge``: the public reader
+    finds them there."""
+    from runfolders import write_run
+
+    from memsuite.eval.protocol import Row
+
+    row = Row("bm25", "beam", "c1", "q1", "When?", "May", "ctx", verdicts={"rule": {"correct": True}})
+    write_run(tmp_path / "run", benchmark="beam", rows=[row], scores={"rule": {"overall": 1.0}})
+    assert memsuite.load_run(tmp_path / "run").scores("bm25").judges["rule"].at("overall") == 1.0
+    (run,) = memsuite.load_runs([tmp_path / "run"])
+    assert run.scores("bm25").judges["rule"].at("overall") == 1.0

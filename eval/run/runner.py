@@ -137,7 +137,8 @@ def run(
     if executor not in EXECUTORS:
         raise ConfigError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
     config = _seeded(config)
-    folder = RunFolder(out_dir)
+    # The folder handed back reads its summary with its benchmark's layout.
+    folder = RunFolder(out_dir, layout=definition(config.benchmark).scores_layout)
     if restart:
         folder.clear()
     # A resume keeps the first session's header (its rows were made with that code) and appends to it.
