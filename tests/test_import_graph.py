@@ -27,8 +27,8 @@ EVAL = REPO / "eval"
 #: config validation (a config checked against the registries), the report (the definitions of the
 #: runs it is given), ``rejudge`` (the rejudging run), ``memsuite llm oracle`` (the oracle served on
 #: its own), the studies that run a config several times, and the public run readers
-#: (``memsuite.load_run``), which read each run with its benchmark's layout. A benchmark package's ``__init__``
-#: declares itself with the registry's decorator; those are added by :func:`_allowed_registry_user`.
+#: (``memsuite.load_run``), which read each run with its benchmark's layout. A benchmark package's
+#: ``__init__`` declares itself with the registry's decorator; :func:`_allowed_registry_user` adds those.
 REGISTRY_USERS = {
     "memsuite/runs.py",
     "eval/registry.py",
