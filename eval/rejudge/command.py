@@ -43,7 +43,8 @@ from memsuite.eval.registry import check_judges, definition, definitions, get_be
 from memsuite.eval.rejudge.formats import formats_of, read_answers
 from memsuite.eval.rejudge.questions import match_answers
 from memsuite.eval.run.folder import RunFolder, UnitRecord, base_header, load_run, now_iso
-from memsuite.eval.run.runner import CODE_ROOT, summarize
+from memsuite.eval.run.runner import CODE_ROOT
+from memsuite.eval.run.units import summarize
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.progress import progress_bar
 
