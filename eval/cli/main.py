@@ -109,11 +109,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     folder = run(config, out_dir=out, **options)
     header = folder.header
     if header["status"] == "interrupted":
-        from memsuite.eval.run.stopping import exit_code, interrupted_line, leave_units_in_flight
+        from memsuite.eval.run.stopping import say_interrupted
 
-        print(interrupted_line(header, out, sys.argv[1:] if args.argv is None else args.argv), flush=True)
-        leave_units_in_flight(exit_code(header))
-        return exit_code(header)
+        return say_interrupted(header, out, sys.argv[1:] if args.argv is None else args.argv)
     print(run_status_line(header, out))
     if header.get("stop_reason"):
         print(f"stopped: {header['stop_reason']}")

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from memsuite.eval.run.stopping import say_interrupted
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -51,6 +53,10 @@ def cmd_rejudge(args: argparse.Namespace) -> int:
         known_wrong=args.known_wrong,
     )
     header = folder.header
+    if header["status"] == "interrupted":
+        return say_interrupted(
+            header, args.out, sys.argv[1:] if args.argv is None else args.argv, command="rejudge"
+        )
     block = header["rejudge"]
     rows = len(folder.rows())
     judges = ", ".join(block["judges"])

@@ -18,9 +18,11 @@ system label is the source's name.
 LLM judges run ``judge_repeats`` times: the first call is the verdict, and ``repeats`` holds every
 call's ``correct``; repeats bypass the response cache (a cached reply would repeat itself).
 
-The folder is written unit by unit (resumable: a rerun with the same source and judges skips the
-units done) and then summarised by the benchmark, so ``memsuite report`` renders it; its header
-records the source, the format, the judges and the judge LLM under ``rejudge``.
+The folder is written by a run's own unit loop (:func:`memsuite.eval.run.units.run_units`): unit by
+unit (resumable: a rerun with the same source and judges skips the units done), a unit that raises
+kept as an error record, SIGINT or SIGTERM ending it ``interrupted``, and then summarised by the
+benchmark, so ``memsuite report`` renders it; its header records the source, the format, the judges
+and the judge LLM under ``rejudge``.
 """
 
 from __future__ import annotations
@@ -28,13 +30,12 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.answer import Answer, failed_calls, judge
+from memsuite.eval.answer import Answer, judge
 from memsuite.eval.data.shared import data_path
 from memsuite.eval.definition import BenchmarkDefinition
 from memsuite.eval.hooks import RejudgeQuestion, SourceAnswer
@@ -42,10 +43,11 @@ from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.registry import check_judges, definition, definitions, get_benchmark
 from memsuite.eval.rejudge.formats import formats_of, read_answers
 from memsuite.eval.rejudge.questions import match_answers
-from memsuite.eval.run.folder import RunFolder, UnitRecord, base_header, load_run, now_iso
-from memsuite.eval.run.runner import CODE_ROOT, summarize
+from memsuite.eval.run.folder import RunFolder, UnitRecord, base_header, load_run
+from memsuite.eval.run.runner import CODE_ROOT
+from memsuite.eval.run.stopping import stop_on_signals
+from memsuite.eval.run.units import run_units
 from memsuite.memory_systems.errors import ConfigError
-from memsuite.memory_systems.progress import progress_bar
 
 logger = logging.getLogger(__name__)
 
@@ -196,11 +198,16 @@ def rejudge(
         known_wrong: Every answer of SOURCE is wrong by construction (an adversarial answer set): rows
             carry ``metadata.known_wrong``, and the agreement section reports each judge's leniency.
 
+    Returns:
+        The run folder; its header's ``status`` is that of a run (``complete``, ``complete_with_errors``
+        or ``interrupted``: :func:`memsuite.eval.run.units.run_units`).
+
     Raises:
         ConfigError: Unknown benchmark, judge or format; a judge that does not judge answers; an LLM
             judge without ``judge_llm``; a run folder of another benchmark; ``out_dir`` holding another
             rejudge.
         DatasetError: A malformed source, or answers that match no question (all listed).
+        RunInterrupted: A signal arrived before the header was written (nothing was written).
     """
     if not Path(source).exists():  # a catalogue name (a fetched published answer set) or a missing path
         source = data_path(str(source), benchmark=benchmark, option="source")
@@ -257,7 +264,9 @@ def rejudge(
     folder.prepare()
     done = folder.done_units()
     todo = [key for key in units if key not in done]
-    with ExitStack() as stack:
+    scorer = get_benchmark(benchmark, **options)  # summarizes the rows, as a run's benchmark does
+    # As in a run: a signal before the header is written leaves the folder as it was.
+    with stop_on_signals(), ExitStack() as stack:
         client = None
         if uses_llm:
             from memsuite.memory_systems.llm import open_llm
@@ -271,10 +280,9 @@ def rejudge(
             judge_llm=client.identity() if client is not None else None,
             units={"total": len(units), "already_done": len(units) - len(todo)},
         )
-        folder.write_header(header)
         ctx = found.context(judges=tuple(judges), judge_llm=client)
 
-        def judge_unit(key: tuple[str, str]) -> tuple[UnitRecord, list[Row]]:
+        def judge_unit(system: str, unit_id: str) -> tuple[UnitRecord, list[Row]]:
             rows = [
                 _judge_row(
                     a,
@@ -285,21 +293,17 @@ def rejudge(
                     label=label,
                     known_wrong=known_wrong,
                 )
-                for a, q in units[key]
+                for a, q in units[(system, unit_id)]
             ]
-            return UnitRecord(key[0], key[1], "done", rows=len(rows)), rows
+            return UnitRecord(system, unit_id, "done", rows=len(rows)), rows
 
-        with (
-            ThreadPoolExecutor(max_workers=max(1, workers)) as pool,
-            progress_bar(total=len(todo), desc=f"rejudge {benchmark}", enabled=show_progress) as bar,
-        ):
-            for record, rows in pool.map(judge_unit, todo):
-                folder.append_unit(record, rows)
-                bar.update(1)
-    folder.write_all_rows()
-    folder.write_summary(summarize(folder, get_benchmark(benchmark, **options)).to_json())
-    calls = failed_calls(folder.rows())
-    status = "complete" if not any(calls.values()) else "complete_with_errors"
-    header.update(status=status, finished_at=now_iso(), errors=0, failed_calls=calls)
-    folder.write_header(header)
-    return folder
+        return run_units(
+            folder,
+            header,
+            todo,
+            judge_unit,
+            benchmark=scorer,
+            workers=workers,
+            show_progress=show_progress,
+            desc=f"rejudge {benchmark}",
+        )

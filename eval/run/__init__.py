@@ -6,6 +6,8 @@
 - ``validate``: the whole config checked against the registries before any work.
 - ``preflight``: one tiny request to every configured LLM endpoint before any unit.
 - ``runner``: units x systems of one benchmark, resumable, with workers.
+- ``units``: the unit loop a run and a rejudge share: units computed on threads, written one by one,
+  the folder closed with its rows, summary and final status.
 - ``folder``: the run folder: header, one file per finished unit, ``summary.json``; read back by
   ``load_run``.
 - ``provenance``: the code that made a run; a resume by other code is refused.

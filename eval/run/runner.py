@@ -9,16 +9,11 @@ from __future__ import annotations
 import logging
 import sys
 import time
-import traceback
-from collections import defaultdict
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
-from contextlib import ExitStack, closing, contextmanager
-from dataclasses import dataclass, replace
+from contextlib import ExitStack, contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.answer import failed_calls
 from memsuite.eval.definition import BenchmarkDefinition
 from memsuite.eval.oracle.run import NOTE as ORACLE_NOTE
 from memsuite.eval.oracle.run import bind_gold, is_oracle, mark_oracle, open_oracle, oracle_roles, served
@@ -31,17 +26,15 @@ from memsuite.eval.run.folder import (
     check_resume,
     config_changes,
     header_config,
-    now_iso,
     resumed_header,
 )
 from memsuite.eval.run.preflight import check_endpoints
 from memsuite.eval.run.provenance import check_code, code_changes, code_identity
-from memsuite.eval.run.schema import RunConfig, SystemSpec
-from memsuite.eval.run.stopping import RunInterrupted, stop_on_signals
-from memsuite.eval.summary import Summary, SystemSummary
+from memsuite.eval.run.schema import RunConfig
+from memsuite.eval.run.stopping import stop_on_signals
+from memsuite.eval.run.units import run_units, unit_or_error
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import ConfigError, require
-from memsuite.memory_systems.progress import progress_bar
 from memsuite.memory_systems.records import Usage
 from memsuite.memory_systems.registry import get_system
 
@@ -152,42 +145,24 @@ def run(
     old_code = previous.get("code") if previous is not None else None
     code_diff = check_code(old_code, code, out_dir, allow=allow_code_change)
 
-    session = _Session()
+    # A signal while the clients start or the data is built stops here, before any folder is written;
+    # once the header is written, the unit loop records it as the folder's status.
     with stop_on_signals():
-        try:
-            _run_units(
-                session,
-                config,
-                folder,
-                previous,
-                changes,
-                cache_dir=cache_dir,
-                show_progress=show_progress,
-                workers=workers,
-                executor=executor,
-                ray_address=ray_address,
-                code=(code, code_diff),
-            )
-        except RunInterrupted as exc:
-            if session.header is None:  # this session wrote nothing: nothing to close
-                raise
-            session.interrupt = exc
-    return _close_run(folder, session)
-
-
-@dataclass
-class _Session:
-    """What one run session has done so far: what :func:`_close_run` needs, however the session ended."""
-
-    benchmark: Any = None
-    header: dict[str, Any] | None = None
-    errors: int = 0
-    stop_reason: str | None = None
-    interrupt: RunInterrupted | None = None
+        return _run_units(
+            config,
+            folder,
+            previous,
+            changes,
+            cache_dir=cache_dir,
+            show_progress=show_progress,
+            workers=workers,
+            executor=executor,
+            ray_address=ray_address,
+            code=(code, code_diff),
+        )
 
 
 def _run_units(
-    session: _Session,
     config: RunConfig,
     folder: RunFolder,
     previous: dict[str, Any] | None,
@@ -199,8 +174,9 @@ def _run_units(
     executor: str,
     ray_address: str | None,
     code: tuple[dict[str, Any], list[str]],
-) -> None:
-    """Build the benchmark and clients, write the header, run and write every unit not done yet.
+) -> RunFolder:
+    """Build the benchmark and clients, then write the header and every unit not done yet through the
+    unit loop (:func:`~memsuite.eval.run.units.run_units`).
 
     ``code`` is this session's :func:`code_identity` and its changes since the folder's header.
     """
@@ -210,7 +186,7 @@ def _run_units(
     with ExitStack() as stack:
         clients = _open_clients(stack, config, cache_dir)
         check_endpoints(clients)  # a dead endpoint stops the run here: no data built, no folder touched
-        benchmark = session.benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
+        benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
         units = benchmark.units()
         bind_gold(
             clients, found, benchmark, lambda: defining("oracle_gold")
@@ -218,7 +194,8 @@ def _run_units(
         embedder = make_embedder(config, cache_dir)
         folder.prepare()
         done = folder.done_units()
-        todo = [(spec, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
+        specs = {spec.key: spec for spec in config.systems}
+        todo = [(spec.key, unit) for spec in config.systems for unit in units if (spec.key, unit) not in done]
         total = len(units) * len(config.systems)
         if previous is not None:
             say_resumed(folder.path, previous, total, len(todo))
@@ -239,35 +216,38 @@ def _run_units(
             header["code"] = code[0]  # the next resume compares against this session's code
             if code[1]:
                 header["resumes"][-1]["code_changes"] = code[1]
-        folder.write_header(header)
-        session.header = header
 
-        def compute(spec: SystemSpec, unit: str) -> tuple[UnitRecord, list[Row]]:
+        def compute(key: str, unit: str) -> tuple[UnitRecord, list[Row]]:
             # Per-unit views of the shared clients: one endpoint and cache, usage kept per unit, so
             # concurrent units of one system never mix their accounting.
-            views = {role: _view(client, f"{spec.key}@{unit}") for role, client in clients.items()}
+            views = {role: _view(client, f"{key}@{unit}") for role, client in clients.items()}
             resources = {"embedder": embedder, "llm": views["internal"]}
-            record, rows = _compute_unit(benchmark, found, spec, unit, config, folder, resources, views)
+            record, rows = _compute_unit(benchmark, found, specs[key], unit, config, folder, resources, views)
             return record, [mark_oracle(row, oracle) for row in rows]
 
-        if executor == "ray":
-            finished = _run_on_ray(todo, config, folder, cache_dir, clients, workers, ray_address)
-        else:
-            finished = _run_on_threads(todo, compute, workers)
-        label = "ray" if executor == "ray" else f"{workers} workers" if workers > 1 else ""
-        session.errors, session.stop_reason = _write_units(
+        def last_entries() -> None:
+            # The device that ``auto`` resolved to, once a unit embedded.
+            header["embedder"] = embedder.identity()
+            if oracle:  # what the oracle answered this session, per role and prompt kind
+                header["oracle_llm"]["served"] = served(clients)
+
+        ray = executor == "ray"
+        on_ray = _run_on_ray(todo, config, folder, cache_dir, clients, workers, ray_address) if ray else None
+        return run_units(
             folder,
-            finished,
-            len(todo),
-            clients,
-            label=label,
-            desc=config.benchmark,
+            header,
+            todo,
+            compute,
+            benchmark=benchmark,
+            workers=workers,
             show_progress=show_progress,
+            desc=config.benchmark,
+            label="ray" if ray else f"{workers} workers" if workers > 1 else "",
+            finished=on_ray,
+            stop_before_write=lambda: _endpoint_down(clients),
+            stop_after_first=lambda record, rows: _dead_answer_endpoint(record, rows, clients["answer"]),
+            before_close=last_entries,
         )
-        # The device that ``auto`` resolved to, once a unit embedded.
-        session.header["embedder"] = embedder.identity()
-        if oracle:  # what the oracle answered this session, per role and prompt kind
-            session.header["oracle_llm"]["served"] = served(clients)
 
 
 def say_resumed(out: Path, previous: dict[str, Any], total: int, todo: int) -> None:
@@ -319,61 +299,6 @@ def run_header(
     return header
 
 
-def _run_on_threads(todo, compute, workers: int) -> Iterator[tuple[UnitRecord, list[Row]]]:
-    """Each unit computed here, in order (one worker) or by a pool of threads, yielded as it finishes.
-
-    Threads, not processes: units mostly wait on LLM endpoints, and they share the loaded embedder and
-    the LLM clients. Closing the generator early cancels the units not started; units already running
-    finish unwritten, and a rerun redoes them.
-    """
-    if workers <= 1:
-        for spec, unit in todo:
-            yield compute(spec, unit)
-        return
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="memsuite-unit") as pool:
-        pending = [pool.submit(compute, spec, unit) for spec, unit in todo]
-        try:
-            for future in as_completed(pending):
-                yield future.result()
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _write_units(
-    folder: RunFolder,
-    finished,
-    total: int,
-    clients: dict[str, Any],
-    *,
-    label: str,
-    desc: str,
-    show_progress: bool,
-) -> tuple[int, str | None]:
-    """Write each finished unit (only this thread writes the run folder), with a progress bar.
-
-    Returns:
-        ``(failed units, stop reason)``: the run stops when an endpoint is down (its circuit breaker
-        opened: the unit finished then is not written, a rerun redoes it), or after the first finished
-        unit when no answer call of it worked and units are left to run.
-    """
-    errors, written, stop_reason = 0, 0, None
-    # Closing the executor's generator, however the loop ends, cancels the units not started.
-    with closing(finished), progress_bar(total=total, desc=desc, enabled=show_progress) as bar:
-        for record, rows in finished:
-            stop_reason = _endpoint_down(clients)
-            if stop_reason:
-                break
-            errors += _write(folder, record, rows)
-            written += 1
-            bar.update(1)
-            bar.set_postfix_str(", ".join(filter(None, [label, f"last {record.system} {record.unit_id}"])))
-            if written == 1 and written < total and record.status == "done":
-                stop_reason = _dead_answer_endpoint(record, rows, clients["answer"])
-                if stop_reason:
-                    break
-    return errors, stop_reason
-
-
 def _endpoint_down(clients: dict[str, Any]) -> str | None:
     """Why to stop, when an endpoint failed too many calls in a row (its unit's rows would only record
     that failure); None while every endpoint works."""
@@ -385,25 +310,6 @@ def _endpoint_down(clients: dict[str, Any]) -> str | None:
                 " (or raise max_consecutive_failures), then rerun the same command to resume"
             )
     return None
-
-
-def _close_run(folder: RunFolder, session: _Session) -> RunFolder:
-    """Export the rows, write the summary and the header's final status."""
-    folder.write_all_rows()
-    folder.write_summary(summarize(folder, session.benchmark).to_json())
-    calls = failed_calls(folder.rows())
-    header = session.header
-    status = "complete" if session.errors == 0 and not any(calls.values()) else "complete_with_errors"
-    if session.interrupt is not None:
-        status = "interrupted"
-        header.update(signal=session.interrupt.signal_name)
-        header["units"] = {**header["units"], "done_after_stop": len(folder.done_units())}
-    elif session.stop_reason:
-        status = "stopped"
-        header["stop_reason"] = session.stop_reason
-    header.update(status=status, finished_at=now_iso(), errors=session.errors, failed_calls=calls)
-    folder.write_header(header)
-    return folder
 
 
 def _dead_answer_endpoint(record: UnitRecord, rows: list[Row], answer_llm: Any) -> str | None:
@@ -444,9 +350,10 @@ def _run_on_ray(todo, config, folder, cache_dir, clients, workers, ray_address):
             if clients["answer"] is not None and clients[role] is clients["answer"]
         ]
         task = ray.remote(_ray_unit)
+        specs = {spec.key: spec for spec in config.systems}
         pending = [
-            task.remote(config, spec, unit, str(folder.path), cache_dir, endpoints, shared)
-            for spec, unit in todo
+            task.remote(config, specs[key], unit, str(folder.path), cache_dir, endpoints, shared)
+            for key, unit in todo
         ]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
@@ -467,7 +374,8 @@ _RAY_WORKER_STATE: dict[str, tuple[Any, Embedder, dict[str, Any]]] = {}
 
 
 def _ray_unit(config, spec, unit, out_dir, cache_dir, endpoints, shared) -> tuple[UnitRecord, list[Row]]:
-    """One unit inside a Ray worker: the same :func:`_compute_unit` as the thread executor."""
+    """One unit inside a Ray worker: the same :func:`_compute_unit` as the thread executor (a unit that
+    raises is an error record here too)."""
     from memsuite.memory_systems.llm import LLMClient
 
     state = _RAY_WORKER_STATE.get(out_dir)
@@ -484,30 +392,29 @@ def _ray_unit(config, spec, unit, out_dir, cache_dir, endpoints, shared) -> tupl
             clients[role] = clients["answer"]
         state = _RAY_WORKER_STATE[out_dir] = (benchmark, embedder, clients)
     benchmark, embedder, clients = state
-    account = f"{spec.key}@{unit}"
-    views = {role: _view(clients.get(role), account) for role in ("answer", "internal", "judge")}
-    resources = {"embedder": embedder, "llm": views["internal"]}
-    found = definition(config.benchmark)
-    record, rows = _compute_unit(
-        benchmark, found, spec, unit, config, RunFolder(Path(out_dir)), resources, views
-    )
-    return record, [mark_oracle(row, oracle_roles(config)) for row in rows]
+
+    def compute(key: str, unit: str) -> tuple[UnitRecord, list[Row]]:
+        account = f"{key}@{unit}"
+        views = {role: _view(clients.get(role), account) for role in ("answer", "internal", "judge")}
+        resources = {"embedder": embedder, "llm": views["internal"]}
+        found = definition(config.benchmark)
+        record, rows = _compute_unit(
+            benchmark, found, spec, unit, config, RunFolder(Path(out_dir)), resources, views
+        )
+        return record, [mark_oracle(row, oracle_roles(config)) for row in rows]
+
+    return unit_or_error(spec.key, unit, compute)
 
 
 def _view(client: Any, account: str) -> Any:
     return client.for_system(account) if client is not None else None
 
 
-def _write(folder: RunFolder, record: UnitRecord, rows: list[Row]) -> int:
-    folder.append_unit(record, rows)
-    return int(record.status != "done")
-
-
 def _compute_unit(
     benchmark, found: BenchmarkDefinition, spec, unit, config, folder, resources, views
 ) -> tuple[UnitRecord, list[Row]]:
-    """Run one (system, unit) of the benchmark ``found`` defines; never raises: a failure becomes an
-    error record (and no rows)."""
+    """Run one (system, unit) of the benchmark ``found`` defines (the caller turns a failure into an
+    error record: :func:`~memsuite.eval.run.units.unit_or_error`)."""
     started = time.perf_counter()
     ctx = found.context(
         k=config.k,
@@ -518,13 +425,8 @@ def _compute_unit(
         workdir=folder.work_dir(spec.key, unit),
         options=dict(config.benchmark_options),
     )
-    try:
-        system = get_system(spec.name, resources=resources, **spec.args)
-        rows = [_label(row, spec.key) for row in benchmark.run_unit(system, unit, ctx)]
-    except Exception as exc:  # one broken unit must not end a long run: record it and go on
-        logger.error("%s on %s failed: %s", spec.key, unit, exc)
-        error = "".join(traceback.format_exception_only(exc)).strip()
-        return UnitRecord(spec.key, unit, "error", wall_s=time.perf_counter() - started, error=error), []
+    system = get_system(spec.name, resources=resources, **spec.args)
+    rows = [_label(row, spec.key) for row in benchmark.run_unit(system, unit, ctx)]
     usage = _unit_usage(system.usage(), _llm_usage(views.values()))
     record = UnitRecord(
         spec.key, unit, "done", rows=len(rows), wall_s=time.perf_counter() - started, usage=usage.to_dict()
@@ -572,34 +474,3 @@ def _label(row: Row, label: str) -> Row:
     if row.system == label:
         return row
     return Row(**{**row.to_dict(), "system": label})
-
-
-def summarize(folder: RunFolder, benchmark) -> Summary:
-    """Per system: the benchmark's scores over its rows, usage totals, unit counts and failed calls.
-
-    ``failed_calls`` (``{"answer", "judge"}``) counts the LLM calls whose rows the scores leave out.
-    """
-    rows_by_system: dict[str, list[Row]] = defaultdict(list)
-    for row in folder.rows():
-        rows_by_system[row.system].append(row)
-    usage_by_system: dict[str, Usage] = defaultdict(Usage)
-    units_by_system: dict[str, dict[str, int]] = defaultdict(lambda: {"done": 0, "error": 0})
-    wall_by_system: dict[str, float] = defaultdict(float)
-    for unit in folder.units():
-        units_by_system[unit.system][unit.status] = units_by_system[unit.system].get(unit.status, 0) + 1
-        if unit.status == "done":
-            usage_by_system[unit.system] = usage_by_system[unit.system] + Usage(**unit.usage)
-            wall_by_system[unit.system] += unit.wall_s
-    systems = sorted(set(rows_by_system) | set(units_by_system))
-    entries = {
-        system: SystemSummary(
-            system,
-            benchmark.summarize(rows_by_system[system]),
-            usage_by_system[system],
-            units_by_system[system],
-            wall_by_system[system],
-            failed_calls(rows_by_system[system]),
-        )
-        for system in systems
-    }
-    return Summary(entries)

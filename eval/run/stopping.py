@@ -38,24 +38,35 @@ class RunInterrupted(KeyboardInterrupt):
         return 128 + self.signum
 
 
+class _Interrupt:
+    """The handler :func:`stop_on_signals` installs: the handlers it replaced come back, then it raises."""
+
+    def __init__(self, previous: dict[int, Any]) -> None:
+        self.previous = previous
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        for other, handler in self.previous.items():
+            signal.signal(other, handler)
+        raise RunInterrupted(signum)
+
+
 @contextmanager
 def stop_on_signals() -> Iterator[None]:
     """Raise :class:`RunInterrupted` on SIGINT or SIGTERM inside the block (main thread only).
 
     A signal the process was started ignoring (``nohup``, a background job of a non-interactive shell)
     stays ignored. After the first signal the default handling returns, so a second Ctrl-C is never
-    held up by the clean stop.
+    held up by the clean stop. A block inside another one (a run's setup around its unit loop) keeps
+    the outer block's handlers, so that first signal still restores the process's own.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
-
-    def interrupt(signum: int, frame: Any) -> None:
-        for other, handler in previous.items():
-            signal.signal(other, handler)
-        raise RunInterrupted(signum)
-
+    if any(isinstance(handler, _Interrupt) for handler in previous.values()):
+        yield
+        return
+    interrupt = _Interrupt(previous)
     for signum, handler in previous.items():
         if handler is not signal.SIG_IGN:
             signal.signal(signum, interrupt)
@@ -71,14 +82,23 @@ def resume_command(argv: Sequence[str]) -> str:
     return shlex.join(["memsuite", *(arg for arg in argv if arg != "--restart")])
 
 
-def interrupted_line(header: dict[str, Any], out: Path, argv: Sequence[str]) -> str:
-    """The one line ``memsuite run`` prints when a signal stopped it."""
+def interrupted_line(header: dict[str, Any], out: Path, argv: Sequence[str], *, command: str = "run") -> str:
+    """The one line ``memsuite run`` (or ``command``, which wrote the folder) prints when a signal
+    stopped it."""
     units = header.get("units") or {}
     done = units.get("done_after_stop", 0)
     return (
-        f"run interrupted by {header.get('signal', 'a signal')}: {out} holds {done} of"
+        f"{command} interrupted by {header.get('signal', 'a signal')}: {out} holds {done} of"
         f" {units.get('total', '?')} units done; resume with: {resume_command(argv)}"
     )
+
+
+def say_interrupted(header: dict[str, Any], out: Path, argv: Sequence[str], *, command: str = "run") -> int:
+    """Print :func:`interrupted_line`, end the process if unit threads are still running, and return
+    the exit code (``128 + signal``)."""
+    print(interrupted_line(header, out, argv, command=command), flush=True)
+    leave_units_in_flight(exit_code(header))
+    return exit_code(header)
 
 
 def exit_code(header: dict[str, Any]) -> int:

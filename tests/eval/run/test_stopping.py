@@ -17,7 +17,7 @@ from meme_configs import bm25_meme_config
 
 from memsuite.eval.analysis.row_diff import diff_rows, identical, read_rows
 from memsuite.eval.run.folder import WRITE_DELAY_ENV
-from memsuite.eval.run.stopping import interrupted_line, resume_command
+from memsuite.eval.run.stopping import RunInterrupted, interrupted_line, resume_command, stop_on_signals
 
 REPO = Path(__file__).resolve().parents[3]
 EPISODES = 6
@@ -109,3 +109,22 @@ def test_the_resume_command_leaves_restart_out():
     header = {"signal": "SIGTERM", "units": {"total": 4, "done_after_stop": 1}}
     line = interrupted_line(header, Path("runs/x"), ["run", "x"])
     assert line == "run interrupted by SIGTERM: runs/x holds 1 of 4 units done; resume with: memsuite run x"
+
+
+def test_a_guard_inside_another_keeps_the_outer_handlers():
+    """A run's setup guard around its unit loop's: the first signal gives the process's own handlers
+    back, whichever block it arrives in."""
+    original = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with stop_on_signals():
+            outer = signal.getsignal(signal.SIGINT)
+            with pytest.raises(RunInterrupted), stop_on_signals():
+                assert signal.getsignal(signal.SIGINT) is outer
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(1)
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+            assert signal.getsignal(signal.SIGTERM) is original[signal.SIGTERM]
+    finally:
+        for signum, handler in original.items():
+            signal.signal(signum, handler)
