@@ -17,6 +17,7 @@ LISTED = [
     "eval/analysis",
     "eval/cli",
     "eval/benchmarks",
+    "eval/retrieval_qa",
     "baselines",
     "memory_systems",
 ]
