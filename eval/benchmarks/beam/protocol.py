@@ -7,7 +7,8 @@ dialogue) whose documents are the batch's documents at the run's ``granularity``
 ``message`` -- one per message, id ``str(id)``, the content exactly as released; ``turn``; ``batch``),
 each with metadata ``doc_id``, ``position`` (its place in the conversation), ``role``, ``batch``,
 ``time_anchor`` and ``dia_id`` (= ``doc_id``, the key the reference rows select evidence by); then
-``finalize``; then each selected question, its text exactly as released:
+``finalize``; then ``prepare_queries`` with the selected questions; then each of them, its text
+exactly as released, through :mod:`memsuite.eval.retrieval_qa.step`:
 
 - the ranking: one ``search`` for every document of the conversation, read as document ids in rank
   order (``metadata.ranking``); documents the system did not return (a blank one, or fewer hits)

@@ -5,7 +5,8 @@ Per unit (a question): reset the namespace; ingest the haystack's sessions in da
 that read dialogue) whose documents are the session's part of the official corpus (:mod:`.schema`: user
 turns only, one document per session or per user turn by ``granularity``), each with ``corpus_id``,
 ``corpus_index`` (its place in the official corpus order), ``session_id`` and ``date`` as metadata;
-then ``finalize``; then the question, asked at its ``question_date``:
+then ``finalize``; then ``prepare_queries`` with the question; then the question, asked at its
+``question_date``, through :mod:`memsuite.eval.retrieval_qa.step`:
 
 - the ranking: one ``search`` for every document of the corpus, read as corpus ids in rank order
   (``metadata.ranking``; a haystack that holds a session twice has its documents twice, as in the
