@@ -11,8 +11,8 @@ encodes them in one batch), and per question:
   unit order breaks equal scores by that order (bm25 and dense do);
 - :func:`retrieved` -- one ``retrieve`` at the run's k, each hit rendered by the benchmark when every
   hit carries what it renders (else the system's own context), cut best-first to the answer model's
-  window; or, for a reference row, :func:`reference` -- the blocks the benchmark lays out, cut oldest
-  first;
+  window; or, for a reference row, :func:`given` / :func:`reference` -- the blocks the benchmark lays
+  out, cut oldest first;
 - :func:`answer_row` -- the shared answer-and-judge step (:func:`memsuite.eval.answer.answer_and_judge`)
   and the row.
 """
@@ -26,6 +26,7 @@ from typing import Any
 
 from memsuite.eval.answer import Answer, answer_and_judge, cut_oldest, cut_to_tokens
 from memsuite.eval.protocol import Row, RunContext
+from memsuite.eval.reference import ReferenceContext
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.records import Hit
 
@@ -130,6 +131,32 @@ def reference(
     text, truncated, start = cut_blocks([text for text, _ in laid_out], budget, separator)
     hits = tuple(h for _, h in laid_out[start:] if h is not None)
     return Context(text, truncated, hits, (time.perf_counter() - started) * 1000)
+
+
+def given(
+    system: ReferenceContext,
+    question: str,
+    *,
+    namespace: str,
+    evidence: Sequence[str],
+    budget: int | None,
+    render: Callable[[Hit], str] = lambda hit: hit.text,
+    separator: str = CONTEXT_SEPARATOR,
+) -> Context:
+    """A reference system's context (:func:`reference`): the hits its ``reference_context`` gives for
+    the question, each rendered by the benchmark.
+
+    Args:
+        evidence: The question's evidence ids (what ``gold_evidence`` keeps).
+    """
+    return reference(
+        system,
+        lambda: [
+            (render(h), h) for h in system.reference_context(question, namespace=namespace, evidence=evidence)
+        ],
+        budget=budget,
+        separator=separator,
+    )
 
 
 def cut_blocks(

@@ -45,7 +45,7 @@ from memsuite.eval.benchmarks.beam.scoring import BEAM_LAYOUT, beam_scores
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.retrieval_qa.step import announce, answer_row, rank, reference, retrieved, stores
+from memsuite.eval.retrieval_qa.step import announce, answer_row, given, rank, retrieved, stores
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document as StoredDocument
@@ -200,15 +200,13 @@ class BeamBenchmark:
             no_ranking = None
         budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
         if isinstance(system, ReferenceContext):
-            context = reference(
+            context = given(
                 system,
-                lambda: [
-                    (_rendered(h), h)
-                    for h in system.reference_context(
-                        question.question, namespace=namespace, evidence=relevant
-                    )
-                ],
+                question.question,
+                namespace=namespace,
+                evidence=relevant,
                 budget=budget,
+                render=_rendered,
             )
         else:
             context = retrieved(

@@ -78,7 +78,7 @@ from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import BY_JUDGE, Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
 from memsuite.eval.retrieval_qa.adversarial import NOT_MENTIONED, choice_options
-from memsuite.eval.retrieval_qa.step import Context, announce, answer_row, reference, retrieved, stores
+from memsuite.eval.retrieval_qa.step import Context, announce, answer_row, given, retrieved, stores
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document, Session, Turn
@@ -315,14 +315,11 @@ class LocomoBenchmark:
     def _ask(self, system, conversation, question, ctx, *, turns, budget, failures) -> Row:
         namespace = conversation.sample_id
         if isinstance(system, ReferenceContext):
-            context = reference(
+            context = given(
                 system,
-                lambda: [
-                    (h.text, h)
-                    for h in system.reference_context(
-                        question.question, namespace=namespace, evidence=question.evidence
-                    )
-                ],
+                question.question,
+                namespace=namespace,
+                evidence=question.evidence,
                 budget=budget,
                 separator="\n",
             )

@@ -52,7 +52,7 @@ from memsuite.eval.benchmarks.realtalk.scoring import REALTALK_LAYOUT, realtalk_
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.retrieval_qa.step import announce, answer_row, rank, reference, retrieved, stores
+from memsuite.eval.retrieval_qa.step import announce, answer_row, given, rank, retrieved, stores
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document as StoredDocument
@@ -219,15 +219,13 @@ class RealtalkBenchmark:
         ranking = rank(system, question.question, ids, namespace, "position") if ranked else None
         if isinstance(system, ReferenceContext):
             no_ranking = f"a reference row ({system.scope} documents given, not retrieved)"
-            context = reference(
+            context = given(
                 system,
-                lambda: [
-                    (_rendered(h), h)
-                    for h in system.reference_context(
-                        question.question, namespace=namespace, evidence=relevant
-                    )
-                ],
+                question.question,
+                namespace=namespace,
+                evidence=relevant,
                 budget=budget,
+                render=_rendered,
                 separator="\n",
             )
         else:
