@@ -14,6 +14,8 @@ Packages and modules, in the order a row flows (ARCHITECTURE.md):
 - ``definition``: a benchmark's parts and its judges' needs.
 - ``registry``: the ``@benchmark`` declarations.
 - ``benchmarks``: one package per benchmark.
+- ``retrieval_qa``: what the benchmarks that rank documents and answer from a retrieved context share:
+  the per-question step, shared judges, summaries and the published-scores table.
 - ``answer_rules``: LLM-free answer matching shared by the ``rule`` judges.
 - ``oracle``: the gold-backed LLM endpoint.
 - ``analysis``: reading runs: rates, intervals, failure stages, comparisons, records, plots.

@@ -15,9 +15,10 @@ says where ``summary.json`` keeps the judges; the report reads the file back wit
 
 from __future__ import annotations
 
+import copy
 import difflib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -60,7 +61,9 @@ class Row:
     schema_version: int = ROW_SCHEMA_VERSION
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The row as plain data, every container copied (as ``dataclasses.asdict``); a retrieval
+        row's ranking holds thousands of ids, so plain values are copied without a call each."""
+        return {f.name: _copied(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Row:
@@ -148,6 +151,26 @@ def pick_judge(judges: Mapping[str, Judge], name: str, benchmark: str) -> Judge:
     close = difflib.get_close_matches(name, known, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise ConfigError(f"unknown {benchmark} judge {name!r}{hint}; known: {', '.join(known)}")
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _copied(value: Any) -> Any:
+    """``value`` as ``dataclasses.asdict`` copies a field: containers rebuilt, dataclasses as dicts,
+    other objects deep-copied; plain values (immutable) kept."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list:
+        return [v if type(v) in _PLAIN else _copied(v) for v in value]
+    if kind is dict:
+        return {_copied(k): v if type(v) in _PLAIN else _copied(v) for k, v in value.items()}
+    if kind is tuple:
+        return tuple(v if type(v) in _PLAIN else _copied(v) for v in value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    return copy.deepcopy(value)
 
 
 @dataclass

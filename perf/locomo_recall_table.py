@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memsuite.eval.analysis.metrics import mean
-from memsuite.eval.benchmarks.locomo.judges.official import evidence_recall
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, CATEGORY_ORDER
+from memsuite.eval.retrieval_qa.category_f1 import evidence_recall
 from memsuite.eval.run.folder import load_runs
 
 

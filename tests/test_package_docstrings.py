@@ -18,6 +18,7 @@ LISTED = [
     "eval/cli",
     "eval/study",
     "eval/benchmarks",
+    "eval/retrieval_qa",
     "baselines",
     "memory_systems",
 ]

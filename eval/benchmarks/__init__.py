@@ -1,4 +1,5 @@
-"""One package per benchmark, holding everything about it; nothing outside a benchmark's package names it.
+"""One package per benchmark, holding everything about it; nothing outside a benchmark's package names it,
+and no benchmark's package imports another's (what two share lives in :mod:`memsuite.eval.retrieval_qa`).
 
 - ``meme``: MEME, six tasks asked before and after an upstream change (generated or released episodes).
 - ``wmb``: WMB-100K v2.1, situational retrieval over ~105K turns with false-memory probes.

@@ -7,7 +7,8 @@ dialogue) whose documents are the batch's documents at the run's ``granularity``
 ``message`` -- one per message, id ``str(id)``, the content exactly as released; ``turn``; ``batch``),
 each with metadata ``doc_id``, ``position`` (its place in the conversation), ``role``, ``batch``,
 ``time_anchor`` and ``dia_id`` (= ``doc_id``, the key the reference rows select evidence by); then
-``finalize``; then each selected question, its text exactly as released:
+``finalize``; then ``prepare_queries`` with the selected questions; then each of them, its text
+exactly as released, through :mod:`memsuite.eval.retrieval_qa.step`:
 
 - the ranking: one ``search`` for every document of the conversation, read as document ids in rank
   order (``metadata.ranking``); documents the system did not return (a blank one, or fewer hits)
@@ -30,27 +31,25 @@ Verdicts: ``retrieval`` (always, LLM-free), ``llm`` and ``rule`` (with an answer
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterator, Sequence
 from itertools import groupby
 from pathlib import Path
-from typing import Any
 
-from memsuite.eval.answer import answer_and_judge, context_budget, cut_oldest, cut_to_tokens
+from memsuite.eval.answer import context_budget
 from memsuite.eval.benchmarks.beam.catalogue import DATA
 from memsuite.eval.benchmarks.beam.judges import BeamCase
 from memsuite.eval.benchmarks.beam.judges.llm import ANSWER_MAX_TOKENS, answer_prompt
-from memsuite.eval.benchmarks.beam.judges.retrieval import question_metrics
 from memsuite.eval.benchmarks.beam.loader import BeamData, Conversation
 from memsuite.eval.benchmarks.beam.schema import GRANULARITIES, BeamQuestion, Document, Message, documents
 from memsuite.eval.benchmarks.beam.scoring import BEAM_LAYOUT, beam_scores
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
-from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.eval.retrieval_qa.step import announce, answer_row, given, rank, retrieved, stores
+from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document as StoredDocument
-from memsuite.memory_systems.records import Session, Turn
+from memsuite.memory_systems.records import Hit, Session, Turn
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +60,11 @@ def render(role: str, batch: int, time_anchor: str | None, text: str) -> str:
     """A document as the answer model sees it: under its role, batch and time anchor."""
     when = f", {time_anchor}" if time_anchor else ""
     return f"[{role}, batch {batch}{when}]\n{text}"
+
+
+def _rendered(hit: Hit) -> str:
+    meta = hit.metadata
+    return render(meta["role"], meta["batch"], meta.get("time_anchor"), hit.text)
 
 
 def batch_sessions(
@@ -168,78 +172,26 @@ class BeamBenchmark:
             failures += system.ingest_session(session, namespace=namespace).failures
         system.finalize(namespace=namespace)
         doc_of = {m: d.doc_id for d in corpus for m in d.message_ids}
-        ranked_system = self._is_ranked(system, namespace)
+        ids = [d.doc_id for d in corpus]
+        ranked = not isinstance(system, ReferenceContext) and stores(system, namespace, "position")
+        announce(system, [q.question for q in conversation.questions], namespace)
         for question in conversation.questions:
-            yield self._ask(system, conversation, question, corpus, doc_of, ranked_system, ctx, failures)
-
-    @staticmethod
-    def _is_ranked(system: MemorySystem, namespace: str) -> bool:
-        """Whether the system's memories are the conversation's documents (it can rank them)."""
-        if isinstance(system, ReferenceContext):
-            return False
-        try:
-            stored = system.records(namespace=namespace)
-        except NotImplementedError:
-            return False
-        return any("position" in (r.metadata or {}) for r in stored[:50])
-
-    @staticmethod
-    def _ranking(
-        system: MemorySystem, question: BeamQuestion, corpus: list[Document], namespace: str
-    ) -> list[str]:
-        hits = system.search(question.question, k=len(corpus), namespace=namespace)
-        ranked = list(dict.fromkeys(h.metadata["position"] for h in hits if "position" in (h.metadata or {})))
-        returned = set(ranked)
-        ranked += [i for i in range(len(corpus)) if i not in returned]
-        return [corpus[i].doc_id for i in ranked]
-
-    def _context(
-        self,
-        system: MemorySystem,
-        question: BeamQuestion,
-        relevant: tuple[str, ...],
-        namespace: str,
-        k: int,
-        budget: int | None,
-    ) -> tuple[str, bool]:
-        """The answer model's context and whether it was cut (module docstring)."""
-        if isinstance(system, ReferenceContext):
-            with system.timed("retrieve"):
-                hits = system.reference_context(question.question, namespace=namespace, evidence=relevant)
-                blocks = [
-                    render(h.metadata["role"], h.metadata["batch"], h.metadata["time_anchor"], h.text)
-                    for h in hits
-                ]
-                start = cut_oldest(blocks, budget)
-                if start == len(blocks) and blocks:  # not even the newest fits: keep its head
-                    return cut_to_tokens(blocks[-1], budget)[0], True
-                return CONTEXT_SEPARATOR.join(blocks[start:]) or NO_MEMORY, start > 0
-        retrieved = system.retrieve(question.question, k=k, namespace=namespace)
-        placed = [h for h in retrieved.hits if "batch" in (h.metadata or {})]
-        if placed and len(placed) == len(retrieved.hits):
-            full = CONTEXT_SEPARATOR.join(
-                render(h.metadata["role"], h.metadata["batch"], h.metadata.get("time_anchor"), h.text)
-                for h in placed
-            )
-        else:
-            full = retrieved.context
-        return cut_to_tokens(full or NO_MEMORY, budget)
+            yield self._ask(system, conversation, question, ids, doc_of, ranked, ctx, failures)
 
     def _ask(
         self,
         system: MemorySystem,
         conversation: Conversation,
         question: BeamQuestion,
-        corpus: list[Document],
+        ids: list[str],
         doc_of: dict[str, str],
-        ranked_system: bool,
+        ranked: bool,
         ctx: RunContext,
         failures: int,
     ) -> Row:
         namespace = conversation.conversation_id
         relevant = tuple(dict.fromkeys(doc_of[m] for m in question.evidence))
-        ranking = self._ranking(system, question, corpus, namespace) if ranked_system else None
-        metrics = question_metrics(ranking, relevant, ctx.k) if ranking is not None and relevant else None
+        ranking = rank(system, question.question, ids, namespace, "position") if ranked else None
         if isinstance(system, ReferenceContext):
             no_ranking = f"a reference row ({system.scope} messages given, not retrieved)"
         elif ranking is None:
@@ -247,36 +199,37 @@ class BeamBenchmark:
         else:
             no_ranking = None
         budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
-        started = time.perf_counter()
-        context, truncated = self._context(system, question, relevant, namespace, ctx.k, budget)
-        usage: dict[str, Any] = {"retrieve_ms": (time.perf_counter() - started) * 1000}
-        case = BeamCase(question, metrics, relevant, ctx.k, self.granularity, no_ranking)
-        messages = (
-            [{"role": "user", "content": answer_prompt(question, context)}]
-            if ctx.answer_llm is not None
-            else None
-        )
-        answer, verdicts = answer_and_judge(
+        if isinstance(system, ReferenceContext):
+            context = given(
+                system,
+                question.question,
+                namespace=namespace,
+                evidence=relevant,
+                budget=budget,
+                render=_rendered,
+            )
+        else:
+            context = retrieved(
+                system,
+                question.question,
+                k=ctx.k,
+                namespace=namespace,
+                budget=budget,
+                render=_rendered,
+                needs="batch",
+            )
+        return answer_row(
             ctx,
-            case=case,
-            context=context,
-            messages=messages,
-            usage=usage,
-            max_tokens=self.answer_max_tokens,
-            temperature=0.0,
-            always=("retrieval",),
-        )
-        return Row(
-            system=system.name,
-            benchmark=ctx.benchmark,
+            system,
             unit_id=namespace,
             question_id=question.question_id,
             question=question.question,
             gold=question.gold,
             context=context,
-            answer=answer.text if answer is not None and not answer.failed else None,
-            verdicts=verdicts,
-            usage=usage,
+            case=BeamCase(question, ranking, relevant, ctx.k, self.granularity, no_ranking),
+            prompt=lambda text: answer_prompt(question, text),
+            max_tokens=self.answer_max_tokens,
+            always=("retrieval",),
             metadata={
                 "ability": question.ability,
                 "scale": conversation.scale,
@@ -285,10 +238,10 @@ class BeamBenchmark:
                 "ranking": ranking or [],
                 "relevant": list(relevant),
                 "evidence_messages": list(question.evidence),
-                "corpus_size": len(corpus),
+                "corpus_size": len(ids),
                 "k": ctx.k,
                 "rubric": list(question.rubric),
-                "context_truncated": truncated,
+                "context_truncated": context.truncated,
                 "ingest_failures": failures,
             },
         )

@@ -14,16 +14,18 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
-from memsuite.eval.benchmarks.beam.judges.retrieval import METRICS
 from memsuite.eval.benchmarks.beam.paper import PUBLISHED, PUBLISHED_NOTE
 from memsuite.eval.benchmarks.beam.schema import ABILITIES, SCALES
-from memsuite.eval.benchmarks.beam.scoring import ability_of, answer_value, row_metrics, scale_of
+from memsuite.eval.benchmarks.beam.scoring import ability_of, answer_value, scale_of
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.kit import Records, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.usage import usage_table
+from memsuite.eval.retrieval_qa.evidence import METRICS
+from memsuite.eval.retrieval_qa.published import add_published
+from memsuite.eval.retrieval_qa.scores import row_metrics
 from memsuite.eval.run.folder import RunFolder
 
 #: The evidence table's metric.
@@ -155,9 +157,19 @@ def render(runs: list[RunFolder], options: ReportOptions) -> Section:
                     extra,
                 )
             )
-    section.tables.append(_published_table())
-    if not PUBLISHED:
-        section.notes.append(f"Published BEAM answer scores: none. {PUBLISHED_NOTE}")
+    add_published(
+        section,
+        "beam_published",
+        "BEAM answer scores, published (%)",
+        ("system", "scale", *ABILITIES, "overall", "source"),
+        (
+            {"system": p.system, "scale": p.scale, **p.by_ability, "overall": p.overall, "source": p.source}
+            for p in PUBLISHED
+        ),
+        (PUBLISHED_NOTE,),
+        (*ABILITIES, "overall"),
+        none=f"Published BEAM answer scores: none. {PUBLISHED_NOTE}",
+    )
     section.tables.append(usage_table("beam_usage", "BEAM usage and cost", runs, options))
     return section
 
@@ -187,21 +199,6 @@ def _retrieval_table(runs, systems, prefix, scale) -> Table:
             interval_note("conversation"),
         ),
         {n: ".1f" for n in names},
-    )
-
-
-def _published_table() -> Table:
-    records = [
-        {"system": p.system, "scale": p.scale, **p.by_ability, "overall": p.overall, "source": p.source}
-        for p in PUBLISHED
-    ]
-    return Table.from_records(
-        "beam_published",
-        "BEAM answer scores, published (%)",
-        ("system", "scale", *ABILITIES, "overall", "source"),
-        records,
-        (PUBLISHED_NOTE,),
-        {c: ".1f" for c in (*ABILITIES, "overall")},
     )
 
 

@@ -14,13 +14,12 @@ decided over rubric items) beside every rate. A failed judge or answer call is l
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from typing import Any
 
 from memsuite.eval.analysis.metrics import mean
-from memsuite.eval.benchmarks.beam.judges.retrieval import KS, METRICS
 from memsuite.eval.benchmarks.beam.schema import ABILITIES, SCALES
 from memsuite.eval.protocol import Row, ScoresLayout
+from memsuite.eval.retrieval_qa.scores import Block, answer_scores, retrieval_scores
 
 #: Where ``summary.json`` keeps the answer judges: each under its own name (null when no row has it).
 BEAM_LAYOUT = ScoresLayout(under=None, named=(("llm", "llm"), ("rule", "rule")))
@@ -34,13 +33,7 @@ def scale_of(row: Row) -> str:
     return str(row.metadata.get("scale") or "")
 
 
-def row_metrics(row: Row) -> dict[str, float] | None:
-    """The row's retrieval metrics, or None (no evidence ids, no ranking)."""
-    found = (row.verdicts.get("retrieval") or {}).get("metrics")
-    return found if isinstance(found, dict) and found else None
-
-
-def _grouped(rows: list[Row], block: Callable[[list[Row]], dict[str, Any]]) -> dict[str, Any]:
+def _grouped(rows: list[Row], block: Block) -> dict[str, Any]:
     by_ability: dict[str, list[Row]] = defaultdict(list)
     by_scale: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
@@ -64,31 +57,6 @@ def _grouped(rows: list[Row], block: Callable[[list[Row]], dict[str, Any]]) -> d
     }
 
 
-def _retrieval_block(rows: list[Row]) -> dict[str, Any]:
-    found = [m for m in (row_metrics(r) for r in rows) if m is not None]
-    depths = sorted({int(key.rsplit("@", 1)[1]) for m in found for key in m} | set(KS))
-    return {
-        "n": len(found),
-        "n_undefined": len(rows) - len(found),
-        **{
-            f"{name}@{k}": mean(m[f"{name}@{k}"] for m in found if f"{name}@{k}" in m)
-            for name in METRICS
-            for k in depths
-        },
-    }
-
-
-def retrieval_scores(rows: list[Row]) -> dict[str, Any] | None:
-    """Retrieval averages (module docstring), or None when no row has a ranking."""
-    if not any(row_metrics(r) for r in rows):
-        return None
-    return {
-        "k": rows[0].metadata.get("k"),
-        "granularity": rows[0].metadata.get("granularity"),
-        **_grouped(rows, _retrieval_block),
-    }
-
-
 def answer_value(row: Row, judge: str) -> float | None:
     """The question's score under ``judge`` (None: failed, undecided, absent)."""
     verdict = row.verdicts.get(judge)
@@ -98,7 +66,7 @@ def answer_value(row: Row, judge: str) -> float | None:
     return None if score is None else float(score)
 
 
-def _answer_block(judge: str) -> Callable[[list[Row]], dict[str, Any]]:
+def _answer_block(judge: str) -> Block:
     def block(rows: list[Row]) -> dict[str, Any]:
         scores, correct, failed, undefined, decided, items = [], [], 0, 0, 0, 0
         for row in rows:
@@ -132,17 +100,10 @@ def _answer_block(judge: str) -> Callable[[list[Row]], dict[str, Any]]:
     return block
 
 
-def answer_scores(rows: list[Row], judge: str) -> dict[str, Any] | None:
-    """``judge``'s scores overall, per ability and per scale, or None when no row carries it."""
-    if not any(judge in r.verdicts for r in rows):
-        return None
-    return _grouped(rows, _answer_block(judge))
-
-
 def beam_scores(rows: list[Row]) -> dict[str, Any]:
     return {
         "questions": len(rows),
-        "retrieval": retrieval_scores(rows),
-        "llm": answer_scores(rows, "llm"),
-        "rule": answer_scores(rows, "rule"),
+        "retrieval": retrieval_scores(rows, _grouped),
+        "llm": answer_scores(rows, "llm", _grouped, _answer_block("llm")),
+        "rule": answer_scores(rows, "rule", _grouped, _answer_block("rule")),
     }

@@ -5,10 +5,11 @@ number) through ``ingest_session`` -- each a :class:`~memsuite.memory_systems.re
 session's date/time as its timestamp, the speakers' names as turn roles (and both in
 ``metadata["speakers"]``), and every turn carrying its document in LoCoMo's RAG format,
 ``({date_time}) {speaker} said, "{text}"`` plus a line ``[shares {blip_caption}]`` for a shared image,
-with ``{"dia_id", "session"}`` as metadata -- then ``finalize``, then per question exactly one
-``retrieve`` at the run's ``k``. The session's documents (:attr:`Session.documents`) are its turns in
-that format, one each, so raw-turn systems (bm25, dense, langchain_faiss) store one document per turn;
-every other system ingests the session natively and ignores the documents.
+with ``{"dia_id", "session"}`` as metadata -- then ``finalize``, then ``prepare_queries`` with the
+conversation's questions, then per question exactly one ``retrieve`` at the run's ``k``. The session's
+documents (:attr:`Session.documents`) are its turns in that format, one each, so raw-turn systems
+(bm25, dense, langchain_faiss) store one document per turn; every other system ingests the session
+natively and ignores the documents.
 
 The retrieved turns are the hits ``retrieve`` returns with its context: ``retrieved_dia_ids`` lists
 the ``dia_id`` of each, in rank order, and is empty for a system whose memories are not turns
@@ -23,9 +24,11 @@ Verdicts (rows keep failed and undefined verdicts, summaries leave them out and 
 
 - ``evidence`` (always, LLM-free): the recall of the question's evidence dia_ids among the retrieved
   turns (``correct`` = all found); for a system whose memories are not turns, ``answer_in_context``.
-- ``f1`` (with an answer LLM): LoCoMo's per-category token F1 (:mod:`.judges.official`), in ``score``.
-- ``rule`` (with an answer LLM, LLM-free): the J prompt's rubric as string rules (:mod:`.judges.rule`)
-  and category 5's rule (:mod:`.judges.adversarial`); undecided answers are ``correct: None`` with
+- ``f1`` (with an answer LLM): LoCoMo's per-category token F1
+  (:mod:`memsuite.eval.retrieval_qa.category_f1`), in ``score``.
+- ``rule`` (with an answer LLM, LLM-free): the J prompt's rubric as string rules
+  (:mod:`memsuite.eval.retrieval_qa.category_rule`) and category 5's rule
+  (:mod:`memsuite.eval.retrieval_qa.adversarial`); undecided answers are ``correct: None`` with
   ``undecided``.
 - ``llm`` (with an answer LLM): the mem0 judge (:mod:`.judges.llm`) through ``ctx.judge_llm`` when the run
   has one, else the answer LLM; category 5 through the restated adversarial prompt.
@@ -42,26 +45,20 @@ also holds its ``audited`` reading (:mod:`.judges`); summaries give both keys, t
 original key's ceiling (:mod:`.scoring`). ``audited`` without an audit file is refused; ``both``
 without one is ``original``, said in the summary (``answer_key``).
 
-The answer call, its usage, the failed-call rule and the judges run in the shared step
-(:mod:`memsuite.eval.answer`); the judges are defined in :mod:`.judges`. A failed answer or judge call
-gives ``correct: None`` with the failure kind; summaries count it in ``n_failed``. The summary records the
-data file read (``source``).
+Retrieval, the cut, the answer call, its usage, the failed-call rule and the judges run in the shared
+step (:mod:`memsuite.eval.retrieval_qa.step`, over :mod:`memsuite.eval.answer`); the judges are defined
+in :mod:`.judges`. A failed answer or judge call gives ``correct: None`` with the failure kind;
+summaries count it in ``n_failed``. The summary records the data file read (``source``).
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.answer import (
-    answer_and_judge,
-    context_budget,
-    cut_oldest,
-    cut_to_tokens,
-)
+from memsuite.eval.answer import context_budget
 from memsuite.eval.answer_rules.overlap import has_answer, stemmer
 from memsuite.eval.benchmarks.locomo.audit import (
     Finding,
@@ -71,7 +68,6 @@ from memsuite.eval.benchmarks.locomo.audit import (
 )
 from memsuite.eval.benchmarks.locomo.catalogue import DATA
 from memsuite.eval.benchmarks.locomo.judges import LocomoCase, gold_for_scoring
-from memsuite.eval.benchmarks.locomo.judges.adversarial import NOT_MENTIONED, choice_options
 from memsuite.eval.benchmarks.locomo.judges.llm import ANSWER_MAX_TOKENS, answer_prompt, resolve_choice
 from memsuite.eval.benchmarks.locomo.loader import load_conversations
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, CATEGORY_NAMES, Conversation, Question
@@ -81,7 +77,9 @@ from memsuite.eval.benchmarks.locomo.scoring import locomo_scores
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import BY_JUDGE, Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
-from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
+from memsuite.eval.retrieval_qa.adversarial import NOT_MENTIONED, choice_options
+from memsuite.eval.retrieval_qa.step import Context, announce, answer_row, given, retrieved, stores
+from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document, Session, Turn
 
@@ -134,50 +132,39 @@ def to_session(conversation: Conversation, session: LocomoSession) -> Session:
     )
 
 
-def _stores_turns(system: MemorySystem, namespace: str) -> bool:
-    """Whether the system's memories are LoCoMo turns (they carry a ``dia_id``)."""
-    try:
-        return any("dia_id" in (r.metadata or {}) for r in system.records(namespace=namespace))
-    except NotImplementedError:
-        return False
-
-
-def answer_question(
+def ask(
     ctx: RunContext,
+    system: MemorySystem,
     case: LocomoCase,
-    context: str,
+    context: Context,
     *,
     sample_id: str,
+    metadata: Mapping[str, Any],
     max_tokens: int = ANSWER_MAX_TOKENS,
-) -> tuple[str | None, dict[str, dict[str, Any]], dict[str, Any]]:
-    """One question through the shared answer-and-judge step (:func:`memsuite.eval.answer.answer_and_judge`).
+) -> Row:
+    """One question through the shared step (:func:`memsuite.eval.retrieval_qa.step.answer_row`).
 
     The answer prompt is LoCoMo's (:func:`.judges.llm.answer_prompt`), temperature 0; a category-5 choice
-    reply naming an option is read as its option's text before the judges see it. The evidence verdict
-    is always given; ``f1`` and ``llm`` when the run asks for them and there is an answer LLM.
-
-    Returns:
-        ``(answer, verdicts, usage)``: the answer as judged (None without an answer or when the call
-        failed), every verdict, and the row's answer usage.
+    reply naming an option is read as its option's text before the judges see it (and is the row's
+    answer). The evidence verdict is always given; the others when the run asks for them and there is
+    an answer LLM.
     """
-    usage: dict[str, Any] = {}
-    messages = None
-    options = case.options
-    if ctx.answer_llm is not None:
-        messages = [{"role": "user", "content": answer_prompt(case.question, context, options=options)}]
-    answer, verdicts = answer_and_judge(
+    question = case.question
+    return answer_row(
         ctx,
-        case=case,
+        system,
+        unit_id=sample_id,
+        question_id=f"q{question.index:03d}",
+        question=question.question,
+        gold=question.answer if question.answer is not None else NOT_MENTIONED,
         context=context,
-        messages=messages,
-        usage=usage,
+        case=case,
+        prompt=lambda text: answer_prompt(question, text, options=case.options),
         max_tokens=max_tokens,
-        temperature=0.0,
         always=("evidence",),
-        parse=lambda reply: resolve_choice(reply.text or "", options),
+        metadata=metadata,
+        parse=lambda reply: resolve_choice(reply.text or "", case.options),
     )
-    text = answer.data if answer is not None and not answer.failed else None
-    return text, verdicts, usage
 
 
 class LocomoBenchmark:
@@ -316,49 +303,42 @@ class LocomoBenchmark:
         for session in conversation.sessions:
             failures += system.ingest_session(to_session(conversation, session), namespace=namespace).failures
         system.finalize(namespace=namespace)
-        turns = _stores_turns(system, namespace)
+        turns = stores(system, namespace, "dia_id")
         budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
-        for question in self.questions_of(unit_id):
+        questions = self.questions_of(unit_id)
+        announce(system, [q.question for q in questions], namespace)
+        for question in questions:
             yield self._ask(
                 system, conversation, question, ctx, turns=turns, budget=budget, failures=failures
             )
 
     def _ask(self, system, conversation, question, ctx, *, turns, budget, failures) -> Row:
         namespace = conversation.sample_id
-        started = time.perf_counter()
         if isinstance(system, ReferenceContext):
-            with system.timed("retrieve"):
-                hits = system.reference_context(
-                    question.question, namespace=namespace, evidence=question.evidence
-                )
-            start = cut_oldest([h.text for h in hits], budget)
-            hits, truncated = list(hits)[start:], start > 0
-            context = "\n".join(h.text for h in hits) if hits else NO_MEMORY
+            context = given(
+                system,
+                question.question,
+                namespace=namespace,
+                evidence=question.evidence,
+                budget=budget,
+                separator="\n",
+            )
         else:
-            retrieved = system.retrieve(question.question, k=ctx.k, namespace=namespace)
-            hits = list(retrieved.hits)
-            context, truncated = cut_to_tokens(retrieved.context, budget)
-        retrieve_ms = (time.perf_counter() - started) * 1000
+            context = retrieved(system, question.question, k=ctx.k, namespace=namespace, budget=budget)
+        hits = context.hits
         dia_ids = list(dict.fromkeys(h.metadata["dia_id"] for h in hits if "dia_id" in (h.metadata or {})))
         gold = gold_for_scoring(question)
-        in_context = has_answer([gold], context) if gold is not None else None
+        in_context = has_answer([gold], context.text) if gold is not None else None
         finding = self.findings.get((namespace, question.index))
         options = self.options_of(conversation, question, ctx.seed)
         case = LocomoCase(question, tuple(dia_ids), turns, in_context, finding, options)
-        answer, verdicts, answer_usage = answer_question(
-            ctx, case, context, sample_id=namespace, max_tokens=self.answer_max_tokens
-        )
-        return Row(
-            system=system.name,
-            benchmark=ctx.benchmark,
-            unit_id=namespace,
-            question_id=f"q{question.index:03d}",
-            question=question.question,
-            gold=question.answer if question.answer is not None else NOT_MENTIONED,
-            context=context,
-            answer=answer,
-            verdicts=verdicts,
-            usage={"retrieve_ms": retrieve_ms, **answer_usage},
+        return ask(
+            ctx,
+            system,
+            case,
+            context,
+            sample_id=namespace,
+            max_tokens=self.answer_max_tokens,
             metadata={
                 "category": question.category,
                 "category_name": question.category_name,
@@ -371,7 +351,7 @@ class LocomoBenchmark:
                 **({"audit": finding.to_metadata()} if finding is not None else {}),
                 "memories_are_turns": turns,
                 "k": ctx.k,
-                "context_truncated": truncated,
+                "context_truncated": context.truncated,
                 "ingest_failures": failures,
             },
         )

@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-#: Released category number -> name (snap-research/LoCoMo task_eval/evaluation_stats.py).
-CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
-#: Column order of the published comparisons (mem0 arXiv 2504.19413 Table 1); adversarial last.
-CATEGORY_ORDER = (4, 1, 3, 2, 5)
-ADVERSARIAL = 5
+# The category numbering is REALTALK's too: it lives below both benchmarks.
+from memsuite.eval.retrieval_qa.categories import ADVERSARIAL as ADVERSARIAL
+from memsuite.eval.retrieval_qa.categories import CATEGORY_NAMES as CATEGORY_NAMES
+from memsuite.eval.retrieval_qa.categories import CATEGORY_ORDER as CATEGORY_ORDER
 
 
 @dataclass(frozen=True)

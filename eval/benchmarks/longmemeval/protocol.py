@@ -5,7 +5,8 @@ Per unit (a question): reset the namespace; ingest the haystack's sessions in da
 that read dialogue) whose documents are the session's part of the official corpus (:mod:`.schema`: user
 turns only, one document per session or per user turn by ``granularity``), each with ``corpus_id``,
 ``corpus_index`` (its place in the official corpus order), ``session_id`` and ``date`` as metadata;
-then ``finalize``; then the question, asked at its ``question_date``:
+then ``finalize``; then ``prepare_queries`` with the question; then the question, asked at its
+``question_date``, through :mod:`memsuite.eval.retrieval_qa.step`:
 
 - the ranking: one ``search`` for every document of the corpus, read as corpus ids in rank order
   (``metadata.ranking``; a haystack that holds a session twice has its documents twice, as in the
@@ -27,19 +28,12 @@ answer LLM), defined and described in :mod:`.judges`; :mod:`.scoring` summarises
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
 
-from memsuite.eval.answer import (
-    answer_and_judge,
-    context_budget,
-    cut_oldest,
-    cut_to_tokens,
-)
+from memsuite.eval.answer import context_budget
 from memsuite.eval.answer_rules.overlap import has_answer
 from memsuite.eval.benchmarks.longmemeval.catalogue import DATA
 from memsuite.eval.benchmarks.longmemeval.judges import LmeCase
@@ -58,7 +52,16 @@ from memsuite.eval.benchmarks.longmemeval.scoring import LONGMEMEVAL_LAYOUT, lon
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
-from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.eval.retrieval_qa.step import (
+    announce,
+    answer_row,
+    cut_blocks,
+    rank,
+    reference,
+    retrieved,
+    stores,
+)
+from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document, Session, Turn
 
@@ -87,17 +90,18 @@ def reference_context(question: LmeQuestion, scope: str, max_tokens: int | None)
     """A reference row's context: every haystack session (``scope`` "all") or the evidence sessions
     ("evidence"), in date order, whole sessions dropped oldest first to fit ``max_tokens`` (the newest
     session cut at its head if even it alone is too long); and whether anything was dropped."""
+    text, truncated, _ = cut_blocks(reference_blocks(question, scope), max_tokens)
+    return text, truncated
+
+
+def reference_blocks(question: LmeQuestion, scope: str) -> list[str]:
+    """The sessions a reference row is given (:func:`reference_context`), rendered, oldest first."""
     evidence = set(question.answer_session_ids)
-    sessions = [
-        question.sessions[i]
+    return [
+        render_session(question.sessions[i])
         for i in question.date_order()
         if scope == "all" or question.sessions[i].session_id in evidence
     ]
-    blocks = [render_session(s) for s in sessions]
-    start = cut_oldest(blocks, max_tokens)
-    if start == len(blocks) and blocks:  # not even the newest session fits: keep its head
-        return cut_to_tokens(blocks[-1], max_tokens)[0], True
-    return (CONTEXT_SEPARATOR.join(blocks[start:]) or NO_MEMORY), start > 0
 
 
 def to_sessions(question: LmeQuestion, granularity: str) -> list[Session]:
@@ -196,32 +200,12 @@ class LongMemEvalBenchmark:
         for session in to_sessions(question, self.granularity):
             failures += system.ingest_session(session, namespace=namespace).failures
         system.finalize(namespace=namespace)
+        announce(system, [question.question], namespace)
         yield self._ask(system, question, documents, ctx, failures=failures)
-
-    def _ranking(
-        self, system: MemorySystem, question: LmeQuestion, documents: list[CorpusDocument]
-    ) -> list[str] | None:
-        """Corpus ids in the system's rank order (module docstring), or None when its memories are not
-        corpus documents."""
-        namespace = question.question_id
-        try:
-            stored = system.records(namespace=namespace)
-        except NotImplementedError:
-            return None
-        if not any("corpus_index" in (r.metadata or {}) for r in stored):
-            return None
-        hits = system.search(question.question, k=len(documents), namespace=namespace)
-        # By corpus position, not id: a haystack may hold one session twice (the release does).
-        ranked = list(
-            dict.fromkeys(h.metadata["corpus_index"] for h in hits if "corpus_index" in (h.metadata or {}))
-        )
-        returned = set(ranked)
-        ranked += [i for i in range(len(documents)) if i not in returned]
-        return [documents[i].corpus_id for i in ranked]
 
     def _ask(
         self,
-        system,
+        system: MemorySystem,
         question: LmeQuestion,
         documents: list[CorpusDocument],
         ctx: RunContext,
@@ -229,9 +213,11 @@ class LongMemEvalBenchmark:
         failures: int,
     ) -> Row:
         namespace = question.question_id
-        reference = isinstance(system, ReferenceContext)
-        ranking = None if reference else self._ranking(system, question, documents)
+        reference_row = isinstance(system, ReferenceContext)
         corpus_ids = [d.corpus_id for d in documents]
+        # By corpus position, not id: a haystack may hold one session twice (the release does).
+        ranked = not reference_row and stores(system, namespace, "corpus_index")
+        ranking = rank(system, question.question, corpus_ids, namespace, "corpus_index") if ranked else None
         relevant = tuple(sorted({d.corpus_id for d in documents if d.relevant}))
         metrics = (
             question_metrics(ranking, corpus_ids, set(relevant), self.granularity)
@@ -239,56 +225,42 @@ class LongMemEvalBenchmark:
             else None
         )
         budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
-        started = time.perf_counter()
-        if reference:
-            with system.timed("retrieve"):
-                context, truncated = reference_context(question, system.scope, budget)
+        if reference_row:
+            context = reference(
+                system, lambda: [(b, None) for b in reference_blocks(question, system.scope)], budget=budget
+            )
         else:
-            retrieved = system.retrieve(question.question, k=ctx.k, namespace=namespace)
-            dated = [h for h in retrieved.hits if "date" in (h.metadata or {})]
-            if dated and len(dated) == len(retrieved.hits):
-                full = CONTEXT_SEPARATOR.join(dated_text(h.metadata["date"], h.text) for h in dated)
-            else:
-                full = retrieved.context
-            context, truncated = cut_to_tokens(full or NO_MEMORY, budget)
-        retrieve_ms = (time.perf_counter() - started) * 1000
+            context = retrieved(
+                system,
+                question.question,
+                k=ctx.k,
+                namespace=namespace,
+                budget=budget,
+                render=lambda h: dated_text(h.metadata["date"], h.text),
+                needs="date",
+            )
         scorable = not question.abstention and question.question_type != "single-session-preference"
-        in_context = has_answer([question.answer], context) if scorable else None
+        in_context = has_answer([question.answer], context.text) if scorable else None
         at_k = (
             retrieval_metrics(ranking, corpus_ids, set(relevant), ctx.k)["recall_all"]
             if ranking is not None
             else None
         )
         case = LmeCase(question, metrics, relevant, ctx.k, at_k, self.granularity, in_context)
-        if reference:
+        if reference_row:
             case = replace(case, no_ranking=f"a reference row ({system.scope} sessions given, not retrieved)")
-        usage: dict[str, Any] = {"retrieve_ms": retrieve_ms}
-        messages = (
-            [{"role": "user", "content": answer_prompt(question, context)}]
-            if ctx.answer_llm is not None
-            else None
-        )
-        answer, verdicts = answer_and_judge(
+        return answer_row(
             ctx,
-            case=case,
-            context=context,
-            messages=messages,
-            usage=usage,
-            max_tokens=self.answer_max_tokens,
-            temperature=0.0,
-            always=("retrieval", "answer_in_context"),
-        )
-        return Row(
-            system=system.name,
-            benchmark=ctx.benchmark,
+            system,
             unit_id=namespace,
             question_id=question.question_id,
             question=question.question,
             gold=question.answer,
             context=context,
-            answer=answer.text if answer is not None and not answer.failed else None,
-            verdicts=verdicts,
-            usage=usage,
+            case=case,
+            prompt=lambda text: answer_prompt(question, text),
+            max_tokens=self.answer_max_tokens,
+            always=("retrieval", "answer_in_context"),
             metadata={
                 "question_type": question.question_type,
                 "abstention": question.abstention,
@@ -298,7 +270,7 @@ class LongMemEvalBenchmark:
                 "relevant": list(relevant),
                 "corpus_size": len(documents),
                 "k": ctx.k,
-                "context_truncated": truncated,
+                "context_truncated": context.truncated,
                 "ingest_failures": failures,
             },
         )

@@ -24,6 +24,7 @@ from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
 from memsuite.eval.report.runs import llm_label
 from memsuite.eval.report.usage import usage_table
+from memsuite.eval.retrieval_qa.published import add_published
 from memsuite.eval.run.folder import RunFolder
 
 HEADLINE = tuple(f"{m}@{k}" for k in (5, 10) for m in ("recall_any", "recall_all", "ndcg_any"))
@@ -170,12 +171,12 @@ def render_longmemeval(runs: list[RunFolder], options: ReportOptions) -> Section
         ),
     ):
         section.tables.append(_answer_table(runs, systems, prefix, judge, title, note))
-    section.tables.append(_published_table(runs, systems))
+    _add_published(section, runs, systems)
     section.tables.append(usage_table("longmemeval_usage", "LongMemEval usage and cost", runs, options))
     return section
 
 
-def _published_table(runs: list[RunFolder], systems: list[str]) -> Table:
+def _add_published(section: Section, runs: list[RunFolder], systems: list[str]) -> None:
     """Published QA accuracies, and how each differs from the runs reported."""
     records = [
         {
@@ -207,13 +208,15 @@ def _published_table(runs: list[RunFolder], systems: list[str]) -> Table:
         + ". Compare a published row only with a run of the same setting (gold_evidence ~ oracle, "
         "full_context ~ long-context) and the same answer and judge models.",
     )
-    return Table.from_records(
+    add_published(
+        section,
         "longmemeval_published",
         "LongMemEval QA accuracy, published (%)",
         ("system", "setting", *TYPE_ORDER, "overall", "n", "answers", "judge"),
         records,
         notes,
-        {t: ".1f" for t in (*TYPE_ORDER, "overall")},
+        (*TYPE_ORDER, "overall"),
+        none="Published LongMemEval QA accuracies: none.",
     )
 
 

@@ -20,6 +20,7 @@ from memsuite.eval.analysis.metrics import mean
 from memsuite.eval.benchmarks.longmemeval.judges.retrieval import KS
 from memsuite.eval.benchmarks.longmemeval.schema import QUESTION_TYPES
 from memsuite.eval.protocol import Row, ScoresLayout
+from memsuite.eval.retrieval_qa.scores import Block, answer_scores
 
 ABSTENTION = "abstention"
 TYPE_ORDER = (*QUESTION_TYPES, ABSTENTION)
@@ -91,24 +92,19 @@ def _rate(rows: list[Row], judge: str) -> dict[str, Any]:
     return {"rate": mean(values), "n": len(values), "n_failed": failed, "n_undefined": undefined}
 
 
-def answer_scores(rows: list[Row], judge: str) -> dict[str, Any] | None:
-    """``judge``'s rate overall and per question type, or None when no row carries it."""
-    if not any(judge in r.verdicts for r in rows):
-        return None
+def _by_type(rows: list[Row], block: Block) -> dict[str, Any]:
     by_type: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         by_type[row_type(row)].append(row)
-    return {
-        "overall": _rate(rows, judge),
-        "by_type": {t: _rate(by_type[t], judge) for t in TYPE_ORDER if t in by_type},
-    }
+    return {"overall": block(rows), "by_type": {t: block(by_type[t]) for t in TYPE_ORDER if t in by_type}}
 
 
 def longmemeval_scores(rows: list[Row]) -> dict[str, Any]:
     return {
         "questions": len(rows),
         "retrieval": retrieval_scores(rows),
-        "answer_in_context": answer_scores(rows, "answer_in_context"),
-        "llm": answer_scores(rows, "llm"),
-        "rule": answer_scores(rows, "rule"),
+        **{
+            judge: answer_scores(rows, judge, _by_type, lambda selected, j=judge: _rate(selected, j))
+            for judge in ("answer_in_context", "llm", "rule")
+        },
     }

@@ -29,12 +29,11 @@ defined in :mod:`.judges`; :mod:`.scoring` summarises them, :mod:`.diagnostics` 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from memsuite.eval.answer import answer_and_judge, context_budget, cut_oldest, cut_to_tokens
+from memsuite.eval.answer import context_budget
 from memsuite.eval.benchmarks.realtalk.catalogue import DATA
 from memsuite.eval.benchmarks.realtalk.diagnostics import evidence_diagnostics
 from memsuite.eval.benchmarks.realtalk.documents import (
@@ -53,10 +52,11 @@ from memsuite.eval.benchmarks.realtalk.scoring import REALTALK_LAYOUT, realtalk_
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
-from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
+from memsuite.eval.retrieval_qa.step import announce, answer_row, given, rank, retrieved, stores
+from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document as StoredDocument
-from memsuite.memory_systems.records import Session, Turn
+from memsuite.memory_systems.records import Hit, Session, Turn
 
 #: Room kept free in the answer model's window: prompt text, chat template and the answer.
 _PROMPT_RESERVE_TOKENS = 300
@@ -195,15 +195,15 @@ class RealtalkBenchmark:
             )
             failures += ingested.failures
         system.finalize(namespace=namespace)
-        ranked = _is_ranked(system, namespace)
+        ranked = not isinstance(system, ReferenceContext) and stores(system, namespace, "position")
         budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
         holder = holders(corpus)
+        ids = [d.doc_id for d in corpus]
         questions = self.questions_of(unit_id)
-        # Each question is searched twice (its ranking, its context): announced, encoded once together.
-        system.prepare_queries([q.question for q in questions], namespace=namespace)
+        announce(system, [q.question for q in questions], namespace)
         for question in questions:
             relevant = relevant_documents(question.relevant, holder)
-            yield self._ask(system, chat, question, relevant, corpus, ranked, ctx, budget, failures)
+            yield self._ask(system, chat, question, relevant, ids, ranked, ctx, budget, failures)
 
     def _ask(
         self,
@@ -211,21 +211,36 @@ class RealtalkBenchmark:
         chat: Chat,
         question: Question,
         relevant: tuple[str, ...],
-        corpus: list[Document],
+        ids: list[str],
         ranked: bool,
         ctx: RunContext,
         budget: int | None,
         failures: int,
     ) -> Row:
         namespace = chat.chat_id
-        ranking = _ranking(system, question.question, corpus, namespace) if ranked else None
+        ranking = rank(system, question.question, ids, namespace, "position") if ranked else None
         if isinstance(system, ReferenceContext):
             no_ranking = f"a reference row ({system.scope} documents given, not retrieved)"
+            context = given(
+                system,
+                question.question,
+                namespace=namespace,
+                evidence=relevant,
+                budget=budget,
+                render=_rendered,
+                separator="\n",
+            )
         else:
             no_ranking = None if ranked else "the memories are not the chat's documents"
-        started = time.perf_counter()
-        context, truncated = _context(system, question.question, relevant, namespace, ctx.k, budget)
-        usage: dict[str, Any] = {"retrieve_ms": (time.perf_counter() - started) * 1000}
+            context = retrieved(
+                system,
+                question.question,
+                k=ctx.k,
+                namespace=namespace,
+                budget=budget,
+                render=_rendered,
+                needs="date_time",
+            )
         case = RealtalkCase(
             question,
             relevant,
@@ -234,32 +249,18 @@ class RealtalkBenchmark:
             self.granularity,
             no_ranking,
         )
-        messages = (
-            [{"role": "user", "content": answer_prompt(question.question, context)}]
-            if ctx.answer_llm is not None
-            else None
-        )
-        answer, verdicts = answer_and_judge(
+        return answer_row(
             ctx,
-            case=case,
-            context=context,
-            messages=messages,
-            usage=usage,
-            max_tokens=self.answer_max_tokens,
-            temperature=0.0,
-            always=("retrieval",),
-        )
-        return Row(
-            system=system.name,
-            benchmark=ctx.benchmark,
+            system,
             unit_id=namespace,
             question_id=question.question_id,
             question=question.question,
             gold=question.answer,
             context=context,
-            answer=answer.text if answer is not None and not answer.failed else None,
-            verdicts=verdicts,
-            usage=usage,
+            case=case,
+            prompt=lambda text: answer_prompt(question.question, text),
+            max_tokens=self.answer_max_tokens,
+            always=("retrieval",),
             metadata={
                 "category": question.category,
                 "category_name": question.category_name,
@@ -269,9 +270,9 @@ class RealtalkBenchmark:
                 "relevant": list(relevant),
                 "dangling": list(question.dangling),
                 "raw_evidence": list(question.raw_evidence),
-                "corpus_size": len(corpus),
+                "corpus_size": len(ids),
                 "k": ctx.k,
-                "context_truncated": truncated,
+                "context_truncated": context.truncated,
                 "ingest_failures": failures,
             },
         )
@@ -307,55 +308,11 @@ def _chosen(loaded: list[Chat], chats: Sequence[int | str] | int | None) -> list
     return out
 
 
-def _is_ranked(system: MemorySystem, namespace: str) -> bool:
-    """Whether the system's memories are the chat's documents (it can rank them)."""
-    if isinstance(system, ReferenceContext):
-        return False
-    try:
-        stored = system.records(namespace=namespace)
-    except NotImplementedError:
-        return False
-    return any("position" in (r.metadata or {}) for r in stored[:50])
-
-
-def _ranking(system: MemorySystem, question: str, corpus: list[Document], namespace: str) -> list[str]:
-    """Every document id, best first; documents the system did not return follow in chat order."""
-    hits = system.search(question, k=len(corpus), namespace=namespace)
-    returned = [False] * len(corpus)
-    ranking = []
-    for hit in hits:
-        position = hit.metadata.get("position") if hit.metadata else None
-        if position is not None and not returned[position]:
-            returned[position] = True
-            ranking.append(corpus[position].doc_id)
-    return ranking + [d.doc_id for d, seen in zip(corpus, returned, strict=True) if not seen]
-
-
-def _rendered(hit: Any) -> str:
+def _rendered(hit: Hit) -> str:
     meta = hit.metadata or {}
     if "date_time" not in meta:
         return hit.text
     return render(hit.text, meta.get("speaker"), meta["date_time"])
-
-
-def _context(
-    system: MemorySystem, question: str, relevant: tuple[str, ...], namespace: str, k: int, budget: int | None
-) -> tuple[str, bool]:
-    """The answer model's context and whether it was cut (module docstring)."""
-    if isinstance(system, ReferenceContext):
-        with system.timed("retrieve"):
-            hits = system.reference_context(question, namespace=namespace, evidence=relevant)
-        blocks = [_rendered(h) for h in hits]
-        start = cut_oldest(blocks, budget)
-        if start == len(blocks) and blocks:  # not even the newest fits: keep its head
-            return cut_to_tokens(blocks[-1], budget)[0], True
-        return "\n".join(blocks[start:]) or NO_MEMORY, start > 0
-    retrieved = system.retrieve(question, k=k, namespace=namespace)
-    if retrieved.hits and all("date_time" in (h.metadata or {}) for h in retrieved.hits):
-        full = CONTEXT_SEPARATOR.join(_rendered(h) for h in retrieved.hits)
-    else:
-        full = retrieved.context
-    return cut_to_tokens(full or NO_MEMORY, budget)
 
 
 # The class itself is the factory: its signature is the schema of REALTALK's benchmark_options.

@@ -13,17 +13,19 @@ from typing import Any
 
 from memsuite.eval.analysis.compare import Outcome, OutcomeSpec
 from memsuite.eval.analysis.stats import Interval
-from memsuite.eval.benchmarks.beam.judges.retrieval import METRICS, metrics_at
-from memsuite.eval.benchmarks.locomo.schema import CATEGORY_NAMES as LOCOMO_CATEGORY_NAMES
 from memsuite.eval.benchmarks.realtalk.diagnostics import evidence_diagnostics
 from memsuite.eval.benchmarks.realtalk.paper import PUBLISHED, PUBLISHED_NOTE
 from memsuite.eval.benchmarks.realtalk.schema import CATEGORY_NAMES, CATEGORY_ORDER
-from memsuite.eval.benchmarks.realtalk.scoring import answer_value, category_of, row_metrics
+from memsuite.eval.benchmarks.realtalk.scoring import answer_value, category_of
 from memsuite.eval.protocol import Row
 from memsuite.eval.report.intervals import interval_note
 from memsuite.eval.report.kit import Records, ranking_intervals, rate_intervals
 from memsuite.eval.report.layout import ordered_systems, run_cell, run_column
 from memsuite.eval.report.model import ReportOptions, Section, Table
+from memsuite.eval.retrieval_qa.categories import CATEGORY_NAMES as LOCOMO_CATEGORY_NAMES
+from memsuite.eval.retrieval_qa.evidence import METRICS, metrics_at
+from memsuite.eval.retrieval_qa.published import add_published
+from memsuite.eval.retrieval_qa.scores import row_metrics
 from memsuite.eval.run.folder import RunFolder
 
 #: The evidence table's metric.
@@ -46,7 +48,7 @@ _JUDGES = (
     (
         "rule",
         "LLM-free rule judge (%)",
-        "LoCoMo's strict rule judge (eval/benchmarks/locomo/judges/rule.py; same category numbering); "
+        "LoCoMo's strict rule judge (eval/retrieval_qa/category_rule.py; same category numbering); "
         "coverage = the share of answers it decides.",
     ),
 )
@@ -189,18 +191,6 @@ def diagnostics_table(runs: Sequence[RunFolder]) -> Table:
     )
 
 
-def _published_table() -> Table:
-    records = [{"system": p.system, "judge": p.judge, **p.by_category, "source": p.source} for p in PUBLISHED]
-    return Table.from_records(
-        "realtalk_published",
-        "REALTALK answer scores, published (%)",
-        ("system", "judge", *CATEGORIES, "source"),
-        records,
-        (PUBLISHED_NOTE,),
-        {c: ".1f" for c in CATEGORIES},
-    )
-
-
 def render(runs: list[RunFolder], options: ReportOptions) -> Section:
     """Evidence by category, retrieval by depth, answers by category, diagnostics, published, usage."""
     from memsuite.eval.report.usage import usage_table
@@ -232,9 +222,16 @@ def render(runs: list[RunFolder], options: ReportOptions) -> Section:
         if table.rows:
             section.tables.append(table)
     section.tables.append(diagnostics_table(runs))
-    section.tables.append(_published_table())
-    if not PUBLISHED:  # the report drops a table without rows, and its notes with it
-        section.notes.append(f"Published REALTALK answer scores: none. {PUBLISHED_NOTE}")
+    add_published(
+        section,
+        "realtalk_published",
+        "REALTALK answer scores, published (%)",
+        ("system", "judge", *CATEGORIES, "source"),
+        ({"system": p.system, "judge": p.judge, **p.by_category, "source": p.source} for p in PUBLISHED),
+        (PUBLISHED_NOTE,),
+        CATEGORIES,
+        none=f"Published REALTALK answer scores: none. {PUBLISHED_NOTE}",
+    )
     section.tables.append(usage_table("realtalk_usage", "REALTALK usage and cost", runs, options))
     return section
 

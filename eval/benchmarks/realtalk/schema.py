@@ -2,7 +2,7 @@
 
 Category numbers are the released file's; the release scores them with LoCoMo's per-category rules
 (danny911kr/REALTALK ``eval_memory/qa_tool.py``) and LoCoMo's numbering, so their names are LoCoMo's
-(:data:`memsuite.eval.benchmarks.locomo.schema.CATEGORY_NAMES`): 1 multi-hop, 2 temporal, 3
+(:data:`memsuite.eval.retrieval_qa.categories.CATEGORY_NAMES`): 1 multi-hop, 2 temporal, 3
 open-domain (commonsense or world knowledge with the chat). The release holds no category 4 or 5.
 """
 

@@ -14,13 +14,12 @@ answer or judge call is left out and counted (``n_failed``), an undecided or und
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from typing import Any
 
 from memsuite.eval.analysis.metrics import mean
-from memsuite.eval.benchmarks.beam.judges.retrieval import KS, METRICS
 from memsuite.eval.benchmarks.realtalk.schema import CATEGORY_NAMES
 from memsuite.eval.protocol import Row, ScoresLayout
+from memsuite.eval.retrieval_qa.scores import Block, answer_scores, retrieval_scores
 
 ANSWER_JUDGES = ("f1", "llm", "rule")
 #: Where ``summary.json`` keeps the answer judges: each under its own name (null when no row has it).
@@ -32,12 +31,6 @@ def category_of(row: Row) -> str:
     return CATEGORY_NAMES.get(category, f"category-{category}")
 
 
-def row_metrics(row: Row) -> dict[str, float] | None:
-    """The row's retrieval metrics, or None (unscored, or no ranking)."""
-    found = (row.verdicts.get("retrieval") or {}).get("metrics")
-    return found if isinstance(found, dict) and found else None
-
-
 def answer_value(row: Row, judge: str) -> float | None:
     """The question's score under ``judge`` (None: failed, undecided, undefined, absent)."""
     verdict = row.verdicts.get(judge)
@@ -47,7 +40,7 @@ def answer_value(row: Row, judge: str) -> float | None:
     return float(score) if score is not None else float(bool(verdict["correct"]))
 
 
-def _grouped(rows: list[Row], block: Callable[[list[Row]], dict[str, Any]]) -> dict[str, Any]:
+def _grouped(rows: list[Row], block: Block) -> dict[str, Any]:
     by_category: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         by_category[category_of(row)].append(row)
@@ -58,34 +51,7 @@ def _grouped(rows: list[Row], block: Callable[[list[Row]], dict[str, Any]]) -> d
     }
 
 
-def _retrieval_block(rows: list[Row]) -> dict[str, Any]:
-    found = [m for m in (row_metrics(r) for r in rows) if m is not None]
-    depths = sorted({int(key.rsplit("@", 1)[1]) for m in found for key in m} | set(KS))
-    unscored = sum(1 for r in rows if not r.metadata.get("relevant"))
-    return {
-        "n": len(found),
-        "n_unscored": unscored,
-        "n_undefined": len(rows) - len(found) - unscored,
-        **{
-            f"{name}@{k}": mean(m[f"{name}@{k}"] for m in found if f"{name}@{k}" in m)
-            for name in METRICS
-            for k in depths
-        },
-    }
-
-
-def retrieval_scores(rows: list[Row]) -> dict[str, Any] | None:
-    """Retrieval averages (module docstring), or None when no row has a ranking."""
-    if not any(row_metrics(r) for r in rows):
-        return None
-    return {
-        "k": rows[0].metadata.get("k"),
-        "granularity": rows[0].metadata.get("granularity"),
-        **_grouped(rows, _retrieval_block),
-    }
-
-
-def _answer_block(judge: str) -> Callable[[list[Row]], dict[str, Any]]:
+def _answer_block(judge: str) -> Block:
     def block(rows: list[Row]) -> dict[str, Any]:
         verdicts = [r.verdicts[judge] for r in rows if isinstance(r.verdicts.get(judge), dict)]
         failed = sum(1 for v in verdicts if v.get("failure"))
@@ -110,16 +76,9 @@ def _answer_block(judge: str) -> Callable[[list[Row]], dict[str, Any]]:
     return block
 
 
-def answer_scores(rows: list[Row], judge: str) -> dict[str, Any] | None:
-    """``judge``'s scores overall and per category, or None when no row carries it."""
-    if not any(judge in r.verdicts for r in rows):
-        return None
-    return _grouped(rows, _answer_block(judge))
-
-
 def realtalk_scores(rows: list[Row]) -> dict[str, Any]:
     return {
         "questions": len(rows),
-        "retrieval": retrieval_scores(rows),
-        **{judge: answer_scores(rows, judge) for judge in ANSWER_JUDGES},
+        "retrieval": retrieval_scores(rows, _grouped, unscored=True),
+        **{judge: answer_scores(rows, judge, _grouped, _answer_block(judge)) for judge in ANSWER_JUDGES},
     }

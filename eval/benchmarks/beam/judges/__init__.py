@@ -2,8 +2,8 @@
 answer to a verdict:
 
 - ``retrieval`` (always, LLM-free): recall_any, recall_all and evidence_recall of the evidence messages
-  at every depth (:mod:`.retrieval`); ``correct`` = recall_all at the run's k; undefined, with the
-  reason, for a question without evidence ids or a system without a ranking.
+  at every depth (:mod:`memsuite.eval.retrieval_qa.evidence`); ``correct`` = recall_all at the run's
+  k; undefined, with the reason, for a question without evidence ids or a system without a ranking.
 - ``llm`` (with an answer LLM): BEAM's rubric judge through the run's judge LLM (:mod:`.llm`).
 - ``rule`` (with an answer LLM, LLM-free): the rubric items as documented string rules (:mod:`.rule`);
   undecided items are ``None`` and the verdict carries its coverage.
@@ -11,6 +11,7 @@ answer to a verdict:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from memsuite.eval.benchmarks.beam.judges.llm import judge_llm
 from memsuite.eval.benchmarks.beam.judges.rule import judge_rule
 from memsuite.eval.benchmarks.beam.schema import BeamQuestion
 from memsuite.eval.definition import Judge
+from memsuite.eval.retrieval_qa.evidence import evidence_verdict
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -27,8 +29,8 @@ class BeamCase:
     """What BEAM's judges see of one question."""
 
     question: BeamQuestion
-    metrics: dict[str, float] | None
-    """Retrieval metrics keyed ``<metric>@<k>``, or None (``no_ranking`` or no evidence says why)."""
+    ranking: Sequence[str] | None
+    """Every document id of the conversation, best first; None without one (``no_ranking`` says why)."""
     relevant: tuple[str, ...]
     """The evidence messages mapped to the run's document ids."""
     k: int
@@ -39,13 +41,14 @@ class BeamCase:
 
 def _retrieval_judge(inp: JudgeInput) -> dict[str, Any]:
     case: BeamCase = inp.case
-    verdict: dict[str, Any] = {"judge": "retrieval", "granularity": case.granularity, "k": case.k}
-    if case.no_ranking is not None:
-        return {**verdict, "correct": None, "undefined": case.no_ranking}
-    if not case.relevant:
-        return {**verdict, "correct": None, "undefined": f"no evidence ids ({case.question.ability})"}
-    metrics = case.metrics or {}
-    return {**verdict, "metrics": metrics, "correct": metrics.get(f"recall_all@{case.k}") == 1.0}
+    return evidence_verdict(
+        case.ranking,
+        case.relevant,
+        case.k,
+        case.granularity,
+        no_ranking=case.no_ranking or "no ranking",
+        no_evidence=f"no evidence ids ({case.question.ability})",
+    )
 
 
 def _llm_judge(inp: JudgeInput) -> dict[str, Any]:

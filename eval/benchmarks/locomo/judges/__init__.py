@@ -29,12 +29,12 @@ from typing import Any
 from memsuite.eval.answer import JudgeInput
 from memsuite.eval.answer_rules.overlap import has_answer
 from memsuite.eval.benchmarks.locomo.audit import Finding
-from memsuite.eval.benchmarks.locomo.judges.adversarial import NOT_MENTIONED, chosen_option, judge_adversarial
 from memsuite.eval.benchmarks.locomo.judges.llm import judge_adversarial_llm, judge_llm
-from memsuite.eval.benchmarks.locomo.judges.official import category_f1, evidence_recall
-from memsuite.eval.benchmarks.locomo.judges.rule import judge_rule
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Question
 from memsuite.eval.definition import Judge
+from memsuite.eval.retrieval_qa.adversarial import NOT_MENTIONED, chosen_option, judge_adversarial
+from memsuite.eval.retrieval_qa.category_f1 import category_f1, evidence_recall
+from memsuite.eval.retrieval_qa.category_rule import judge_rule
 from memsuite.memory_systems.errors import ConfigError
 
 

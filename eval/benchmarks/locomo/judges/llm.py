@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memsuite.eval.benchmarks.locomo.judges.adversarial import NOT_MENTIONED as NOT_MENTIONED
-from memsuite.eval.benchmarks.locomo.judges.adversarial import chosen_option
 from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL, Question
+from memsuite.eval.retrieval_qa.adversarial import NOT_MENTIONED as NOT_MENTIONED
+from memsuite.eval.retrieval_qa.adversarial import chosen_option
 from memsuite.memory_systems.llm.protocol import ChatClient
 
 #: The released runs ask for short answers (gpt_utils.py: 32 tokens).

@@ -2,13 +2,13 @@
 and undefined verdicts, summaries leave them out and count them):
 
 - ``retrieval`` (always, LLM-free): recall_any, recall_all and evidence_recall of the question's
-  relevant ids at every depth of :data:`~memsuite.eval.benchmarks.beam.judges.retrieval.KS` and the
+  relevant ids at every depth of :data:`~memsuite.eval.retrieval_qa.evidence.KS` and the
   run's k, from the system's ranking of the whole chat; ``correct`` = recall_all at k. Undefined, with
   the reason, for a question citing no id the chat holds, and for a system without a ranking.
 - ``f1`` (with an answer LLM, LLM-free): the release's lexical score per category (:mod:`.official`).
 - ``llm`` (with an answer LLM): the release's 0-1 LLM score (:mod:`.llm`), through the run's judge LLM.
 - ``rule`` (with an answer LLM, LLM-free): LoCoMo's rule judge
-  (:func:`memsuite.eval.benchmarks.locomo.judges.rule.judge_rule`, the same category numbering), strict;
+  (:func:`memsuite.eval.retrieval_qa.category_rule.judge_rule`: the same category numbering), strict;
   an undecided answer is ``correct: None`` with ``undecided``, and the summary prints the coverage.
 """
 
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from memsuite.eval.answer import JudgeInput
-from memsuite.eval.benchmarks.beam.judges.retrieval import question_metrics
-from memsuite.eval.benchmarks.locomo.judges.rule import judge_rule
 from memsuite.eval.benchmarks.realtalk.judges.llm import judge_llm
 from memsuite.eval.benchmarks.realtalk.judges.official import lexical_score, scored_gold
 from memsuite.eval.benchmarks.realtalk.schema import Question
 from memsuite.eval.definition import Judge
+from memsuite.eval.retrieval_qa.category_rule import judge_rule
+from memsuite.eval.retrieval_qa.evidence import evidence_verdict
 from memsuite.memory_systems.errors import ConfigError
 
 
@@ -43,13 +43,14 @@ class RealtalkCase:
 
 def _retrieval_judge(inp: JudgeInput) -> dict[str, Any]:
     case: RealtalkCase = inp.case
-    verdict: dict[str, Any] = {"judge": "retrieval", "granularity": case.granularity, "k": case.k}
-    if case.ranking is None:
-        return {**verdict, "correct": None, "undefined": case.no_ranking or "no ranking"}
-    if not case.relevant:
-        return {**verdict, "correct": None, "undefined": "cites no id the chat holds"}
-    metrics = question_metrics(case.ranking, case.relevant, case.k)
-    return {**verdict, "metrics": metrics, "correct": metrics[f"recall_all@{case.k}"] == 1.0}
+    return evidence_verdict(
+        case.ranking,
+        case.relevant,
+        case.k,
+        case.granularity,
+        no_ranking=case.no_ranking or "no ranking",
+        no_evidence="cites no id the chat holds",
+    )
 
 
 def _f1_judge(inp: JudgeInput) -> dict[str, Any]:

@@ -12,7 +12,7 @@ whose numbering the release shares. The release averages the scores per category
 
 from __future__ import annotations
 
-from memsuite.eval.benchmarks.locomo.judges.official import category_f1
+from memsuite.eval.retrieval_qa.category_f1 import category_f1
 
 
 def lexical_score(category: int, answer: str, gold: str) -> float | None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from memsuite.eval.answer_rules import overlap
 from memsuite.eval.benchmarks.locomo.judges import LocomoCase
-from memsuite.eval.benchmarks.locomo.judges.adversarial import choice_options
 from memsuite.eval.benchmarks.locomo.judges.llm import (
     NOT_MENTIONED,
     answer_prompt,
@@ -12,13 +13,28 @@ from memsuite.eval.benchmarks.locomo.judges.llm import (
     parse_label,
     resolve_choice,
 )
-from memsuite.eval.benchmarks.locomo.protocol import answer_question
+from memsuite.eval.benchmarks.locomo.protocol import ask
 from memsuite.eval.benchmarks.locomo.schema import Question
 from memsuite.eval.registry import definition
+from memsuite.eval.retrieval_qa.adversarial import choice_options
+from memsuite.eval.retrieval_qa.step import Context
 from memsuite.memory_systems.llm import LLMFailure
 
 Q = Question(0, "When did Caroline go to the support group?", 2, "7 May 2023", None, ("D1:3",))
 CASE = LocomoCase(Q, ("D1:3", "D1:4"), True, True)
+
+
+def answer_question(ctx, case, context, *, sample_id):
+    """LoCoMo's answer step on one question: (the row's answer, its verdicts, its usage)."""
+    row = ask(
+        ctx,
+        SimpleNamespace(name="bm25"),
+        case,
+        Context(context, False, (), 0.0),
+        sample_id=sample_id,
+        metadata={},
+    )
+    return row.answer, row.verdicts, row.usage
 
 
 def test_judge_reads_the_label_and_sends_the_case(replay_llm):

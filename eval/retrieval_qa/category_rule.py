@@ -1,5 +1,6 @@
-"""LoCoMo's LLM-free ``rule`` judge: the J prompt of the published comparisons (:mod:`.llm`) as string
-rules, strict by default, and LoCoMo's category-5 rule.
+"""The LLM-free ``rule`` judge of LoCoMo-numbered categories (:mod:`.categories`; LoCoMo's and
+REALTALK's): the J prompt of LoCoMo's published comparisons (its ``llm`` judge) as string rules,
+strict by default, and the category-5 rule.
 
 Each rule restates the official rubric; nothing here was fitted to graded answers. The answer's final
 stated answer is judged (:func:`memsuite.eval.answer_rules.responses.final_answer`), its elements
@@ -50,8 +51,8 @@ from typing import Any
 from memsuite.eval.answer_rules.responses import final_answer, polarity, refusal
 from memsuite.eval.answer_rules.text import Elements, elements, key_elements, match, same_family
 from memsuite.eval.answer_rules.verdict import rule_verdict as _verdict
-from memsuite.eval.benchmarks.locomo.judges.adversarial import judge_adversarial
-from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL
+from memsuite.eval.retrieval_qa.adversarial import judge_adversarial
+from memsuite.eval.retrieval_qa.categories import ADVERSARIAL
 
 #: Above this share of the gold's key words (numbers and dates all present) a strict answer holds it:
 #: of a two-word gold ("mental health") both words, one of them names another thing ("a health cause").

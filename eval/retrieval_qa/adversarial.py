@@ -42,7 +42,7 @@ from memsuite.eval.answer_rules.lists import fold
 from memsuite.eval.answer_rules.responses import final_answer, refusal
 from memsuite.eval.answer_rules.text import Elements, elements, match
 from memsuite.eval.answer_rules.verdict import rule_verdict as _verdict
-from memsuite.eval.benchmarks.locomo.judges.official import ABSTENTION_PHRASES
+from memsuite.eval.retrieval_qa.category_f1 import ABSTENTION_PHRASES
 
 NOT_MENTIONED = "Not mentioned in the conversation"
 #: Options besides the trap and "not mentioned" in the choice format (four options, A-D, as the

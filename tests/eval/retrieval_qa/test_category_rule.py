@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from memsuite.eval.benchmarks.locomo.judges.rule import judge_rule
+from memsuite.eval.retrieval_qa.category_rule import judge_rule
 
 
 def verdict(category, gold, answer, question=""):

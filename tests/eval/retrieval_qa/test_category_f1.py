@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from memsuite.eval.answer_rules import overlap
-from memsuite.eval.benchmarks.locomo.judges.official import category_f1, evidence_recall, multi_answer_f1
+from memsuite.eval.retrieval_qa.category_f1 import category_f1, evidence_recall, multi_answer_f1
 
 
 @pytest.fixture

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from memsuite.eval.benchmarks.locomo.judges.adversarial import (
+from memsuite.eval.benchmarks.locomo.protocol import LocomoBenchmark
+from memsuite.eval.retrieval_qa.adversarial import (
     NOT_MENTIONED,
     chosen_option,
     judge_adversarial,
 )
-from memsuite.eval.benchmarks.locomo.judges.rule import judge_rule
-from memsuite.eval.benchmarks.locomo.protocol import LocomoBenchmark
+from memsuite.eval.retrieval_qa.category_rule import judge_rule
 
 DEV = Path("locomo") / "locomo.dev.json"
 QUESTION = "What country is Melanie's grandma from?"

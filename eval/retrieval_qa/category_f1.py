@@ -1,4 +1,5 @@
-"""LoCoMo's scores, reimplemented from the released evaluation code (LLM-free).
+"""LoCoMo's scores of LoCoMo-numbered categories (:mod:`.categories`; REALTALK's release scores its
+answers with them too), reimplemented from the released evaluation code (LLM-free).
 
 Sources (read through the public code index; rules restated here, no code copied):
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memsuite.eval.answer_rules.overlap import token_f1
-from memsuite.eval.benchmarks.locomo.schema import ADVERSARIAL
+from memsuite.eval.retrieval_qa.categories import ADVERSARIAL
 
 ABSTENTION_PHRASES = ("no information available", "not mentioned")
 
