@@ -39,6 +39,10 @@ LOCAL_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_N_CTX = 2048
 MAX_N_CTX = 8192
 DEFAULT_N_THREADS = 2
+#: Overrides the default thread count (a positive integer). Where several servers share a machine (the
+#: test suite's parallel workers) each should take its share of the cores: llama.cpp's threads spin while
+#: they wait, so more threads than cores slows every server.
+THREADS_ENV = "MEMSUITE_LLM_THREADS"
 
 
 class ServerStartError(MemsuiteError, RuntimeError):
@@ -109,6 +113,20 @@ def _require_server() -> None:
         )
 
 
+def default_threads() -> int:
+    """The server's thread count when none is given: ``MEMSUITE_LLM_THREADS``, else 2.
+
+    Raises:
+        ConfigError: The variable is set to something other than a positive integer.
+    """
+    value = os.environ.get(THREADS_ENV, "").strip()
+    if not value:
+        return DEFAULT_N_THREADS
+    if not value.isdigit() or int(value) < 1:
+        raise ConfigError(f"{THREADS_ENV} must be a positive integer, got {value!r}")
+    return int(value)
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that is free right now (the OS picks it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -148,7 +166,7 @@ def serve_local(
     *,
     port: int | None = None,
     n_ctx: int = DEFAULT_N_CTX,
-    n_threads: int = DEFAULT_N_THREADS,
+    n_threads: int | None = None,
     startup_timeout_s: float = 120.0,
     log_path: Path | None = None,
 ) -> Iterator[LocalServer]:
@@ -163,7 +181,7 @@ def serve_local(
             before the server binds it).
         n_ctx: Context window in tokens (prompt plus completion), 256..8192. Longer requests get a
             counted ``context_length`` failure from the client.
-        n_threads: CPU threads for generation.
+        n_threads: CPU threads for generation; default ``MEMSUITE_LLM_THREADS``, else 2.
         startup_timeout_s: Give up when the server has not answered after this many seconds.
         log_path: File for the server's output; default a temporary file, removed on exit.
 
@@ -179,6 +197,7 @@ def serve_local(
         raise ConfigError(f"n_ctx must be between 256 and {MAX_N_CTX} (SmolLM2's window), got {n_ctx}")
     _require_server()
     model_path = local_model_path()
+    n_threads = n_threads or default_threads()
     own_log = log_path is None
     if own_log:
         fd, name = tempfile.mkstemp(prefix="memsuite-llm-server-", suffix=".log")

@@ -28,6 +28,11 @@ SHARED_DATA = Path(os.environ["MEMSUITE_SHARED_DATA"])
 #: Set for a pass that is meant to run without the development copies (CI's fresh-clone pass): tests
 #: that need them skip even under CI, and the folder must really be absent.
 NO_SHARED_DATA = "MEMSUITE_NO_SHARED_DATA"
+#: Parallel test workers (pytest-xdist) each start their own embedded model server: each gets its share
+#: of the cores, since llama.cpp's threads spin while they wait and more threads than cores slow them all.
+if os.environ.get("PYTEST_XDIST_WORKER_COUNT"):
+    _share = (os.cpu_count() or 2) // int(os.environ["PYTEST_XDIST_WORKER_COUNT"])
+    os.environ.setdefault("MEMSUITE_LLM_THREADS", str(max(1, _share)))
 #: The data cache (`memsuite data`) of the tests: an empty folder of their own, never the user's cache.
 os.environ["MEMSUITE_DATA"] = tempfile.mkdtemp(prefix="memsuite-test-data-")
 

@@ -382,7 +382,9 @@ def _add_llm_commands(sub: argparse._SubParsersAction) -> None:
     p = llm_sub.add_parser("serve", help="serve the embedded SmolLM2-135M model until Ctrl-C")
     p.add_argument("--port", type=int, help="loopback port (default: a free one)")
     p.add_argument("--n-ctx", type=int, default=2048, help="context window in tokens, <= 8192 (default 2048)")
-    p.add_argument("--n-threads", type=int, default=2, help="CPU threads (default 2)")
+    p.add_argument(
+        "--n-threads", type=int, default=None, help="CPU threads (default MEMSUITE_LLM_THREADS, else 2)"
+    )
     p.set_defaults(func=_cmd_llm_serve)
     p = llm_sub.add_parser(
         "oracle", help="serve a config's benchmark gold as an OpenAI-compatible endpoint until Ctrl-C"

@@ -233,3 +233,16 @@ def test_a_killed_parent_leaves_no_orphan_server(tmp_path, thread):
     else:
         os.kill(server_pid, signal.SIGKILL)
         pytest.fail("the embedded server outlived its killed parent")
+
+
+def test_the_default_thread_count_comes_from_the_environment(monkeypatch):
+    from memsuite.memory_systems.llm_server import THREADS_ENV, default_threads
+
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    assert default_threads() == 2
+    monkeypatch.setenv(THREADS_ENV, "3")
+    assert default_threads() == 3
+    for bad in ("0", "two", "-1"):
+        monkeypatch.setenv(THREADS_ENV, bad)
+        with pytest.raises(ConfigError, match=THREADS_ENV):
+            default_threads()
