@@ -28,11 +28,7 @@ def load_run(path: Path | str, label: str | None = None, *, finished: bool = Fal
     Raises:
         ConfigError: ``path`` holds no run (no ``run.json``), or ``finished`` and the run has not finished.
     """
-    run = folder.load_run(path, label, finished=finished)
-    try:
-        return replace(run, layout=definition(run.benchmark).scores_layout)
-    except ConfigError:  # a benchmark this install lacks: its scores stay as summary.json has them
-        return run
+    return _with_layout(folder.load_run(path, label, finished=finished))
 
 
 def load_runs(paths: Sequence[Path | str], labels: Sequence[str] | None = None) -> list[RunFolder]:
@@ -41,5 +37,11 @@ def load_runs(paths: Sequence[Path | str], labels: Sequence[str] | None = None) 
     Raises:
         ConfigError: A path is not a run folder, or its run never finished (no ``summary.json``).
     """
-    runs = folder.load_runs(paths, labels)
-    return [load_run(run.path, run.label, finished=True) for run in runs]
+    return [_with_layout(run) for run in folder.load_runs(paths, labels)]
+
+
+def _with_layout(run: RunFolder) -> RunFolder:
+    try:
+        return replace(run, layout=definition(run.benchmark).scores_layout)
+    except ConfigError:  # a benchmark this install lacks: its scores stay as summary.json has them
+        return run

@@ -4,6 +4,7 @@ local LLM, and scripted replay LLMs (the real client over HTTP, tests/fakes.py).
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -142,3 +143,14 @@ def fetched_catalogue(tmp_path, monkeypatch):
             path = data_cache.file_path(entry, data_file)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.touch()
+
+
+@pytest.fixture
+def silent_cognee(monkeypatch):
+    """The Cognee adapter's worker replaced by a stand-in that answers its start-up and then nothing
+    (tests/silent_worker.py): a library that stalls, without cognee's venv."""
+    from memsuite.baselines.adapters import cognee
+
+    monkeypatch.setattr(cognee, "_WORKER", Path(__file__).resolve().parent / "silent_worker.py")
+    monkeypatch.setenv("MEMSUITE_COGNEE_PYTHON", sys.executable)
+    monkeypatch.setenv("SILENT_WORKER_COGNEE_VERSION", cognee.TESTED_VERSION)

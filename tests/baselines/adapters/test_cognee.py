@@ -4,24 +4,12 @@ stand-in that stalls (tests/silent_worker.py)."""
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from memsuite.baselines.adapters import cognee
 from memsuite.memory_systems.errors import SystemTimeoutError
-
-SILENT_WORKER = Path(__file__).resolve().parents[2] / "silent_worker.py"
-
-
-@pytest.fixture
-def silent_cognee(monkeypatch):
-    """The adapter's worker replaced by one that answers its start-up and then nothing."""
-    monkeypatch.setattr(cognee, "_WORKER", SILENT_WORKER)
-    monkeypatch.setenv("MEMSUITE_COGNEE_PYTHON", sys.executable)
-    monkeypatch.setenv("SILENT_WORKER_COGNEE_VERSION", cognee.TESTED_VERSION)
 
 
 def test_a_worker_that_never_answers_fails_the_call_by_name(silent_cognee, embedder):

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -109,15 +107,10 @@ def test_failed_unit_is_recorded_and_retried_on_resume(tmp_path):
     assert sorted(r.unit_id for r in folder.rows()) == ["u1", "u3"]
 
 
-def test_a_stalled_system_fails_its_units_by_name_and_the_run_goes_on(tmp_path, monkeypatch):
+def test_a_stalled_system_fails_its_units_by_name_and_the_run_goes_on(tmp_path, silent_cognee):
     """A library whose worker never answers (cognee's adapter over a stand-in worker that stalls):
     each of its units fails within the deadline, naming the system, the deadline and the verb; the
     other system's units finish; the same command reruns only the failed units."""
-    from memsuite.baselines.adapters import cognee
-
-    monkeypatch.setattr(cognee, "_WORKER", Path(__file__).resolve().parents[2] / "silent_worker.py")
-    monkeypatch.setenv("MEMSUITE_COGNEE_PYTHON", sys.executable)
-    monkeypatch.setenv("SILENT_WORKER_COGNEE_VERSION", cognee.TESTED_VERSION)
     systems = ["bm25", {"name": "cognee", "args": {"call_timeout_s": 1}}]
     config = _config(systems=systems)
     folder = run(config, out_dir=tmp_path / "run", show_progress=False)
