@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from typing import Any, TypeVar
 
+from memsuite.eval.data import catalogue as data_catalogue
 from memsuite.eval.definition import BenchmarkDefinition, Judge
 from memsuite.eval.protocol import Benchmark
 from memsuite.memory_systems.errors import ConfigError
@@ -278,3 +279,11 @@ def check_judges(benchmark: str, judges: tuple[str, ...] | list[str]) -> list[Ju
     if not found.judges:
         return []
     return [found.get_judge(name) for name in judges]
+
+
+def _catalogues() -> dict[str, tuple]:
+    """Each available benchmark's data catalogue entries, by benchmark (what ``memsuite data`` lists)."""
+    return {name: found.catalogue for name, found in definitions().items()}
+
+
+data_catalogue.gather_from(_catalogues)

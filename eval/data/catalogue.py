@@ -15,6 +15,8 @@ a definition names.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+
 from memsuite.eval.hooks import DataFile, Dataset
 from memsuite.memory_systems.errors import ConfigError
 
@@ -23,6 +25,7 @@ __all__ = [
     "DataFile",
     "Dataset",
     "catalogue",
+    "gather_from",
     "get_dataset",
     "github_url",
     "hf_url",
@@ -47,6 +50,17 @@ def hf_url(repo: str, revision: str, path: str) -> str:
 LOCK = "recorded by the first verified fetch (lock file)"
 
 _CATALOGUE: dict[str, Dataset] = {}
+#: Where the entries are declared: benchmark name -> its definition's entries. The benchmark registry
+#: sits above the data layer and hands this down when it is imported (every caller of the catalogue,
+#: a benchmark's factory, config validation, the runner, ``memsuite data``, runs below the registry).
+_source: Callable[[], Mapping[str, Iterable[Dataset]]] | None = None
+
+
+def gather_from(source: Callable[[], Mapping[str, Iterable[Dataset]]]) -> None:
+    """Take the entries from ``source`` (benchmark name -> its entries), called once, when first needed."""
+    global _source
+    _source = source
+    _CATALOGUE.clear()
 
 
 def catalogue() -> dict[str, Dataset]:
@@ -54,13 +68,17 @@ def catalogue() -> dict[str, Dataset]:
 
     Raises:
         ConfigError: Two benchmarks declare an entry of the same name.
+        RuntimeError: No source was handed down (the benchmark registry, :mod:`memsuite.eval.registry`,
+            was never imported).
     """
     if not _CATALOGUE:
-        from memsuite.eval.registry import definitions
-
+        if _source is None:
+            raise RuntimeError(
+                "the data catalogue has no benchmarks: import memsuite.eval.registry, which declares them"
+            )
         owners: dict[str, str] = {}
-        for benchmark, found in definitions().items():
-            for entry in found.catalogue:
+        for benchmark, entries in _source().items():
+            for entry in entries:
                 if entry.name in owners:
                     raise ConfigError(
                         f"data {entry.name!r} is declared by both {owners[entry.name]} and {benchmark}"

@@ -46,7 +46,7 @@ from memsuite.eval.rejudge.questions import match_answers
 from memsuite.eval.run.folder import RunFolder, UnitRecord, base_header, load_run
 from memsuite.eval.run.runner import CODE_ROOT
 from memsuite.eval.run.stopping import stop_on_signals
-from memsuite.eval.run.units import run_units
+from memsuite.eval.run.units import run_units, say_resumed
 from memsuite.memory_systems.errors import ConfigError
 
 logger = logging.getLogger(__name__)
@@ -251,8 +251,9 @@ def rejudge(
     folder = RunFolder(out)
     if restart:
         folder.clear()
-    if folder.header_path.exists() and not restart:
-        previous = folder.header.get("rejudge")
+    resumed = folder.header if folder.header_path.exists() else None
+    if resumed is not None:
+        previous = resumed.get("rejudge")
         if previous != block:
             raise ConfigError(
                 f"{out} holds another run ({previous or 'not a rejudge'}); choose another --out or --restart"
@@ -264,6 +265,8 @@ def rejudge(
     folder.prepare()
     done = folder.done_units()
     todo = [key for key in units if key not in done]
+    if resumed is not None:
+        say_resumed(out, resumed, len(units), len(todo))
     scorer = get_benchmark(benchmark, **options)  # summarizes the rows, as a run's benchmark does
     # As in a run: a signal before the header is written leaves the folder as it was.
     with stop_on_signals(), ExitStack() as stack:

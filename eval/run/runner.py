@@ -32,7 +32,7 @@ from memsuite.eval.run.preflight import check_endpoints
 from memsuite.eval.run.provenance import check_code, code_changes, code_identity
 from memsuite.eval.run.schema import RunConfig
 from memsuite.eval.run.stopping import stop_on_signals
-from memsuite.eval.run.units import run_units, unit_or_error
+from memsuite.eval.run.units import run_units, say_resumed, unit_or_error
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import ConfigError, require
 from memsuite.memory_systems.records import Usage
@@ -248,14 +248,6 @@ def _run_units(
             stop_after_first=lambda record, rows: _dead_answer_endpoint(record, rows, clients["answer"]),
             before_close=last_entries,
         )
-
-
-def say_resumed(out: Path, previous: dict[str, Any], total: int, todo: int) -> None:
-    """Tell a resumed run's user what was already there: a finished run, or some units done."""
-    if todo == 0 and previous.get("status") in ("complete", "complete_with_errors"):
-        print(f"found a finished run in {out} (all {total} units done): nothing recomputed", file=sys.stderr)
-    else:
-        print(f"resuming {out}: {total - todo} of {total} units already done, {todo} to run", file=sys.stderr)
 
 
 def make_embedder(config: RunConfig, cache_dir: Path | None) -> Embedder:

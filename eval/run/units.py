@@ -9,12 +9,14 @@ in one place.
 from __future__ import annotations
 
 import logging
+import sys
 import time
 import traceback
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import failed_calls
@@ -119,6 +121,14 @@ def run_units(
     header.update(status=status, finished_at=now_iso(), errors=errors, failed_calls=calls)
     folder.write_header(header)
     return folder
+
+
+def say_resumed(out: Path, previous: dict[str, Any], total: int, todo: int) -> None:
+    """Tell a resumed run's user what was already there: a finished run, or some units done."""
+    if todo == 0 and previous.get("status") in ("complete", "complete_with_errors"):
+        print(f"found a finished run in {out} (all {total} units done): nothing recomputed", file=sys.stderr)
+    else:
+        print(f"resuming {out}: {total - todo} of {total} units already done, {todo} to run", file=sys.stderr)
 
 
 def unit_or_error(system: str, unit_id: str, compute: Compute) -> Finished:

@@ -127,7 +127,9 @@ def test_a_signal_leaves_an_interrupted_rejudge_that_a_rerun_resumes(
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handlers are given back
 
     assert main(argv) == 0
-    assert capsys.readouterr().out.startswith(f"rejudge complete: {out} (6 rows")
+    printed = capsys.readouterr()
+    assert printed.out.startswith(f"rejudge complete: {out} (6 rows")
+    assert f"resuming {out}: 1 of 2 units already done, 1 to run" in printed.err
     header = json.loads((out / "run.json").read_text())
     assert header["status"] == "complete" and header["units"] == {"total": 2, "already_done": 1}
     assert (out / "rows.jsonl").read_bytes() == (reference.path / "rows.jsonl").read_bytes()
