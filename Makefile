@@ -29,7 +29,7 @@ export TRANSFORMERS_OFFLINE := 1
 # reads the catalogue files `memsuite data fetch` caches. Set it to use another copy.
 export MEMSUITE_SHARED_DATA ?= $(abspath ../shared/data)
 
-.PHONY: install libraries cognee demo test lint bench results results-oracle clean
+.PHONY: install libraries cognee demo test test-slow lint bench results results-oracle clean
 
 install: $(STAMP)
 
@@ -70,10 +70,16 @@ demo: install
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist; one per core here); each loads its own embedder
 # and, for the tests that use it, its own embedded model server. TEST_WORKERS=0 runs it in one process.
+# Two tiers: `test` leaves out the tests that run the embedded SmolLM2 model (marked slow: the wiring
+# tests and the contract checks of the systems that take an LLM); `test-slow` runs exactly those. CI
+# (.ci/run) runs both.
 TEST_WORKERS ?= 2
 test: install libraries cognee
 	$(BIN)/ruff check $(LINT_PATHS)
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not slow"
+
+test-slow: install libraries cognee
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m slow
 
 # The lint rules plus the formatter's layout (the tests run the lint rules only).
 lint: install
