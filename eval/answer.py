@@ -148,14 +148,14 @@ def answer_and_judge(
     return answer, judge(ctx, case, answer, context, usage, always=always)
 
 
-def context_budget(ctx: RunContext, reserve_tokens: int, override: int | None = None) -> int | None:
-    """Tokens of retrieved context the answer model's window leaves: ``override`` when set, else the
-    window the endpoint reports less ``reserve_tokens`` (prompt and answer), with a 20 % margin since
-    the answer model's tokenizer is not cl100k; None when the window is unknown."""
-    if override is not None:
-        return override
+def context_budget(ctx: RunContext, reserve_tokens: int) -> int | None:
+    """Tokens of context a row may hand the answer model: the run's budget (``context_tokens``), capped
+    by the window the endpoint reports less ``reserve_tokens`` (prompt and answer), with a 20 % margin
+    since the answer model's tokenizer is not cl100k; None when neither is known."""
     window = ctx.answer_llm.identity().get("n_ctx") if ctx.answer_llm is not None else None
-    return int((window - reserve_tokens) * 0.8) if window else None
+    fits = int((window - reserve_tokens) * 0.8) if window else None
+    limits = [n for n in (ctx.context_tokens, fits) if n is not None]
+    return min(limits) if limits else None
 
 
 def cut_to_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:

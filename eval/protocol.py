@@ -180,7 +180,10 @@ class RunContext:
     benchmark: str = ""
     """The benchmark's name, from its declaration: the protocol writes it in its rows."""
     k: int = 5
-    """Retrieval depth handed to ``retrieve``/``search``."""
+    """Retrieval depth handed to ``retrieve``/``search`` (with a budget and no configured k, enough
+    hits to fill it: :func:`memsuite.eval.budget.fill_depth`)."""
+    context_tokens: int | None = None
+    """The run's context budget in cl100k tokens (:mod:`memsuite.eval.budget`); None: none."""
     answer_llm: ChatClient | None = None
     """An ``LLMClient`` for answers, or None (retrieval-only scoring)."""
     judges: tuple[str, ...] = ("rule",)

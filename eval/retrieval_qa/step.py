@@ -10,9 +10,9 @@ encodes them in one batch), and per question:
   did not return (a blank one, or fewer hits) follow in unit order. A system storing the documents in
   unit order breaks equal scores by that order (bm25 and dense do);
 - :func:`retrieved` -- one ``retrieve`` at the run's k, each hit rendered by the benchmark when every
-  hit carries what it renders (else the system's own context), cut best-first to the answer model's
-  window; or, for a reference row, :func:`given` / :func:`reference` -- the blocks the benchmark lays
-  out, cut oldest first;
+  hit carries what it renders (else the system's own context), cut in rank order to the run's budget
+  and the answer model's window (:mod:`memsuite.eval.budget`); or, for a reference row, :func:`given`
+  / :func:`reference` -- the blocks the benchmark lays out, cut oldest first;
 - :func:`answer_row` -- the shared answer-and-judge step (:func:`memsuite.eval.answer.answer_and_judge`)
   and the row.
 """
@@ -25,23 +25,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from memsuite.eval.answer import Answer, answer_and_judge, cut_oldest, cut_to_tokens
+from memsuite.eval.budget import within_budget
 from memsuite.eval.protocol import Row, RunContext
 from memsuite.eval.reference import ReferenceContext
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.records import Hit
+from memsuite.memory_systems.tokens import count_tokens
 
 
 @dataclass(frozen=True)
 class Context:
-    """What the answer model is given for one question."""
+    """What the answer model and the judges are given for one question."""
 
     text: str
     truncated: bool
-    """Whether it was cut to the answer model's window."""
+    """Whether it was cut to the row's budget (the run's ``context_tokens``, the answer model's window)."""
     hits: tuple[Hit, ...]
     """The hits behind it, in the order shown (a reference row's: those kept)."""
     retrieve_ms: float
     """Wall time of the retrieval (or the reference layout) and the cut."""
+    tokens: int
+    """cl100k tokens of ``text``."""
 
 
 def announce(system: MemorySystem, questions: Sequence[str], namespace: str) -> None:
@@ -93,7 +97,8 @@ def retrieved(
     render: Callable[[Hit], str] | None = None,
     needs: str | None = None,
 ) -> Context:
-    """One ``retrieve`` at ``k``, cut best-first to ``budget`` cl100k tokens.
+    """One ``retrieve`` at ``k``, cut to ``budget`` cl100k tokens in the system's rank order
+    (:func:`memsuite.eval.budget.within_budget`).
 
     Args:
         render: A hit as the answer model sees it; used when every hit's metadata holds ``needs``,
@@ -102,13 +107,11 @@ def retrieved(
     """
     started = time.perf_counter()
     result = system.retrieve(question, k=k, namespace=namespace)
-    hits = tuple(result.hits)
-    if render is not None and hits and all(needs in (h.metadata or {}) for h in hits):
-        full = CONTEXT_SEPARATOR.join(render(h) for h in hits)
-    else:
-        full = result.context
-    text, truncated = cut_to_tokens(full or NO_MEMORY, budget)
-    return Context(text, truncated, hits, (time.perf_counter() - started) * 1000)
+    hits = result.hits
+    rendered = render is not None and hits and all(needs in (h.metadata or {}) for h in hits)
+    handed = within_budget(result, budget, render=render if rendered else None)
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    return Context(handed.text, handed.cut, handed.hits, elapsed_ms, handed.tokens)
 
 
 def reference(
@@ -130,7 +133,7 @@ def reference(
         laid_out = list(blocks())
     text, truncated, start = cut_blocks([text for text, _ in laid_out], budget, separator)
     hits = tuple(h for _, h in laid_out[start:] if h is not None)
-    return Context(text, truncated, hits, (time.perf_counter() - started) * 1000)
+    return Context(text, truncated, hits, (time.perf_counter() - started) * 1000, count_tokens(text))
 
 
 def given(
@@ -222,5 +225,5 @@ def answer_row(
         answer=(answer.data if parse is not None else answer.text) if replied else None,
         verdicts=verdicts,
         usage=usage,
-        metadata=dict(metadata),
+        metadata={**metadata, "context_tokens": context.tokens, "context_cut": context.truncated},
     )

@@ -280,6 +280,9 @@ def run_header(
     answer_llm, internal_llm, judge_llm = clients["answer"], clients["internal"], clients["judge"]
     header = base_header(config.to_dict(), CODE_ROOT, definition(config.benchmark).data)
     header["embedder"] = embedder.identity()
+    # What every system was asked for and what it could hand over: k as configured (None: unset) and
+    # as used, and the budget.
+    header["retrieval"] = {"k": config.k, "depth": config.depth, "context_tokens": config.context_tokens}
     header["answer_llm"] = answer_llm.identity() if answer_llm is not None else None
     header["internal_llm"] = internal_llm.identity() if internal_llm is not None else None
     header["judge_llm"] = judge_llm.identity() if judge_llm is not None and uses_llm_judges else None
@@ -409,7 +412,8 @@ def _compute_unit(
     error record: :func:`~memsuite.eval.run.units.unit_or_error`)."""
     started = time.perf_counter()
     ctx = found.context(
-        k=config.k,
+        k=config.depth,
+        context_tokens=config.context_tokens,
         answer_llm=views["answer"],
         judges=config.judges,
         judge_llm=views.get("judge"),
@@ -417,6 +421,8 @@ def _compute_unit(
         workdir=folder.work_dir(spec.key, unit),
         options=dict(config.benchmark_options),
     )
+    if config.context_tokens is not None:  # a system with a limit of its own is given the budget too
+        resources = {**resources, "context_tokens": config.context_tokens}
     system = get_system(spec.name, resources=resources, **spec.args)
     rows = [_label(row, spec.key) for row in benchmark.run_unit(system, unit, ctx)]
     usage = _unit_usage(system.usage(), _llm_usage(views.values()))

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from memsuite.eval.budget import fill_depth
+
 _SCHEMA = ConfigDict(frozen=True, extra="forbid", coerce_numbers_to_str=True)
 
 
@@ -70,8 +72,13 @@ class RunConfig(BaseModel):
     """Systems to run, in order."""
     name: str = "run"
     """Run name; the default output folder is runs/<name>."""
-    k: Annotated[int, Field(strict=True, ge=1)] = 5
-    """Retrieval depth handed to every system."""
+    k: Annotated[int, Field(strict=True, ge=1)] | None = None
+    """Retrieval depth handed to every system; unset: 5, or with ``context_tokens`` enough hits to fill
+    the budget (:func:`memsuite.eval.budget.fill_depth`), so a set ``k`` is an upper bound."""
+    context_tokens: Annotated[int, Field(strict=True, ge=1)] | None = None
+    """The context budget, cl100k tokens: what every system hands the answer model and the judges is
+    cut to it by the driver, in the system's rank order (:mod:`memsuite.eval.budget`); a system that
+    takes ``context_tokens`` is also given it. Unset: no budget but the answer model's window."""
     answer_llm: Any = None
     """None (retrieval-only), "local" (embedded SmolLM2 server) or an endpoint mapping
     {model, base_url, api_key_env, ...} for the answer LLM."""
@@ -126,12 +133,22 @@ class RunConfig(BaseModel):
             raise ValueError(f"two systems share a label ({labels}); give variants a 'label'")
         return self
 
+    @property
+    def depth(self) -> int:
+        """The ``k`` every system is asked for (:func:`memsuite.eval.budget.fill_depth`)."""
+        return fill_depth(self.k, self.context_tokens)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data, as run headers store it. An unset ``judge_llm`` is left out, so run folders
         written before the field existed resume."""
         data = self.model_dump()
         if data["judge_llm"] is None:
             del data["judge_llm"]
+        # Without a budget the depth is stored as used (5 when unset) and the budget left out: the form
+        # of the runs written before the budget existed, so their headers compare equal on resume.
+        if data["context_tokens"] is None:
+            del data["context_tokens"]
+            data["k"] = self.depth
         # The embedder in its shortest form when only its folder is set (None or the folder), the form
         # a config naming only a folder is stored in, so such a run's header compares equal on resume.
         embedder, default = data["embedder"], EmbedderSpec()

@@ -111,8 +111,6 @@ class BeamBenchmark:
         abilities: Only questions of these abilities.
         per_ability: At most this many questions per ability and conversation.
         granularity: ``message``, ``turn`` or ``batch`` documents (:mod:`.schema`).
-        max_context_tokens: Cut contexts to this many cl100k tokens; default the answer model's window
-            less room for the prompt, when the endpoint reports it.
         answer_max_tokens: Answer budget.
 
     Raises:
@@ -129,7 +127,6 @@ class BeamBenchmark:
         abilities: Sequence[str] | None = None,
         per_ability: int | None = None,
         granularity: str = "message",
-        max_context_tokens: int | None = None,
         answer_max_tokens: int = ANSWER_MAX_TOKENS,
     ) -> None:
         if granularity not in GRANULARITIES:
@@ -140,7 +137,6 @@ class BeamBenchmark:
         scales, chats, abilities = ([x] if isinstance(x, str) else x for x in (scales, chats, abilities))
         self.data = BeamData(path, scales=scales, chats=chats, abilities=abilities, per_ability=per_ability)
         self.granularity = granularity
-        self.max_context_tokens = max_context_tokens
         self.answer_max_tokens = answer_max_tokens
         conversations = self.data.conversations.values()
         self.source = {
@@ -198,7 +194,7 @@ class BeamBenchmark:
             no_ranking = "the memories are not the conversation's documents"
         else:
             no_ranking = None
-        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
+        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS)
         if isinstance(system, ReferenceContext):
             context = given(
                 system,

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval import answer as shared
+from memsuite.eval.budget import hits_within
 from memsuite.eval.benchmarks.dynamicmem import scoring
 from memsuite.eval.benchmarks.dynamicmem.judges import FieldsCase, service_fields, value_fields
 from memsuite.eval.benchmarks.dynamicmem.loader import (
@@ -417,11 +418,17 @@ class DynamicMemBenchmark:
         shared = {name: getattr(system, name) for name in ("embedder", "llm") if hasattr(system, name)}
         return type(system).load(path, **accepted_resources(type(system), shared))
 
-    def _retrieve(self, system: MemorySystem, query: str, k: int, namespace: str) -> tuple[list[Hit], float]:
+    def _retrieve(
+        self, system: MemorySystem, query: str, k: int, namespace: str, budget: int | None
+    ) -> tuple[list[Hit], float, dict[str, Any]]:
+        """The hits of one search, cut to the run's context budget in rank order
+        (:func:`memsuite.eval.budget.hits_within`), its latency, and the row's record of the cut."""
         started = time.perf_counter()
         with system.timed("retrieve"):
-            hits = system.search(query, k=k, namespace=namespace)
-        return hits, (time.perf_counter() - started) * 1000
+            found = system.search(query, k=k, namespace=namespace)
+        handed = hits_within(found, budget)
+        latency = (time.perf_counter() - started) * 1000
+        return list(handed.hits), latency, {"context_tokens": handed.tokens, "context_cut": handed.cut}
 
     def _ask(
         self,
@@ -469,7 +476,9 @@ class DynamicMemBenchmark:
 
         for key in cp.completion_keys():
             task, gold = cp.completion[key], cp.gold_value(key)
-            hits, latency = self._retrieve(system, task.retrieval_query, k, namespace)
+            hits, latency, handed = self._retrieve(
+                system, task.retrieval_query, k, namespace, ctx.context_tokens
+            )
             blocks = [hit.text for hit in hits]
             retrieved = list(dict.fromkeys(i for hit in hits for i in _ids_of(hit)))
             metadata = {
@@ -480,6 +489,7 @@ class DynamicMemBenchmark:
                 "gold_evidence_ids": list(cp.gold_evidence_ids(key)),
                 # The evidence of the current value only, for failure-stage attribution (.diagnostics).
                 "value_evidence_ids": list(user.value_evidence_ids(cp, key)),
+                **handed,
             }
             usage: dict[str, Any] = {"latency_ms": latency, "k": k, "hits": len(hits)}
             answer_text, verdicts = None, {}
@@ -541,7 +551,7 @@ class DynamicMemBenchmark:
         ctx: RunContext,
         prediction: dict[str, Any],
     ) -> Row:
-        hits, latency = self._retrieve(system, item.retrieval_query, k, namespace)
+        hits, latency, handed = self._retrieve(system, item.retrieval_query, k, namespace, ctx.context_tokens)
         blocks = [hit.text for hit in hits]
         metadata = {
             **metadata,
@@ -552,6 +562,7 @@ class DynamicMemBenchmark:
             "retrieved_app_log_ids": list(dict.fromkeys(i for hit in hits for i in _ids_of(hit))),
             "gold_evidence_ids": list(item.gold_evidence_ids),
             "scoring_points": [p.to_dict() for p in item.answer_scoring_points],
+            **handed,
         }
         usage: dict[str, Any] = {"latency_ms": latency, "k": k, "hits": len(hits)}
         answer_text, verdicts = None, {}

@@ -178,8 +178,6 @@ class LocomoBenchmark:
         max_questions: At most this many questions per conversation (a quick look), default all.
         categories: Only questions of these categories (1-5), default every one; ``max_questions``
             then counts the chosen ones.
-        max_context_tokens: Cut contexts to this many cl100k tokens; default the answer model's window
-            (less room for the prompt) when the endpoint reports it, else no cut.
         adversarial_in_overall: Count category 5 in the overall score (the published tables do not).
         answer_max_tokens: Answer budget (LoCoMo's 32).
         answer_key: ``original``, ``audited`` or ``both`` (module docstring).
@@ -198,7 +196,6 @@ class LocomoBenchmark:
         *,
         conversations: Sequence[str] | int | None = None,
         max_questions: int | None = None,
-        max_context_tokens: int | None = None,
         adversarial_in_overall: bool = False,
         answer_max_tokens: int = ANSWER_MAX_TOKENS,
         answer_key: str = "both",
@@ -250,7 +247,6 @@ class LocomoBenchmark:
             )
         self.conversations = {sample_id: by_id[sample_id] for sample_id in chosen}
         self.max_questions = max_questions
-        self.max_context_tokens = max_context_tokens
         self.adversarial_in_overall = bool(adversarial_in_overall)
         self.answer_max_tokens = answer_max_tokens
         # What this run asks, not what the file holds: the chosen conversations and their questions.
@@ -304,7 +300,7 @@ class LocomoBenchmark:
             failures += system.ingest_session(to_session(conversation, session), namespace=namespace).failures
         system.finalize(namespace=namespace)
         turns = stores(system, namespace, "dia_id")
-        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
+        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS)
         questions = self.questions_of(unit_id)
         announce(system, [q.question for q in questions], namespace)
         for question in questions:

@@ -140,8 +140,6 @@ class LongMemEvalBenchmark:
         question_types: Only these types.
         question_ids: Only these questions.
         per_type: The first N questions of each type (a stratified subset).
-        max_context_tokens: Cut contexts to this many cl100k tokens; default the answer model's window
-            less room for the prompt, when the endpoint reports it.
         answer_max_tokens: Answer budget.
 
     Raises:
@@ -157,7 +155,6 @@ class LongMemEvalBenchmark:
         question_types: Sequence[str] | None = None,
         question_ids: Sequence[str] | None = None,
         per_type: int | None = None,
-        max_context_tokens: int | None = None,
         answer_max_tokens: int = ANSWER_MAX_TOKENS,
     ) -> None:
         if granularity not in GRANULARITIES:
@@ -171,7 +168,6 @@ class LongMemEvalBenchmark:
             question_ids = [question_ids]
         self.file = LmeFile(path, question_types=question_types, question_ids=question_ids, per_type=per_type)
         self.granularity = granularity
-        self.max_context_tokens = max_context_tokens
         self.answer_max_tokens = answer_max_tokens
         self.source = {
             "kind": "official",
@@ -224,7 +220,7 @@ class LongMemEvalBenchmark:
             if ranking is not None
             else None
         )
-        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
+        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS)
         if reference_row:
             context = reference(
                 system, lambda: [(b, None) for b in reference_blocks(question, system.scope)], budget=budget

@@ -20,12 +20,14 @@ budget 1) and, when the run has an answer LLM, one answer call with the same pro
 The answer call, its usage, the failed-call rule and the judges run in the shared step
 (:mod:`memsuite.eval.answer`); the judges are defined in :mod:`.judges`.
 
-The context handed to the answer LLM is cut to ``max_context_tokens`` cl100k tokens when set (by
-default the answer model's window minus room for the prompt and the answer, when the endpoint says
-what it is): a 135M local model has 2K-8K tokens, one MEME chunk alone can hold 4K. The row keeps the
-full retrieved context (``context``; the evidence verdict judges it) and records the cut in
-``metadata``: ``answer_context_tokens``, ``context_truncated`` and ``evidence_after_cut`` (the
-evidence verdict on the cut context: False where the cut dropped evidence the memory returned).
+What a system retrieves is cut to the run's ``context_tokens`` budget in its rank order
+(:mod:`memsuite.eval.budget`) before anything judges it: the row's ``context`` is what the memory
+handed over, ``metadata.context_tokens`` its size and ``metadata.context_cut`` whether the budget cut
+it. The answer model's window is a cap on top (its window minus room for the prompt and the answer,
+when the endpoint says what it is): a 135M local model has 2K-8K tokens, one MEME chunk alone can
+hold 4K. That cut is recorded in ``metadata``: ``answer_context_tokens``, ``context_truncated`` and
+``evidence_after_cut`` (the evidence verdict on the cut context: False where the cut dropped evidence
+the memory returned).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from memsuite.eval.benchmarks.meme.matching import contains, normalize
 from memsuite.eval.benchmarks.meme.release import UpstreamChange, old_value_of, root_entity, upstream_change
 from memsuite.eval.benchmarks.meme.schema import DELETION_GOLD, Episode, Question
 from memsuite.eval.benchmarks.meme.scoring import meme_scores
+from memsuite.eval.budget import within_budget
 from memsuite.eval.data.shared import data_path
 from memsuite.eval.protocol import JudgeScores, Row, RunContext, Scores
 from memsuite.memory_systems.base import MemorySystem
@@ -252,8 +255,6 @@ class MemeBenchmark:
         episodes: Number of generated episodes (when ``data`` is None).
         filler: Generated filler budget: "none", "32k" or "128k".
         seed: Generator seed.
-        max_context_tokens: Cut the context handed to the answer LLM to this many tokens; default
-            derived from the answer model's window when the endpoint reports it.
         snapshots: Record ``snapshot()`` after every session into the unit's work folder.
         domain: Only episodes of this domain (personal_life / software_project).
         answer_max_tokens: Answer budget (the paper's 500; a small local model rambles to the cap,
@@ -270,7 +271,6 @@ class MemeBenchmark:
         episodes: int = 3,
         filler: str = "none",
         seed: int = 0,
-        max_context_tokens: int | None = None,
         snapshots: bool = True,
         domain: str | None = None,
         answer_max_tokens: int = ANSWER_MAX_TOKENS,
@@ -292,7 +292,6 @@ class MemeBenchmark:
             raise ConfigError(f"no MEME episodes to run ({source})")
         self.source = source
         self.episodes: dict[str, Episode] = {e.episode_id: e for e in loaded}
-        self.max_context_tokens = max_context_tokens
         self.snapshots = snapshots
         self.answer_max_tokens = answer_max_tokens
 
@@ -354,10 +353,12 @@ class MemeBenchmark:
         flags,
     ) -> Row:
         started = time.perf_counter()
-        retrieved = system.retrieve(question.question, k=ctx.k, namespace=episode.episode_id).context
+        result = system.retrieve(question.question, k=ctx.k, namespace=episode.episode_id)
+        handed = within_budget(result, ctx.context_tokens)
+        retrieved = handed.text
         retrieve_ms = (time.perf_counter() - started) * 1000
-        # The evidence verdict judges what the memory returned; the answer model may see less.
-        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
+        # The evidence verdict judges what the memory handed over; the answer model may see less.
+        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS)
         cut, truncated, cut_tokens = cut_context(retrieved, budget)
         case = meme_case(episode, question, phase)
         names = list(case.names)
@@ -394,6 +395,8 @@ class MemeBenchmark:
                 "old_value": case.old,
                 "hop": question.resolved_hop,
                 "domain": episode.domain,
+                "context_tokens": handed.tokens,
+                "context_cut": handed.cut,
                 "context_truncated": truncated,
                 "answer_context_tokens": cut_tokens,
                 "evidence_after_cut": evidence_after_cut,

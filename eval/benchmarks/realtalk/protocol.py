@@ -102,8 +102,6 @@ class RealtalkBenchmark:
         max_questions: At most this many questions per chat (after ``categories``).
         granularity: ``message`` or ``session`` documents (:mod:`.documents`).
         captions: Add a shared image's caption to its message's document (default the text alone).
-        max_context_tokens: Cut contexts to this many cl100k tokens; default the answer model's window
-            less room for the prompt, when the endpoint reports it.
         answer_max_tokens: Answer budget.
 
     Raises:
@@ -120,7 +118,6 @@ class RealtalkBenchmark:
         max_questions: int | None = None,
         granularity: str = "message",
         captions: bool = False,
-        max_context_tokens: int | None = None,
         answer_max_tokens: int = ANSWER_MAX_TOKENS,
     ) -> None:
         if granularity not in GRANULARITIES:
@@ -153,7 +150,6 @@ class RealtalkBenchmark:
         self.max_questions = max_questions
         self.granularity = granularity
         self.captions = captions
-        self.max_context_tokens = max_context_tokens
         self.answer_max_tokens = answer_max_tokens
         self.source = {
             "kind": "official",
@@ -196,7 +192,7 @@ class RealtalkBenchmark:
             failures += ingested.failures
         system.finalize(namespace=namespace)
         ranked = not isinstance(system, ReferenceContext) and stores(system, namespace, "position")
-        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
+        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS)
         holder = holders(corpus)
         ids = [d.doc_id for d in corpus]
         questions = self.questions_of(unit_id)

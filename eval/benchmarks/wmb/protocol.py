@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import judge, memory_flags
+from memsuite.eval.budget import hits_within
 from memsuite.eval.benchmarks.wmb.catalogue import DATA
 from memsuite.eval.benchmarks.wmb.judges import JudgeFn, WMBCase
 from memsuite.eval.benchmarks.wmb.loader import (
@@ -53,6 +54,8 @@ from memsuite.eval.benchmarks.wmb.scoring import WMB_LAYOUT, kept_hits, result_j
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import JudgeScores, Row, RunContext, Scores
 from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.records import Hit
+from memsuite.memory_systems.tokens import count_tokens
 from memsuite.memory_systems.errors import ConfigError
 
 logger = logging.getLogger(__name__)
@@ -309,10 +312,14 @@ class WMBBenchmark:
                     }
                 )
         returned = kept_hits(hits, min_score, merge=len(question.namespaces) > 1)
-        memories = [hit["text"] for hit in returned]
+        # The run's context budget, in rank order, on what the cutoff kept.
+        handed = hits_within([Hit(str(h["id"]), h["text"], h["score"]) for h in returned], ctx.context_tokens)
+        returned = returned[: len(handed.hits)]  # a prefix: the budget keeps whole hits in rank order
+        memories = [hit.text for hit in handed.hits]
+        context = "\n".join(memories)
         case = WMBCase(question, tuple(memories), self.llm_judges, self.judge_mode == "official")
         usage: dict[str, Any] = {"latency_ms": latency_ms, "search_calls": len(question.namespaces)}
-        verdicts = judge(ctx, case, None, "\n".join(memories), usage)
+        verdicts = judge(ctx, case, None, context, usage)
         return Row(
             system=system.name,
             benchmark=ctx.benchmark,
@@ -320,7 +327,7 @@ class WMBBenchmark:
             question_id=question.id,
             question=question.text,
             gold=question.gold_answer,
-            context="\n".join(memories),
+            context=context,
             verdicts=verdicts,
             usage=usage,
             metadata={
@@ -328,6 +335,8 @@ class WMBBenchmark:
                 "category": question.category,
                 "category2": question.category2,
                 "part": "A" if question.is_part_a else "B",
+                "context_tokens": count_tokens(context),
+                "context_cut": handed.cut,
                 "namespaces": list(question.namespaces),
                 "required_memories": list(question.required_memories),
                 "gold_turn_ids": list(question.gold_turn_ids),

@@ -19,6 +19,7 @@ from memsuite.eval.registry import definition
 from memsuite.eval.retrieval_qa.adversarial import choice_options
 from memsuite.eval.retrieval_qa.step import Context
 from memsuite.memory_systems.llm import LLMFailure
+from memsuite.memory_systems.tokens import count_tokens
 
 Q = Question(0, "When did Caroline go to the support group?", 2, "7 May 2023", None, ("D1:3",))
 CASE = LocomoCase(Q, ("D1:3", "D1:4"), True, True)
@@ -30,7 +31,7 @@ def answer_question(ctx, case, context, *, sample_id):
         ctx,
         SimpleNamespace(name="bm25"),
         case,
-        Context(context, False, (), 0.0),
+        Context(context, False, (), 0.0, count_tokens(context)),
         sample_id=sample_id,
         metadata={},
     )

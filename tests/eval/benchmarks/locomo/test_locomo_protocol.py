@@ -4,6 +4,7 @@ retrieval-only run through the runner."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -90,10 +91,8 @@ def test_reference_rows_full_context_and_gold_evidence(shared_data):
             assert row.verdicts["evidence"]["recall"] == 1.0
     assert all(len(r.metadata["retrieved_dia_ids"]) == 419 for r in full_rows)  # every turn of conv-26
     # Cut to a small window, full_context drops the oldest turns first.
-    small = LocomoBenchmark(
-        shared_data / DEV, conversations=["conv-26"], max_questions=1, max_context_tokens=300
-    )
-    (row,) = small.run_unit(get_system("full_context"), "conv-26", ctx)
+    small = LocomoBenchmark(shared_data / DEV, conversations=["conv-26"], max_questions=1)
+    (row,) = small.run_unit(get_system("full_context"), "conv-26", replace(ctx, context_tokens=300))
     assert (
         row.metadata["context_truncated"]
         and row.metadata["retrieved_dia_ids"][-1] == small.conversations["conv-26"].turns[-1].dia_id

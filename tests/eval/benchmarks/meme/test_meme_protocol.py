@@ -12,6 +12,7 @@ from memsuite.eval.benchmarks.meme.schema import Question
 from memsuite.eval.run.config import config_from_dict
 from memsuite.eval.run.folder import load_run
 from memsuite.eval.run.runner import run
+from memsuite.memory_systems.tokens import count_tokens
 
 
 def truncate_tokens(text: str, max_tokens: int | None) -> tuple[str, bool]:
@@ -367,14 +368,22 @@ def test_failed_judge_calls_are_null_verdicts_and_fail_the_run(episode_file, tmp
     assert header["judge_llm_is_answer_llm"] is False and header["judge_llm"]["model"] == "dead-model"
 
 
-def test_evidence_judges_the_full_retrieved_context_and_records_the_cut(episode_file, tmp_path):
-    options = {"data": str(episode_file), "max_context_tokens": 5}
-    config = _config(episode_file, systems=["bm25"], benchmark_options=options)
+def test_the_context_budget_cuts_before_the_evidence_judge_and_the_row_records_it(episode_file, tmp_path):
+    options = {"data": str(episode_file)}
+    config = _config(episode_file, systems=["bm25"], benchmark_options=options, context_tokens=5)
     rows = {r.question_id: r for r in run(config, out_dir=tmp_path / "run", show_progress=False).rows()}
     er = rows["after-00-ER"]
-    # The memory returned the crash log; the 5-token cut drops it: evidence judges what memory returned.
-    assert ERROR_LOG in er.context and er.verdicts["evidence"]["correct"] is True
-    assert er.metadata["context_truncated"] is True and er.metadata["answer_context_tokens"] == 5
-    assert er.metadata["evidence_after_cut"] is False
+    # The memory returned the crash log; the 5-token budget drops it before the evidence judge sees it.
+    assert ERROR_LOG not in er.context and er.verdicts["evidence"]["correct"] is False
+    assert er.metadata["context_cut"] is True and count_tokens(er.context) <= 5
+    assert er.metadata["context_tokens"] == count_tokens(er.context)
     # Six sessions' chunks at k=2: the memory holds more than k items after the change.
     assert er.metadata["context_is_whole_memory"] is False and er.metadata["memory_items"] > 2
+    uncut = {
+        r.question_id: r
+        for r in run(
+            _config(episode_file, systems=["bm25"]), out_dir=tmp_path / "u", show_progress=False
+        ).rows()
+    }["after-00-ER"]
+    assert ERROR_LOG in uncut.context and uncut.verdicts["evidence"]["correct"] is True
+    assert uncut.metadata["context_cut"] is False
