@@ -22,15 +22,38 @@ def sms(phone_id: Any, when: str, text: str, contact: str = "Zhang Wei") -> dict
 
 
 def photo(phone_id: Any, when: str, caption: str) -> dict:
-    location = {"province": "Shanghai", "city": "Shanghai", "district": "Pudong", "streetName": "Pudong Avenue",
-                "streetNumber": "No. 12", "poi": "Riverside Cafe"}  # fmt: skip
-    return {"type": "photo", "event_id": 2, "title": "IMG_1", "caption": caption, "datetime": when,
-            "location": location, "faceRecognition": [], "phone_id": phone_id}  # fmt: skip
+    location = {
+        "province": "Shanghai",
+        "city": "Shanghai",
+        "district": "Pudong",
+        "streetName": "Pudong Avenue",
+        "streetNumber": "No. 12",
+        "poi": "Riverside Cafe",
+    }
+    return {
+        "type": "photo",
+        "event_id": 2,
+        "title": "IMG_1",
+        "caption": caption,
+        "datetime": when,
+        "location": location,
+        "faceRecognition": [],
+        "phone_id": phone_id,
+    }
 
 
-def question(text: str, evidence: list, ask_time: str = "2025-02", answer: str = "an answer", **extra: Any) -> dict:
-    return {"question": text, "answer": answer, "question_type": "Information Extraction", "ask_time": ask_time,
-            "evidence": evidence, "score_points": [{"description": "names it", "score": 5}], **extra}  # fmt: skip
+def question(
+    text: str, evidence: list, ask_time: str = "2025-02", answer: str = "an answer", **extra: Any
+) -> dict:
+    return {
+        "question": text,
+        "answer": answer,
+        "question_type": "Information Extraction",
+        "ask_time": ask_time,
+        "evidence": evidence,
+        "score_points": [{"description": "names it", "score": 5}],
+        **extra,
+    }
 
 
 def write_user(root: Path, phone: dict[str, list], questions: list[dict], name: str = "annuser") -> Path:
@@ -59,12 +82,34 @@ def small_user(root: Path) -> Path:
     }
     choice = [{"option": "A", "content": "Riverside Cafe"}, {"option": "B", "content": "Home"}]
     questions = [
-        question("Where did Zhang Wei suggest dinner?", [{"type": "sms", "id": 0}, {"type": "photo", "id": "0"}]),
-        question("Where was the ramen eaten?", [{"type": "photo", "id": 0}], answer="A", options=choice,
-                 question_type="Multi-hop reasoning", score_points=None),
-        question("What is my passport number?", [], answer="Unable to answer", question_type="Unanswerable",
-                 score_points=[]),
-        question("When does the parcel arrive?", [{"type": "sms", "id": 2}, {"type": "agent_chat", "id": 4},
-                 {"type": "sms", "id": 99}, {"error": "no match"}, "sms 3"], ask_time="2025-02"),
-    ]  # fmt: skip
+        question(
+            "Where did Zhang Wei suggest dinner?", [{"type": "sms", "id": 0}, {"type": "photo", "id": "0"}]
+        ),
+        question(
+            "Where was the ramen eaten?",
+            [{"type": "photo", "id": 0}],
+            answer="A",
+            options=choice,
+            question_type="Multi-hop reasoning",
+            score_points=None,
+        ),
+        question(
+            "What is my passport number?",
+            [],
+            answer="Unable to answer",
+            question_type="Unanswerable",
+            score_points=[],
+        ),
+        question(
+            "When does the parcel arrive?",
+            [
+                {"type": "sms", "id": 2},
+                {"type": "agent_chat", "id": 4},
+                {"type": "sms", "id": 99},
+                {"error": "no match"},
+                "sms 3",
+            ],
+            ask_time="2025-02",
+        ),
+    ]
     return write_user(root, phone, questions)
