@@ -107,11 +107,12 @@ results: install
 	$(BIN)/memsuite run configs/longmemeval_quick.yaml --out runs/results/longmemeval_quick --quiet
 	$(BIN)/memsuite run configs/beam_quick.yaml --out runs/results/beam_quick --quiet
 	$(BIN)/memsuite run configs/realtalk_quick.yaml --out runs/results/realtalk_quick --quiet
+	$(BIN)/memsuite run configs/lifebench_quick.yaml --out runs/results/lifebench_quick --quiet
 	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
 		--report-dir runs/results/meme_topk/report --quiet
 	rm -rf results/meme_quick results/wmb_sample results/dynamicmem_quick results/meme_topk \
 		results/locomo_quick results/longmemeval_quick results/beam_quick results/realtalk_quick \
-		results/leaderboard
+		results/lifebench_quick results/leaderboard
 	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
 		--report-dir results/meme_topk --report-only --quiet
 	$(BIN)/memsuite report runs/results/meme_quick --out results/meme_quick
@@ -121,9 +122,10 @@ results: install
 	$(BIN)/memsuite report runs/results/longmemeval_quick --out results/longmemeval_quick
 	$(BIN)/memsuite report runs/results/beam_quick --out results/beam_quick
 	$(BIN)/memsuite report runs/results/realtalk_quick --out results/realtalk_quick
+	$(BIN)/memsuite report runs/results/lifebench_quick --out results/lifebench_quick
 	$(BIN)/memsuite report runs/results/meme_quick runs/results/wmb_sample runs/results/dynamicmem_quick \
 		runs/results/locomo_quick runs/results/longmemeval_quick runs/results/beam_quick \
-		runs/results/realtalk_quick --out results/leaderboard --no-plots
+		runs/results/realtalk_quick runs/results/lifebench_quick --out results/leaderboard --no-plots
 	$(BIN)/python perf/locomo_recall_table.py runs/results/locomo_quick --ks 5 10 25 \
 		> results/locomo_quick/recall_at_k.md
 

@@ -330,7 +330,11 @@ class Scores:
 
 
 class Benchmark(Protocol):
-    """A benchmark as the runner sees it (its name comes from its declaration, in ``RunContext``)."""
+    """A benchmark as the runner sees it (its name comes from its declaration, in ``RunContext``).
+
+    Optionally it also has ``header() -> dict``: what it read of its data (files absent, records skipped),
+    recorded under the run header's ``benchmark``.
+    """
 
     def units(self) -> list[str]:
         """Ids of the work units, in order."""

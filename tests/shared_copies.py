@@ -12,6 +12,7 @@ SHARED_COPIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "longmemeval": ("longmemeval", ("longmemeval_oracle", "longmemeval_s")),
     "beam": ("beam", ("beam_100k", "beam_500k", "beam_1m")),
     "realtalk": ("realtalk", ("realtalk",)),
+    "lifebench": ("lifebench", ("lifebench",)),
     "wmb100k": ("wmb100k", ("wmb100k",)),
     "locomo_audit": ("published/locomo/audit", ("locomo_audit_errors", "locomo_audit_answers")),
     "locomo_zep_grades": ("published/locomo/zep_locomo_grades.dev.json", ("locomo_zep_grades",)),

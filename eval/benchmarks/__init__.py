@@ -8,6 +8,7 @@ and no benchmark's package imports another's (what two share lives in :mod:`mems
 - ``longmemeval``: LongMemEval, one haystack per question; the official retrieval metrics.
 - ``beam``: BEAM, conversations of 128K to 10M tokens with probing questions per memory ability.
 - ``realtalk``: REALTALK, 21 days of real human chat; cited evidence messages scored per category.
+- ``lifebench``: LifeBench, a year of a person's phone records; questions asked in time cite records.
 
 A package's parts: ``__init__.py`` (its ``@benchmark`` declaration), ``schema.py`` and ``loader.py`` (data),
 ``catalogue.py`` (its data option and catalogue entries), ``generator/`` (synthetic data, where there is

@@ -209,6 +209,9 @@ def _run_units(
         oracle = oracle_roles(config)
         if oracle:
             header["oracle_llm"] = {"roles": oracle, "note": ORACLE_NOTE}
+        describe = getattr(benchmark, "header", None)
+        if callable(describe):  # optional: what the benchmark read (absent files, skipped records)
+            header["benchmark"] = describe()
         header["units"] = {"total": total, "already_done": len(done)}
         header["code"] = code[0]
         if previous is not None:

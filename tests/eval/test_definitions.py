@@ -38,6 +38,26 @@ def _beam(tmp: Path) -> dict[str, Any]:
     return {"data": str(tmp / "chats")}
 
 
+def _lifebench(tmp: Path) -> dict[str, Any]:
+    user = tmp / "lifebench" / "ann"
+    (user / "phone_data").mkdir(parents=True)
+    (user / "QA").mkdir()
+    sms = {"type": "sms", "phone_id": 0, "datetime": "2025-01-05 09:00:00", "contactName": "Bo",
+           "message_content": "My cat is called Tofu.", "message_type": "Receive"}  # fmt: skip
+    (user / "phone_data" / "sms.json").write_text(json.dumps([sms]))
+    asked = {"ask_time": "2025-01", "evidence": [{"type": "sms", "id": 0}]}
+    questions = [
+        {**asked, "question": "What is the cat called?", "answer": "Tofu",
+         "question_type": "Information Extraction", "score_points": [{"description": "Tofu", "score": 1}]},
+        {**asked, "question": "Which is the cat?", "answer": "A", "question_type": "Multi-hop reasoning",
+         "options": [{"option": "A", "content": "Tofu"}, {"option": "B", "content": "Miso"}]},
+        {**asked, "question": "What is my passport number?", "answer": "Unable to answer",
+         "question_type": "Unanswerable", "evidence": [], "score_points": []},
+    ]  # fmt: skip
+    (user / "QA" / "QA_clean.json").write_text(json.dumps(questions))
+    return {"data": str(tmp / "lifebench")}
+
+
 def _locomo(tmp: Path) -> dict[str, Any]:
     conversation = {
         "speaker_a": "Ann",
@@ -126,6 +146,7 @@ def _wmb(tmp: Path) -> dict[str, Any]:
 SMALL = {
     "beam": _beam,
     "dynamicmem": lambda tmp: {"users": 1, "months": 3, "activity": 0.2, "checkpoints": [1]},
+    "lifebench": _lifebench,
     "locomo": _locomo,
     "longmemeval": _longmemeval,
     "meme": lambda tmp: {"episodes": 1, "filler": "none", "seed": 0},
