@@ -109,8 +109,6 @@ class LifebenchBenchmark:
         max_questions: At most this many questions per user (after ``question_types``; in released order).
         summaries: Add each record's ``summarized_info`` (the generator's summary) to its document.
         skip_bad: Leave malformed records and questions out (counted in the source) instead of refusing.
-        max_context_tokens: Cut contexts to this many cl100k tokens; default the answer model's window
-            less room for the prompt, when the endpoint reports it.
         answer_max_tokens: Answer budget.
 
     Raises:
@@ -127,7 +125,6 @@ class LifebenchBenchmark:
         max_questions: int | None = None,
         summaries: bool = False,
         skip_bad: bool = False,
-        max_context_tokens: int | None = None,
         answer_max_tokens: int = ANSWER_MAX_TOKENS,
     ) -> None:
         for name, value in (("summaries", summaries), ("skip_bad", skip_bad)):
@@ -153,7 +150,6 @@ class LifebenchBenchmark:
         self.question_types = None if question_types is None else tuple(question_types)
         self.max_questions = max_questions
         self.summaries = summaries
-        self.max_context_tokens = max_context_tokens
         self.answer_max_tokens = answer_max_tokens
         self.source = {
             "kind": "official",
@@ -191,7 +187,7 @@ class LifebenchBenchmark:
             raise ConfigError(f"lifebench: unknown unit {unit_id!r}; units: {', '.join(self.users)}")
         system.reset(namespace=unit_id)
         memory = _Memory(system, user, unit_id, self.summaries)
-        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS, self.max_context_tokens)
+        budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS)
         ordered = sorted(self.questions_of(unit_id), key=lambda q: (q.asked, q.index))
         for asked, group in groupby(ordered, key=lambda q: q.asked):
             questions = list(group)

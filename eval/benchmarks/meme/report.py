@@ -346,11 +346,11 @@ def _meme_cut_table(runs, systems, prefix) -> Table | None:
         (*prefix, "system", "questions", "context cut", "evidence dropped by the cut"),
         records,
         (
-            "context cut: questions (before and after) whose retrieved context was cut to "
-            "max_context_tokens before the answer call (metadata.context_truncated); evidence dropped: the "
-            "evidence judge passes the full context and fails the cut one (metadata.evidence_after_cut), "
-            "so the answer model never saw what the memory found. The evidence table judges the full "
-            "context.",
+            "context cut: questions (before and after) whose context was cut to the answer model's "
+            "window before the answer call (metadata.context_truncated); evidence dropped: the evidence "
+            "judge passes the context the memory handed over and fails the cut one "
+            "(metadata.evidence_after_cut), so the answer model never saw what the memory found. The "
+            "evidence table judges the context handed over (after the run's context_tokens budget).",
         ),
     )
 

@@ -214,13 +214,8 @@ def test_generated_episode_end_to_end_with_bm25_and_the_real_local_model(tmp_pat
             "answer_llm": _embedded_endpoint(local_llm),
             "judges": ["rule"],
             # Short contexts and answers keep the 2-core CPU model at a few seconds per question.
-            "benchmark_options": {
-                "episodes": 1,
-                "filler": "none",
-                "seed": 2,
-                "answer_max_tokens": 16,
-                "max_context_tokens": 256,
-            },
+            "context_tokens": 256,
+            "benchmark_options": {"episodes": 1, "filler": "none", "seed": 2, "answer_max_tokens": 16},
         }
     )
     folder = run(config, out_dir=tmp_path / "run", show_progress=False)
