@@ -28,6 +28,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from memsuite.eval.budget import WINDOW_SHARE
 from memsuite.eval.protocol import Answer, JudgeInput, Row, RunContext
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.tokens import count_tokens, encoding
@@ -153,7 +154,7 @@ def context_budget(ctx: RunContext, reserve_tokens: int) -> int | None:
     by the window the endpoint reports less ``reserve_tokens`` (prompt and answer), with a 20 % margin
     since the answer model's tokenizer is not cl100k; None when neither is known."""
     window = ctx.answer_llm.identity().get("n_ctx") if ctx.answer_llm is not None else None
-    fits = int((window - reserve_tokens) * 0.8) if window else None
+    fits = int((window - reserve_tokens) * WINDOW_SHARE) if window else None
     limits = [n for n in (ctx.context_tokens, fits) if n is not None]
     return min(limits) if limits else None
 

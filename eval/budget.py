@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
+from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Hit, RetrievalResult
 from memsuite.memory_systems.tokens import count_tokens, encoding
 
@@ -33,6 +35,29 @@ DEFAULT_K = 5
 FILL_TOKENS_PER_HIT = 8
 #: The most hits a budget asks for when the config leaves ``k`` unset.
 FILL_MAX_K = 200
+
+
+#: The share of the answer model's window a context may take: the rest is room for the prompt and the
+#: answer, and the margin for a tokenizer that is not cl100k.
+WINDOW_SHARE = 0.8
+
+
+def check_budget(context_tokens: int | None, answer_llm: Any) -> None:
+    """Refuse, before any work, a budget larger than the answer model's known window leaves for context
+    (:data:`WINDOW_SHARE` of it); a window the endpoint does not report is not checked.
+
+    Raises:
+        ConfigError: Naming ``context_tokens``, the window and what it leaves.
+    """
+    window = answer_llm.identity().get("n_ctx") if answer_llm is not None else None
+    if context_tokens is None or not window:
+        return
+    room = int(window * WINDOW_SHARE)
+    if context_tokens > room:
+        raise ConfigError(
+            f"context_tokens: {context_tokens} is more than the answer model's window leaves for context "
+            f"({room} of its {window} tokens; the rest is room for the prompt and the answer)"
+        )
 
 
 @dataclass(frozen=True)

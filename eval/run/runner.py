@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from memsuite.eval.budget import check_budget
 from memsuite.eval.definition import BenchmarkDefinition
 from memsuite.eval.oracle.run import NOTE as ORACLE_NOTE
 from memsuite.eval.oracle.run import bind_gold, is_oracle, mark_oracle, open_oracle, oracle_roles, served
@@ -186,6 +187,7 @@ def _run_units(
     with ExitStack() as stack:
         clients = _open_clients(stack, config, cache_dir)
         check_endpoints(clients)  # a dead endpoint stops the run here: no data built, no folder touched
+        check_budget(config.context_tokens, clients["answer"])
         benchmark = get_benchmark(config.benchmark, **config.benchmark_options)
         units = benchmark.units()
         bind_gold(

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from memsuite.eval.budget import DEFAULT_K, FILL_MAX_K, fill_depth, hits_within, within_budget
+from memsuite.eval.budget import (
+    DEFAULT_K,
+    FILL_MAX_K,
+    check_budget,
+    fill_depth,
+    hits_within,
+    within_budget,
+)
+from memsuite.eval.cli.main import main
+from memsuite.eval.run.config import config_from_dict
+from memsuite.eval.run.runner import run
 from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
+from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Hit, RetrievalResult
 from memsuite.memory_systems.tokens import count_tokens
 
@@ -93,3 +104,47 @@ def test_the_depth_fills_the_budget_unless_k_is_set():
     assert fill_depth(7, 4096) == 7  # a configured k is an upper bound
     assert fill_depth(None, 200) == 25
     assert fill_depth(None, 3) == 1 and fill_depth(None, 10**6) == FILL_MAX_K
+
+
+class _Endpoint:
+    """An answer client as the runner sees it: only its identity is read."""
+
+    def __init__(self, n_ctx: int | None) -> None:
+        self.n_ctx = n_ctx
+
+    def identity(self) -> dict:
+        return {"model": "m", "n_ctx": self.n_ctx}
+
+
+def test_a_budget_larger_than_the_answer_window_leaves_is_refused():
+    check_budget(1638, _Endpoint(2048))  # 0.8 of the window
+    check_budget(10**6, _Endpoint(None))  # an unknown window is not checked
+    check_budget(10**6, None)  # retrieval only
+    with pytest.raises(ConfigError, match=r"context_tokens: 1639 .* \(1638 of its 2048 tokens"):
+        check_budget(1639, _Endpoint(2048))
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "1.5", "many"])
+def test_a_bad_budget_is_refused_before_any_work_naming_the_field(value, tmp_path, capsys):
+    out = tmp_path / "run"
+    code = main(["run", "meme_quick", "--set", f"context_tokens={value}", "--out", str(out), "--quiet"])
+    assert code == 2 and "context_tokens" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_run_with_a_budget_and_no_k_fills_it_and_every_row_keeps_to_it(tmp_path):
+    config = config_from_dict(
+        {
+            "benchmark": "meme",
+            "systems": ["bm25", "dense"],
+            "context_tokens": 64,
+            "benchmark_options": {"episodes": 1, "filler": "none", "seed": 3},
+        }
+    )
+    folder = run(config, out_dir=tmp_path / "run", show_progress=False)
+    assert folder.header["retrieval"] == {"k": None, "depth": 8, "context_tokens": 64}
+    rows = folder.rows()
+    assert rows and {r.system for r in rows} == {"bm25", "dense"}
+    for row in rows:
+        assert count_tokens(row.context) == row.metadata["context_tokens"] <= 64
+    assert any(r.metadata["context_cut"] for r in rows)
