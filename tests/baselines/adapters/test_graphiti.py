@@ -4,9 +4,9 @@ Pitfalls checked (graphiti-core 0.31.1 with Kuzu): the Kuzu driver creates no fu
 lacks the ``_database`` attribute ``add_episode`` reads (graphiti issue #1258); full-text search cuts
 to the global top hits before filtering by group, so a small namespace loses keyword hits; each open
 Kuzu database reserves 8 TiB of address space, so a process can hold ~15; delete must leave nothing
-searchable; search returns invalidated edges, as ``Graphiti.search`` does. Ingestion is scripted with tests/fakes.py (the
-graphiti prompts are its kind "other", answered by the schema each prompt asks for); the last test
-runs the embedded local LLM.
+searchable; search returns invalidated edges, as ``Graphiti.search`` does. Ingestion is scripted
+with tests/fakes.py (the graphiti prompts are its kind "other", answered by the schema each prompt
+asks for); the last test runs the embedded local LLM.
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ def test_the_reference_time_is_read_with_its_time_of_day():
     # As graphiti 0.31.1's extract_edges prompt writes it: str(datetime), then a comment.
     prompt = "<REFERENCE_TIME>\n2023-03-03 13:17:00+00:00  # ISO 8601 (UTC); used to ...\n</REFERENCE_TIME>"
     assert _reference_time(prompt) == "2023-03-03T13:17:00Z"
-    assert _reference_time("<REFERENCE_TIME>\n2023-03-03T13:17:00Z\n</REFERENCE_TIME>") == "2023-03-03T13:17:00Z"
+    iso = "2023-03-03T13:17:00Z"
+    assert _reference_time(f"<REFERENCE_TIME>\n{iso}\n</REFERENCE_TIME>") == iso
     assert _reference_time("<REFERENCE_TIME>\nNone  # ISO\n</REFERENCE_TIME>") is None
     assert _reference_time("no such section") is None
     with pytest.raises(Unservable, match="REFERENCE_TIME"):
