@@ -52,6 +52,7 @@ from typing import Any
 
 from memsuite.baselines.adapters._common import (
     ClientAccount,
+    context_budget,
     LibraryLLMError,
     StateFolder,
     adapter_usage,
@@ -144,7 +145,7 @@ class LlamaIndexMemory(MemorySystem):
         context_tokens: int | None = None,
     ) -> None:
         super().__init__(top_k=top_k)
-        self.context_tokens = None if context_tokens is None else check_k(context_tokens)
+        self.context_tokens = context_budget(context_tokens)
         self.token_limit = check_k(token_limit if self.context_tokens is None else self.context_tokens)
         self.max_facts = check_k(max_facts)
         self.max_tokens = check_k(max_tokens)

@@ -153,7 +153,7 @@ def test_context_tokens_is_the_librarys_token_limit(tmp_path):
     assert loaded.context_tokens == 40 and loaded._scopes["chat"].memory.token_limit == 40
     loaded.close()
     memory.close()
-    with pytest.raises(InvalidInputError):
+    with pytest.raises(InvalidInputError, match="context_tokens"):
         LlamaIndexMemory(context_tokens=0)
 
 
