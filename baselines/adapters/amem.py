@@ -20,9 +20,18 @@ Verbs:
   a-mem's ``YYYYMMDDHHMM`` timestamp) with the LLM: analysis and evolution as the library makes them.
   a-mem swallows a failed call and stores the note with defaults; the adapter counts it in
   ``IngestReport.failures``;
-- ``search`` is a-mem's ``search`` (Chroma nearest neighbours); it returns a note's context, keywords
-  and tags but not its content, which the adapter reads with a-mem's ``read``. The score is the cosine
-  of the unit vectors, from Chroma's squared L2 distance;
+- retrieval, by default (``retrieval="related"``), is the path the A-MEM authors evaluated on LoCoMo:
+  ``AgenticMemorySystem.find_related_memories_raw`` (``agentic_memory/memory_system.py``, a-mem 0.2.6),
+  the ``k`` nearest notes (``ChromaRetriever.search``, ``agentic_memory/retrievers.py``), each followed
+  by up to ``k`` of the notes it links to, every entry with its time, content, context, keywords and
+  tags. ``retrieve``'s context is that function's string; its hits are the same entries, in the same
+  order, each mapped back to its note id (the adapter records the ids of the ``ChromaRetriever.search``
+  call the function makes and walks the links as it does). ``search(k)`` is the first ``k`` distinct
+  notes of that walk. ``retrieval="search"`` is a-mem's bare ``AgenticMemorySystem.search`` (the ``k``
+  nearest notes, no links): it returns a note's context, keywords and tags but not its content, which
+  the adapter reads with a-mem's ``read``, and ``retrieve`` joins the contents. A direct hit's score is
+  the cosine of the unit vectors, from Chroma's squared L2 distance; a linked note has the score of the
+  hit that links it;
 - ``update`` is a-mem's ``update(content=...)`` (re-embedded with the note's old keywords, context and
   tags: a-mem does not analyse an edited note again); ``delete`` is a-mem's ``delete``.
 """
@@ -49,11 +58,11 @@ from memsuite.baselines.adapters._common import (
     scope_id,
     session_datetime,
 )
-from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError, require
 from memsuite.memory_systems.llm.protocol import EndpointClient
-from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, Session, Usage
+from memsuite.memory_systems.records import Hit, IngestReport, MemoryRecord, RetrievalResult, Session, Usage
 from memsuite.memory_systems.registry import accepted_resources, register
 from memsuite.memory_systems.store import (
     check_k,
@@ -70,6 +79,11 @@ logger = logging.getLogger(__name__)
 TESTED_VERSION = "0.2.6"
 #: The memsuite extra that installs a-mem.
 EXTRA = "amem"
+#: The retrieval paths (the ``retrieval`` setting) and the a-mem function each calls.
+RETRIEVALS = {
+    "related": "a-mem find_related_memories_raw: nearest notes, each with its linked notes",
+    "search": "a-mem search: nearest notes",
+}
 _SAVED = "amem.json"
 _VECTORS = "amem_vectors.npy"
 
@@ -113,6 +127,8 @@ class AMemMemory(MemorySystem):
             removed with the adapter.
         top_k: Default number of hits of :meth:`retrieve`.
         max_tokens: Completion budget of each a-mem call.
+        retrieval: ``"related"`` (default): ``find_related_memories_raw``, the nearest notes with their
+            linked notes, time and keywords; ``"search"``: a-mem's bare ``search``.
 
     Raises:
         MissingDependencyError: a-mem is not installed.
@@ -128,9 +144,13 @@ class AMemMemory(MemorySystem):
         workdir: str | Path | None = None,
         top_k: int = 5,
         max_tokens: int = 1000,
+        retrieval: str = "related",
     ) -> None:
         super().__init__(top_k=top_k)
         self.max_tokens = check_k(max_tokens)
+        if retrieval not in RETRIEVALS:
+            raise InvalidInputError(f"retrieval must be one of {sorted(RETRIEVALS)}, got {retrieval!r}")
+        self.retrieval = retrieval
         self.embedder = (embedder or Embedder()).account()  # its own view: exact usage
         self._parts = _import_amem()
         self._state = StateFolder(workdir, prefix="memsuite-amem-")
@@ -145,6 +165,8 @@ class AMemMemory(MemorySystem):
         return {
             "top_k": self.top_k,
             "max_tokens": self.max_tokens,
+            "retrieval": self.retrieval,
+            "retrieve": RETRIEVALS[self.retrieval],
             "embedder": self.embedder.model_name,
             "a_mem_version": installed_version("a-mem"),
             "a_mem_tested_version": TESTED_VERSION,
@@ -230,6 +252,24 @@ class AMemMemory(MemorySystem):
         system = self._systems.get(scope)
         if system is None or system.retriever.count() == 0:
             return []
+        if self.retrieval == "related":
+            _, entries = self._related(scope, system, query, k)
+            distinct: dict[str, Hit] = {}
+            for hit in entries:  # a note linked from two hits is one memory, at its first place
+                distinct.setdefault(hit.id, hit)
+            return list(distinct.values())[:k]
+        return self._bare_search(scope, system, query, k)
+
+    def _retrieve(self, question: str, *, k: int, namespace: str) -> RetrievalResult:
+        scope = scope_id(namespace)
+        system = self._systems.get(scope)
+        if self.retrieval == "search" or system is None or system.retriever.count() == 0:
+            return super()._retrieve(question, k=k, namespace=namespace)
+        context, entries = self._related(scope, system, question, k)
+        return RetrievalResult(context or NO_MEMORY, tuple(entries))
+
+    def _bare_search(self, scope: str, system: Any, query: str, k: int) -> list[Hit]:
+        """a-mem's ``search``: the ``k`` nearest notes, their contents read with ``read``."""
         hits = []
         for row in system.search(query, k=k):
             note = system.read(row["id"])  # a-mem's search leaves the content out
@@ -237,6 +277,66 @@ class AMemMemory(MemorySystem):
                 meta = dict(self._metadata.get(scope, {}).get(row["id"], {}))
                 hits.append(Hit(row["id"], note.content, 1.0 - float(row["score"]) / 2, meta))
         return hits
+
+    def _related(self, scope: str, system: Any, query: str, k: int) -> tuple[str, list[Hit]]:
+        """a-mem's ``find_related_memories_raw``: its string, and its entries as hits, in order.
+
+        The function returns text only; the ids come from the ``ChromaRetriever.search`` call it makes
+        (recorded) and from the links it follows, walked as it walks them. Each hit's text is the note's
+        content; its ``entry`` metadata is the function's line for it, and the lines joined are the
+        function's string (checked: a mismatch means the library no longer does what is walked here).
+        """
+        found: list[dict[str, Any]] = []
+        search = system.retriever.search
+
+        def recorded(text: str, n: int) -> dict[str, Any]:
+            results = search(text, n)
+            found.append(results)
+            return results
+
+        with mock.patch.object(system.retriever, "search", recorded):
+            raw = system.find_related_memories_raw(query, k=k)
+        hits: list[Hit] = []
+        if found and found[0].get("ids"):
+            results = found[0]
+            for i, note_id in enumerate(results["ids"][0][:k]):
+                if i >= len(results["metadatas"][0]):
+                    break
+                meta = results["metadatas"][0][i]
+                score = 1.0 - float(results["distances"][0][i]) / 2
+                entry = (
+                    f"talk start time:{meta.get('timestamp', '')}\tmemory content: {meta.get('content', '')}"
+                    f"\tmemory context: {meta.get('context', '')}\tmemory keywords: "
+                    f"{meta.get('keywords', [])!s}\tmemory tags: {meta.get('tags', [])!s}\n"
+                )
+                hits.append(self._entry_hit(scope, note_id, str(meta.get("content", "")), score, entry))
+                linked = 0
+                for link_id in meta.get("links", []):
+                    neighbor = system.read(link_id)
+                    if neighbor and linked < k:
+                        entry = (
+                            f"talk start time:{neighbor.timestamp}\tmemory content: {neighbor.content}"
+                            f"\tmemory context: {neighbor.context}\tmemory keywords: "
+                            f"{neighbor.keywords!s}\tmemory tags: {neighbor.tags!s}\n"
+                        )
+                        hit = self._entry_hit(scope, link_id, neighbor.content, score, entry, via=note_id)
+                        hits.append(hit)
+                        linked += 1
+        if "".join(hit.metadata["entry"] for hit in hits) != raw:
+            raise RuntimeError(
+                "a-mem's find_related_memories_raw returned other entries than its search and links: "
+                f"the adapter is written for a-mem {TESTED_VERSION}"
+            )
+        return raw, hits
+
+    def _entry_hit(
+        self, scope: str, note_id: str, content: str, score: float, entry: str, via: str | None = None
+    ) -> Hit:
+        meta = dict(self._metadata.get(scope, {}).get(note_id, {}))
+        meta["entry"] = entry
+        if via is not None:
+            meta["linked_from"] = via
+        return Hit(note_id, content, score, meta)
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         system, memory_id = self._owned(memory_id, namespace)
@@ -322,6 +422,7 @@ class AMemMemory(MemorySystem):
     @classmethod
     def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> AMemMemory:
         settings = {key: params[key] for key in ("top_k", "max_tokens")}
+        settings["retrieval"] = params.get("retrieval", "related")
         system = cls(**{**settings, **accepted_resources(cls, kwargs)})
         if system.embedder.model_name != params["embedder"]:
             raise InvalidInputError(

@@ -24,9 +24,14 @@ Verbs:
 - ``store`` adds each text and runs ``cognify``'s default tasks without its LLM step
   (``extract_graph_and_summarize``) through cognee's ``run_custom_pipeline``: each text is chunked and
   its chunks embedded and indexed, with no graph and no summary, and no LLM call;
-- ``search`` is cognee's ``search`` with ``SearchType.CHUNKS`` (nearest chunks; no LLM call). Cognee
-  returns no score for a chunk, so a hit's score is its rank's ``1 / (1 + rank)``; a chunk's memory id
-  is the data item it was cut from;
+- ``search`` is cognee's ``search`` (``cognee/api/v1/search/search.py``, cognee 1.6.5) with
+  ``SearchType.CHUNKS`` (``ChunksRetriever``, ``cognee/modules/retrieval/chunks_retriever.py``: the
+  ``top_k`` nearest chunks; no LLM call), ``k`` as its ``top_k``. Cognee returns no score for a chunk,
+  so a hit's score is its rank's ``1 / (1 + rank)``; a chunk's memory id is the data item it was cut
+  from. ``CHUNKS`` has no token limit of its own: a run's context budget (``context_tokens``) is
+  recorded in the settings, ``k`` stays the chunk count and the caller cuts the chunks in their order.
+  Cognee's default search type, ``HYBRID_COMPLETION``, is not used (docs/libraries.md says what it
+  would add);
 - ``delete`` is cognee's ``datasets.delete_data`` (hard: the item's chunks, graph nodes and vectors);
   ``update`` is that delete then a ``store`` of the new text (cognee's own ``update`` deletes and adds
   too), under a new id inside cognee, kept under the old id here.
@@ -52,7 +57,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from memsuite.baselines.adapters._common import ClientAccount, StateFolder, adapter_usage, scope_id
+from memsuite.baselines.adapters._common import (
+    ClientAccount,
+    StateFolder,
+    adapter_usage,
+    context_budget,
+    scope_id,
+)
 from memsuite.memory_systems import lifeline
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.embedder import Embedder
@@ -363,6 +374,8 @@ class CogneeMemory(MemorySystem):
         call_timeout_s: Deadline of each request to cognee's worker (a ``cognify`` makes several LLM
             calls, each with the client's own timeout and retries): past it the worker is killed and
             the call raises :class:`SystemTimeoutError`, failing the unit by name.
+        context_tokens: A run's context budget in cl100k tokens, recorded: ``CHUNKS`` search has no
+            token limit to pass it to, so ``k`` stays the number of chunks.
 
     Raises:
         MissingDependencyError: cognee's venv does not exist.
@@ -379,9 +392,11 @@ class CogneeMemory(MemorySystem):
         top_k: int = 5,
         max_tokens: int = 2000,
         call_timeout_s: float = 900.0,
+        context_tokens: int | None = None,
     ) -> None:
         super().__init__(top_k=top_k)
         self.max_tokens = check_k(max_tokens)
+        self.context_tokens = context_budget(context_tokens)
         if not call_timeout_s > 0:
             raise InvalidInputError(f"call_timeout_s must be positive, got {call_timeout_s!r}")
         self.call_timeout_s = float(call_timeout_s)
@@ -417,6 +432,7 @@ class CogneeMemory(MemorySystem):
             "top_k": self.top_k,
             "max_tokens": self.max_tokens,
             "call_timeout_s": self.call_timeout_s,
+            "context_tokens": self.context_tokens,
             "embedder": self.embedder.model_name,
             "cognee_version": self._venv["cognee"],
             "cognee_tested_version": TESTED_VERSION,
@@ -562,7 +578,8 @@ class CogneeMemory(MemorySystem):
 
     @classmethod
     def _load_state(cls, folder: Path, params: dict[str, Any], **kwargs: Any) -> CogneeMemory:
-        settings = {key: params[key] for key in ("top_k", "max_tokens", "call_timeout_s") if key in params}
+        keys = ("top_k", "max_tokens", "call_timeout_s", "context_tokens")
+        settings = {key: params[key] for key in keys if key in params}
         system = cls(**{**settings, **accepted_resources(cls, kwargs)})
         if system.embedder.model_name != params["embedder"]:
             system.close()

@@ -18,10 +18,14 @@ A memory is an entity edge, whose ``fact`` is what graphiti's search returns:
   invalidated copy left behind); ``delete`` removes the edge node, so it leaves Kuzu's full-text
   index and the vector scan. Entity nodes, their LLM-written summaries and raw episodes are not
   edited by ``update`` / ``delete``; retrieval never returns them.
-- ``search`` is graphiti's edge hybrid search (BM25 + cosine, RRF), restricted to the namespace's
-  ``group_id`` and, by default, to current edges (``invalid_at`` and ``expired_at`` unset): graphiti's
-  plain search also returns invalidated edges, which the paper's Graphiti row did
-  (``exclude_invalidated=False`` reproduces that).
+- ``search`` is what ``Graphiti.search`` (``graphiti_core/graphiti.py``, graphiti-core 0.31.1) does
+  by default: ``search`` of ``graphiti_core/search/search.py`` with the ``EDGE_HYBRID_SEARCH_RRF``
+  recipe (``graphiti_core/search/search_config_recipes.py``: BM25 and cosine over edge facts, fused
+  by reciprocal rank) and an empty ``SearchFilters``, restricted to the namespace's ``group_id``. It
+  goes through ``Graphiti.search_`` only to read the RRF scores beside the edges. Like graphiti's own
+  search it returns invalidated edges too (an earlier value, with its ``valid_at`` and
+  ``invalid_at``); the setting ``exclude_invalidated=True`` restricts search and snapshot to current
+  edges (``invalid_at`` and ``expired_at`` unset), which graphiti does not do by default.
 
 graphiti is async: each adapter instance owns one event loop and runs every call on it, so the
 adapter must not be used from inside a running event loop.
@@ -103,8 +107,8 @@ class GraphitiMemory(MemorySystem):
         workdir: Folder for the Kuzu database (the run's work dir); default a temporary folder
             removed with the adapter.
         top_k: Default number of hits of :meth:`retrieve`.
-        exclude_invalidated: Search and snapshot only current edges (default); False is graphiti's
-            plain search, as in the paper's Graphiti row.
+        exclude_invalidated: Search and snapshot only current edges. Default False, graphiti's own
+            default: ``Graphiti.search`` returns invalidated edges with their dates.
         sim_min_score: graphiti's minimum cosine similarity for the vector half of the search
             (its default 0.6).
         max_tokens: Largest completion budget of graphiti's LLM calls.
@@ -124,7 +128,7 @@ class GraphitiMemory(MemorySystem):
         llm: EndpointClient | None = None,
         workdir: str | Path | None = None,
         top_k: int = 5,
-        exclude_invalidated: bool = True,
+        exclude_invalidated: bool = False,
         sim_min_score: float = 0.6,
         max_tokens: int = 2000,
         buffer_pool_mb: int = 256,
@@ -184,7 +188,7 @@ class GraphitiMemory(MemorySystem):
             "graphiti_core_version": installed_version("graphiti-core"),
             "graphiti_core_tested_version": TESTED_VERSION,
             "kuzu_version": installed_version("kuzu"),
-            "search": "graphiti edge hybrid search (BM25 + cosine, RRF)",
+            "search": "graphiti edge hybrid search (BM25 + cosine, RRF), as Graphiti.search",
             "llm": self._account.identity(),
         }
 

@@ -8,8 +8,8 @@ live in langgraph's ``InMemoryStore``, indexed with the run's shared embedder (`
 A memory is one store item under ``("memories", <namespace>)`` with langmem's own value layout
 (``{"kind": "Memory", "content": {"content": text}}``); its id is the item's key.
 
-- ``ingest_session`` is langmem's ``create_memory_store_manager`` (``enable_deletes=True``, its
-  default): it searches the store with the session's last message (no LLM), shows the best
+- ``ingest_session`` is langmem's ``create_memory_store_manager`` (``langmem/knowledge/extraction.py``,
+  langmem 0.0.30; its ``MemoryStoreManager.invoke``, ``enable_deletes=True``, its default): it searches the store with the session's last message (no LLM), shows the best
   ``query_limit`` memories to one trustcall tool-calling request that answers with ``Memory`` (new),
   ``PatchDoc`` (a JSON patch of a shown memory) and ``RemoveDoc`` (delete a shown memory) calls, and
   writes the result to the store. The report is the store's difference (keys added, changed, gone).
@@ -17,7 +17,8 @@ A memory is one store item under ``("memories", <namespace>)`` with langmem's ow
   asking again), and so is a session the manager gave up on: a reply trustcall cannot use, or its
   re-asks running into the recursion limit (:data:`RECURSION_LIMIT` steps); any other exception is a
   bug and propagates.
-- ``store`` puts items in the same layout without an LLM; ``search`` is the store's semantic search;
+- ``store`` puts items in the same layout without an LLM; ``search`` is the store's semantic search
+  (``InMemoryStore.search``, ``langgraph/store/memory/__init__.py``), as the manager's own search;
   ``update`` puts the new text under the same key; ``delete`` deletes the key.
 """
 

@@ -19,9 +19,19 @@ How the library remembers, and what the verbs map to:
   text an id. ``store`` appends texts the block does not hold (the library's exact-text dedupe),
   ``update`` replaces a fact's text in place, ``delete`` removes it: the block's ``facts`` list is
   its public state, and the library itself never edits a fact it holds.
-- Retrieval is the library's ``Memory.get``: every fact (rendered by the library's memory template)
-  and the short-term messages, whatever the question or ``k``: the library does not rank
-  (``ranks_by_query`` False). ``search`` returns up to ``k`` facts in the block's order.
+- Retrieval is the library's ``Memory.aget`` (``llama_index/core/memory/memory.py``, llama-index-core
+  0.14.25): the fact block's facts (``FactExtractionMemoryBlock._aget``,
+  ``memory/memory_blocks/fact.py``) rendered by the library's memory template, then the short-term
+  messages, whatever ``k``. The library does not rank by the query (``ranks_by_query`` False). Where
+  it must keep less, it keeps the newest: ``Memory._manage_queue`` evicts the oldest messages first,
+  and a changed value is appended after the fact it changes. So the hits, and ``search(k)``, are the
+  facts that call returned, newest first (never the block's oldest ``k``).
+- ``context_tokens`` (a run's context budget), when given, is ``Memory``'s ``token_limit``: the
+  library's own limit on the short-term queue and the memory blocks together, so the library chooses
+  what it keeps (its queue ``0.7 * token_limit`` tokens, the rest flushed to the fact block). The fact
+  block has the library's default priority 0, which ``Memory._truncate_memory_blocks`` never
+  truncates: the library itself may hand over more than the limit, and the caller cuts the hits in
+  their order.
 - ``snapshot`` is the facts and the short-term messages: both are what the memory holds.
 
 The library is async; each adapter owns one event loop and runs every call on it, so the adapter
@@ -42,6 +52,7 @@ from typing import Any
 
 from memsuite.baselines.adapters._common import (
     ClientAccount,
+    context_budget,
     LibraryLLMError,
     StateFolder,
     adapter_usage,
@@ -110,6 +121,8 @@ class LlamaIndexMemory(MemorySystem):
             removed with the adapter.
         top_k: Default number of hits of :meth:`search`.
         token_limit: ``Memory``'s token limit (short-term queue and memory blocks together).
+        context_tokens: A context budget in cl100k tokens; when given it is ``Memory``'s
+            ``token_limit`` (in place of ``token_limit``).
         max_facts: The fact block's ``max_facts`` (past it, a condense call; the library's default 50).
         max_tokens: Completion budget of each call.
 
@@ -129,9 +142,11 @@ class LlamaIndexMemory(MemorySystem):
         token_limit: int = 1000,
         max_facts: int = 50,
         max_tokens: int = 2000,
+        context_tokens: int | None = None,
     ) -> None:
         super().__init__(top_k=top_k)
-        self.token_limit = check_k(token_limit)
+        self.context_tokens = context_budget(context_tokens)
+        self.token_limit = check_k(token_limit if self.context_tokens is None else self.context_tokens)
         self.max_facts = check_k(max_facts)
         self.max_tokens = check_k(max_tokens)
         require("llama_index.core.memory", extra=EXTRA, purpose="the llamaindex_memory adapter")
@@ -156,12 +171,13 @@ class LlamaIndexMemory(MemorySystem):
         return {
             "top_k": self.top_k,
             "token_limit": self.token_limit,
+            "context_tokens": self.context_tokens,
             "max_facts": self.max_facts,
             "max_tokens": self.max_tokens,
             "llama_index_core_version": installed_version("llama-index-core"),
             "llama_index_core_tested_version": TESTED_VERSION,
             "ingest_session": "Memory short-term queue flushed to FactExtractionMemoryBlock (<fact> XML)",
-            "retrieve": "Memory.get: every fact and the short-term messages (no ranking)",
+            "retrieve": "Memory.aget: the fact block and the short-term messages; facts newest first",
             "llm": self._account.identity(),
         }
 
@@ -229,20 +245,31 @@ class LlamaIndexMemory(MemorySystem):
             scope.sync()
         return [scope.ids[text] for text in texts]
 
+    def _get(self, scope: _Scope, query: str) -> tuple[str, list[Hit]]:
+        """The library's ``Memory.aget``: its context, and the facts it holds, newest first."""
+        messages = self._run(scope.memory.aget(input=query))
+        context = "\n\n".join(_message_text(m) for m in messages if _message_text(m).strip())
+        rendered = "".join(m.content or "" for m in messages if _role(m) == "system")
+        shown = [text for text in scope.block._parse_facts_xml(rendered) if text in scope.ids]
+        # Scores count down from 1 so that a reader of the hits sees their order.
+        hits = [
+            Hit(scope.ids[text], text, 1.0 / (1 + rank))
+            for rank, text in enumerate(reversed(list(dict.fromkeys(shown))))
+        ]
+        return context, hits
+
     def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
         scope = self._scope(namespace, create=False)
         if scope is None:
             return []
-        return [Hit(scope.ids[text], text, 0.0) for text in scope.block.facts[:k]]
+        return self._get(scope, query)[1][:k]
 
     def _retrieve(self, question: str, *, k: int, namespace: str) -> RetrievalResult:
         scope = self._scope(namespace, create=False)
         if scope is None:
             return RetrievalResult(NO_MEMORY, ())
-        messages = self._run(scope.memory.aget(input=question))
-        context = "\n\n".join(_message_text(m) for m in messages if _message_text(m).strip())
-        hits = tuple(Hit(scope.ids[text], text, 0.0) for text in scope.block.facts)
-        return RetrievalResult(context or NO_MEMORY, hits)
+        context, hits = self._get(scope, question)
+        return RetrievalResult(context or NO_MEMORY, tuple(hits))
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         scope, old = self._owned(memory_id, namespace)
@@ -346,7 +373,8 @@ class LlamaIndexMemory(MemorySystem):
         from llama_index.core.base.llms.types import ChatMessage
 
         keys = ("top_k", "token_limit", "max_facts", "max_tokens")
-        system = cls(**{**{key: params[key] for key in keys}, **accepted_resources(cls, kwargs)})
+        settings = {key: params[key] for key in keys} | {"context_tokens": params.get("context_tokens")}
+        system = cls(**{**settings, **accepted_resources(cls, kwargs)})
         state = json.loads((folder / _STATE).read_text(encoding="utf-8"))
         for saved in state.values():
             scope = system._scope(saved["namespace"])
@@ -357,12 +385,15 @@ class LlamaIndexMemory(MemorySystem):
         return system
 
 
+def _role(message: Any) -> str:
+    return str(getattr(message.role, "value", message.role))
+
+
 def _message_text(message: Any) -> str:
     """A LlamaIndex message as context text: the memory block as the library renders it, else
     ``role: content``."""
     text = message.content or ""
-    role = str(getattr(message.role, "value", message.role))
-    return text if role == "system" else f"{role}: {text}"
+    return text if _role(message) == "system" else f"{_role(message)}: {text}"
 
 
 def _shutdown(loop: asyncio.AbstractEventLoop, chat_store: Any, state: StateFolder) -> None:

@@ -17,10 +17,15 @@ Verbs:
 
 - a namespace is mem0's ``user_id`` (inside ``filters`` on 2.x), escaped by ``scope_id`` because
   mem0 refuses whitespace in ids;
-- ``store`` adds verbatim (``infer=False``, no LLM), ``search`` is mem0's search (semantic score
-  gated by ``threshold``; faiss has no keyword search), ``update`` / ``delete`` check that the id
+- ``store`` adds verbatim (``infer=False``, no LLM), ``search`` is mem0's ``Memory.search``
+  (``mem0/memory/main.py``, mem0ai 2.2.1, through ``Memory._search_vector_store`` and
+  ``score_and_rank`` in ``mem0/utils/scoring.py``). In this install it ranks by cosine alone, gated by
+  ``threshold``: the faiss store (``_mem0_parts.ScopedFaissStore``, like mem0's own) does not
+  implement ``keyword_search`` (so no BM25 half) and the
+  entity boost needs spaCy, which is not installed. ``update`` / ``delete`` check that the id
   belongs to the namespace (mem0's own calls take no scope) and keep mem0's history rows;
-- ``ingest_session`` is mem0's own extraction (``infer=True``) over the session's turns, with the
+- ``ingest_session`` is mem0's own extraction (``Memory.add`` with ``infer=True``, which makes one
+  call in ``Memory._add_to_vector_store``) over the session's turns, with the
   session timestamp as a leading system line (mem0's ``timestamp`` argument is platform-only). A
   failed call or an unusable reply is counted in ``IngestReport.failures``.
 """

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from memsuite.baselines.adapters import graphiti as adapter
@@ -102,8 +103,24 @@ def dedupe_nodes(request: OracleRequest) -> dict[str, Any]:
 
 
 def _reference_time(text: str) -> str | None:
-    match = re.search(r"<REFERENCE_TIME>\s*(\S+)", text)
-    return match[1] if match else None
+    """The prompt's reference time, whole, in the form its DATETIME RULES ask for (ISO 8601, ``Z``).
+
+    graphiti writes the episode's datetime with ``str()`` (``2023-03-05 11:24:00+00:00``, a space
+    between date and time) and a ``# ISO 8601 ...`` comment after it; the time of day matters, since
+    ``resolve_edge_contradictions`` invalidates an earlier edge only if it is valid strictly earlier.
+    """
+    match = re.search(r"<REFERENCE_TIME>(.*?)</REFERENCE_TIME>", text, re.DOTALL)
+    if match is None:
+        return None
+    value = match[1].split("#", 1)[0].strip()
+    if not value or value == "None":
+        return None
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise Unservable(f"graphiti: unreadable <REFERENCE_TIME> {value!r}") from exc
+    when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    return when.strftime("%Y-%m-%dT%H:%M:%S") + (f".{when.microsecond:06d}" if when.microsecond else "") + "Z"
 
 
 def extract_edges(request: OracleRequest) -> dict[str, Any]:

@@ -13,7 +13,9 @@ worded as the native ``facts`` oracle words them (:func:`memsuite.baselines.gold
 
 - a new value of an entity patches the memory shown for that entity (``replace /content``) and removes
   other shown memories of it; with none shown it is a new ``Memory``;
-- a deletion request removes every shown memory of the entity (nothing to remove: no call);
+- a deletion request removes every shown memory of the entity's value and is itself kept as a new
+  ``Memory`` (unless the same text is shown), shown memories or not: the request is information the
+  user gave, and every library's oracle records it (docs/libraries.md, "The oracle's policy");
 - a rule or a dependency is a new ``Memory`` unless the same text is shown.
 
 A memory is tied to its entity by its text (a gold fact's wording): what the search did not show, a
@@ -101,8 +103,11 @@ def extraction_reply(request: OracleRequest) -> ToolCalls:
             mid for mid, _, known in shown if known and known.entity == fact.entity and mid not in removed
         ]
         if fact.kind == "delete":
-            for memory_id in about:
-                remove(memory_id)
+            for memory_id, shown_text, _ in shown:
+                if memory_id in about and shown_text != text:
+                    remove(memory_id)
+            if not any(shown_text == text for _, shown_text, _ in shown):
+                calls.append(("Memory", {"content": text}))
         elif fact.sets_value:
             values = [mid for mid, _, known in shown if known and known.sets_value and mid in about]
             if values and "PatchDoc" in tools:

@@ -19,7 +19,12 @@ if importlib.util.find_spec("agentic_memory") is None:
 from fakes import FakeLLM
 
 from memsuite.baselines.adapters.amem import TESTED_VERSION, AMemMemory
-from memsuite.memory_systems.errors import ConfigError, MissingDependencyError, UnknownMemoryError
+from memsuite.memory_systems.errors import (
+    ConfigError,
+    InvalidInputError,
+    MissingDependencyError,
+    UnknownMemoryError,
+)
 from memsuite.memory_systems.llm import LLMFailure
 from memsuite.memory_systems.records import Session, Turn
 
@@ -116,6 +121,34 @@ def test_ingest_runs_analysis_and_evolution_through_the_client(embedder):
     assert "Brindlewatch" in memory.retrieve("what is the router called", namespace="chat").context
     assert memory.usage().llm_calls == 3
     memory.close()
+
+
+def test_retrieval_follows_links_as_the_authors_path_does_and_bare_search_does_not(embedder):
+    memory = AMemMemory(embedder=embedder)
+    ids = memory.store(
+        ["The staging database runs on port 6642.", "My cat eats salmon.", "Quillon owns the cat."],
+        namespace="a",
+    )
+    system = memory._systems["a"]
+    system.update(ids[1], links=[ids[2]])  # as a-mem's evolution links notes
+    question = "what does my cat eat"
+    result = memory.retrieve(question, k=1, namespace="a")
+    # The context is a-mem's find_related_memories_raw string, whole; the hits are its entries.
+    assert result.context == system.find_related_memories_raw(question, k=1)
+    assert [h.id for h in result.hits] == [ids[1], ids[2]]
+    assert result.hits[1].metadata["linked_from"] == ids[1]
+    assert "memory keywords:" in result.context and "talk start time:" in result.context
+    assert [h.id for h in memory.search(question, k=2, namespace="a")] == [ids[1], ids[2]]
+    assert memory.params()["retrieval"] == "related"
+    bare = AMemMemory(embedder=embedder, retrieval="search")
+    bare_ids = bare.store(["My cat eats salmon.", "Quillon owns the cat."], namespace="a")
+    bare._systems["a"].update(bare_ids[0], links=[bare_ids[1]])
+    assert [h.id for h in bare.search(question, k=1, namespace="a")] == [bare_ids[0]]
+    assert bare.retrieve(question, k=1, namespace="a").context == "My cat eats salmon."
+    with pytest.raises(InvalidInputError, match="retrieval"):
+        AMemMemory(embedder=embedder, retrieval="agentic")
+    memory.close()
+    bare.close()
 
 
 @pytest.mark.parametrize(

@@ -33,3 +33,23 @@ def test_the_deadline_is_a_setting_that_must_be_positive(silent_cognee, embedder
     system = cognee.CogneeMemory(embedder=embedder, call_timeout_s=7)
     assert system.params()["call_timeout_s"] == 7.0
     system.close()
+
+
+def test_a_context_budget_is_recorded_and_k_stays_the_chunk_count(silent_cognee, embedder):
+    with pytest.raises(cognee.InvalidInputError, match="context_tokens"):
+        cognee.CogneeMemory(embedder=embedder, context_tokens=0)
+    system = cognee.CogneeMemory(embedder=embedder, context_tokens=512)
+    assert system.params()["context_tokens"] == 512
+    scope = cognee.scope_id("a")
+    system._records[scope] = {"m1": cognee.MemoryRecord("m1", "The ferry leaves at noon.", "a")}
+    system._data[scope] = {"d1": "m1"}
+    asked = []
+
+    def call(op, **kwargs):
+        asked.append((op, kwargs))
+        return [{"id": "c1", "document_id": "d1", "text": "The ferry leaves at noon."}]
+
+    system._worker.call = call
+    (hit,) = system.search("ferry", k=3, namespace="a")
+    assert hit.id == "m1" and asked[0][1]["k"] == 3  # CHUNKS gets k, not the budget
+    system.close()

@@ -4,9 +4,9 @@ Pitfalls checked (graphiti-core 0.31.1 with Kuzu): the Kuzu driver creates no fu
 lacks the ``_database`` attribute ``add_episode`` reads (graphiti issue #1258); full-text search cuts
 to the global top hits before filtering by group, so a small namespace loses keyword hits; each open
 Kuzu database reserves 8 TiB of address space, so a process can hold ~15; delete must leave nothing
-searchable; plain search returns invalidated edges. Ingestion is scripted with tests/fakes.py (the
-graphiti prompts are its kind "other", answered by the schema each prompt asks for); the last test
-runs the embedded local LLM.
+searchable; search returns invalidated edges, as ``Graphiti.search`` does. Ingestion is scripted
+with tests/fakes.py (the graphiti prompts are its kind "other", answered by the schema each prompt
+asks for); the last test runs the embedded local LLM.
 """
 
 from __future__ import annotations
@@ -160,7 +160,6 @@ def test_delete_leaves_nothing_searchable(memory):
     )
     memory.delete(ids[0])
     assert _count_edge(memory, ids[0]) == 0
-    memory.exclude_invalidated = False
     for min_score in (KEYWORDS_ONLY, -1.0):  # the keyword half alone, then every edge by cosine
         memory.sim_min_score = min_score
         assert ids[0] not in {h.id for h in memory.search("vault code 4471 quillfeather", k=10)}
@@ -180,18 +179,23 @@ def test_update_rewrites_fact_and_embedding(memory):
     assert memory.search("who is my dentist", k=1)[0].text == "My dentist is now Dr. Torbek."
 
 
-def test_invalidated_edges_are_excluded_unless_asked(memory):
+def test_invalidated_edges_are_returned_as_graphiti_does_and_excluded_when_asked(memory):
     from graphiti_core.edges import EntityEdge
 
+    assert memory.exclude_invalidated is False  # Graphiti.search's default: no date filter
     ids = memory.store(["The office is in Varnholm.", "The office is in Destrel."])
     edge = memory._run(EntityEdge.get_by_uuid(memory._driver, ids[0]))
     edge.invalid_at = edge.expired_at = datetime.now(UTC)  # as graphiti's contradiction step leaves it
     memory._run(edge.save(memory._driver))
     memory.sim_min_score = -1.0
+    hits = memory.search("where is the office", k=5)
+    assert {h.id for h in hits} == set(ids)
+    old = next(h for h in hits if h.id == ids[0])
+    assert old.metadata["invalid_at"] is not None  # the earlier value comes back with its end date
+    assert "Varnholm" in memory.snapshot()
+    memory.exclude_invalidated = True
     assert [h.id for h in memory.search("where is the office", k=5)] == [ids[1]]
     assert "Varnholm" not in memory.snapshot()
-    memory.exclude_invalidated = False  # the paper's plain search
-    assert {h.id for h in memory.search("where is the office", k=5)} == set(ids)
 
 
 def test_namespaces_isolate(memory):
@@ -290,7 +294,7 @@ def test_ingest_needs_an_llm_the_verbs_do_not(memory):
 def test_params_record_the_pinned_versions(memory):
     params = memory.params()
     assert params["graphiti_core_version"] == params["graphiti_core_tested_version"] == TESTED_VERSION
-    assert params["kuzu_version"] == "0.11.3" and params["exclude_invalidated"] is True
+    assert params["kuzu_version"] == "0.11.3" and params["exclude_invalidated"] is False
 
 
 def test_missing_library_names_the_extra(monkeypatch, embedder):

@@ -19,7 +19,12 @@ from fakes import FakeLLM
 
 from memsuite.baselines.adapters.llamaindex_memory import TESTED_VERSION, LlamaIndexMemory
 from memsuite.memory_systems.base import NO_MEMORY
-from memsuite.memory_systems.errors import ConfigError, MissingDependencyError, UnknownMemoryError
+from memsuite.memory_systems.errors import (
+    ConfigError,
+    InvalidInputError,
+    MissingDependencyError,
+    UnknownMemoryError,
+)
 from memsuite.memory_systems.llm import LLMFailure
 from memsuite.memory_systems.records import Session, Turn
 
@@ -66,9 +71,12 @@ def test_retrieve_is_the_library_context_whatever_k(memory):
     result = memory.retrieve("anything", k=2, namespace="a")
     assert "<ExtractedFacts>" in result.context  # rendered by the library's memory template
     assert all(f"<fact>Fact number {i}.</fact>" in result.context for i in range(8))
-    assert len(result.hits) == 8
-    in_order = [f"Fact number {i}." for i in range(3)]  # the block's order, whatever the query
-    assert [h.text for h in memory.search("anything", k=3, namespace="a")] == in_order
+    # Every fact the library returned, newest first (the library keeps the newest where it must
+    # keep less); search(k) is the first k of them, whatever the query.
+    assert [h.text for h in result.hits] == [f"Fact number {i}." for i in reversed(range(8))]
+    newest = [f"Fact number {i}." for i in (7, 6, 5)]
+    assert [h.text for h in memory.search("anything", k=3, namespace="a")] == newest
+    assert [h.text for h in memory.search("Fact number 0", k=3, namespace="a")] == newest
     assert memory.retrieve("anything", namespace="empty").context == NO_MEMORY
 
 
@@ -129,6 +137,24 @@ def test_save_load_keeps_facts_ids_and_short_term_messages(tmp_path):
     assert loaded.snapshot(namespace="chat") == memory.snapshot(namespace="chat")
     memory.close()
     loaded.close()
+
+
+def test_context_tokens_is_the_librarys_token_limit(tmp_path):
+    llm = FakeLLM(script={"other": [FACTS]})
+    memory = LlamaIndexMemory(llm=llm, workdir=tmp_path / "w", token_limit=5000, context_tokens=40)
+    assert memory.params()["context_tokens"] == 40 and memory.params()["token_limit"] == 40
+    memory.ingest_session(SESSION, namespace="chat")
+    scope = memory._scopes["chat"]
+    assert scope.memory.token_limit == 40
+    # The library flushed the older turns to its fact block because the limit is 40, not 5000.
+    assert [r.text for r in memory.records(namespace="chat")] == ["The router is called Brindlewatch."]
+    memory.save(tmp_path / "store")
+    loaded = LlamaIndexMemory.load(tmp_path / "store")
+    assert loaded.context_tokens == 40 and loaded._scopes["chat"].memory.token_limit == 40
+    loaded.close()
+    memory.close()
+    with pytest.raises(InvalidInputError, match="context_tokens"):
+        LlamaIndexMemory(context_tokens=0)
 
 
 def test_params_record_the_pinned_version(memory):

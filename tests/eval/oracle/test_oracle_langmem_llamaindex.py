@@ -50,6 +50,44 @@ def test_langmem_patches_the_memory_of_an_updated_entity(meme, oracle, embedder)
     assert any(fact.value and fact.value in text for fact in before for text in stored)
 
 
+def test_langmem_keeps_a_forget_request_as_every_librarys_oracle_does(meme, oracle):
+    """A forget request is recorded whether or not langmem's search showed the value it is about;
+    a value shown is removed, one not shown stays (what a perfect model cannot see, it cannot remove)."""
+    episode = _episode(meme)
+    unit = oracle_unit(oracle, f"langmem@{episode.episode_id}")
+    after = next(s for s in unit.sessions if any(f.kind == "delete" for f in s.facts))
+    request = next(f for f in after.facts if f.kind == "delete")
+    conversation = "\n\n".join(after.turns)
+    user = {
+        "role": "user",
+        "content": "Enrich, prune, and organize memories based on any new information."
+        f"\n\n<session_0a1b>\n{conversation}\n</session_0a1b>",
+    }
+    tools = [
+        {"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}
+        for name in ("Memory", "PatchDoc", "RemoveDoc")
+    ]
+    view = oracle.for_system(f"langmem@{episode.episode_id}")
+    value = next(f for s in unit.sessions for f in s.facts if f.entity == request.entity and f.sets_value)
+
+    def calls(system: str) -> list[tuple[str, dict]]:
+        messages = [{"role": "system", "content": system}, user]
+        result = view.chat(messages, phase="ingest", tools=tools, tool_choice="required")
+        assert result.ok, result.failure
+        return [(c.name, c.arguments) for c in result.tool_calls]
+
+    unseen = calls("You are a memory subroutine for an AI.")
+    assert ("Memory", {"content": worded(request)}) in unseen
+    assert not any(name == "RemoveDoc" for name, _ in unseen)
+    shown = (
+        "You are a memory subroutine for an AI.\n\n"
+        f'<instance id=m1 schema_type="Memory">\n{{"content": {worded(value)!r}}}\n</instance>'
+    )
+    seen = calls(shown)
+    assert ("RemoveDoc", {"json_doc_id": "m1"}) in seen
+    assert ("Memory", {"content": worded(request)}) in seen
+
+
 def test_llamaindex_fact_block_gets_the_gold_facts_of_flushed_sessions(meme, oracle):
     pytest.importorskip("llama_index.core.memory")
     from memsuite.baselines.adapters.llamaindex_memory import LlamaIndexMemory
