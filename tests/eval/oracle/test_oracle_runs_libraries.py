@@ -1,7 +1,8 @@
 """The four memory libraries end to end through the oracle endpoint: ``memsuite run`` (a subprocess, so
 its exit status counts) with ``internal_llm: oracle`` and ``answer_llm: oracle`` ingests a generated MEME
 episode without filler through langmem's, cognee's (in its own venv), LlamaIndex Memory's and A-MEM's own
-code, and answers every question: no failed call, rows for every system, evidence at least .5 each."""
+code, and answers every question within a 200-token context budget: no failed call, rows for every system,
+every context within the budget when recounted, the evidence of some question handed over by each."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import yaml
 
 from memsuite.baselines.adapters.cognee import cognee_python
 from memsuite.memory_systems.errors import MissingDependencyError
+from memsuite.memory_systems.tokens import count_tokens
 
 SYSTEMS = ("langmem", "cognee", "llamaindex_memory", "amem")
 #: The prompt kind each library's ingestion must have been served (its extraction ran).
@@ -48,7 +50,7 @@ def test_the_libraries_ingest_and_answer_through_the_oracle(tmp_path):
         "benchmark": "meme",
         "name": "libraries_oracle",
         "systems": list(SYSTEMS),
-        "k": 5,
+        "context_tokens": 200,  # every library hands over at most this much, however it builds its context
         "internal_llm": "oracle",
         "answer_llm": "oracle",
         "judges": ["rule"],
@@ -85,5 +87,8 @@ def test_the_libraries_ingest_and_answer_through_the_oracle(tmp_path):
         mine = [row for row in rows if row["system"] == system]
         assert mine and all(row["metadata"]["ingest_failures"] == 0 for row in mine)
         assert all(row["answer"] == row["gold"] for row in mine)  # the answer ceiling
+        assert all(count_tokens(row["context"]) == row["metadata"]["context_tokens"] <= 200 for row in mine)
         evidence = [bool(row["verdicts"]["evidence"]["correct"]) for row in mine]
-        assert sum(evidence) / len(evidence) >= 0.5, (system, evidence)
+        # At 200 tokens a library whose memories are long (cognee's chunks are whole sessions) keeps
+        # fewer of them: each must still hand over the evidence of some question.
+        assert any(evidence), (system, evidence)
