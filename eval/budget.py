@@ -4,17 +4,17 @@ driver to at most ``context_tokens`` cl100k tokens, in the system's own rank ord
 The rule, the same for every system and benchmark (docs/running.md, "The context budget"):
 
 - a context made of blocks -- the hits joined by
-  :data:`~memsuite.memory_systems.base.CONTEXT_SEPARATOR` (or rendered by the benchmark), or a
-  system's own context holding that separator -- keeps whole blocks, best first, while they fit
-  (separators counted); the first block that does not fit ends it;
+  :data:`~memsuite.memory_systems.base.CONTEXT_SEPARATOR` (or rendered by the benchmark), the lines a
+  library wrote for its hits, or a system's own context holding that separator -- keeps whole blocks,
+  best first, while they fit (separators counted); the first block that does not fit ends it;
 - only when not even the first block fits is that block cut, at its head;
 - the kept text is counted as a whole, and a block added back where the summed counts were too
   cautious (joining can merge tokens at a boundary) or dropped where they were not, so the context a
   row records never exceeds the budget when recounted.
 
-Each block is counted once, the kept text once or twice more. With a budget and no ``k`` in the config, a system is asked for
-:func:`fill_depth` hits, enough to fill the budget with short memories; a ``k`` the config sets is an
-upper bound.
+Each block is counted once, the kept text once or twice more. With a budget and no ``k`` in the
+config, a system is asked for :func:`fill_depth` hits, enough to fill the budget with short memories;
+a ``k`` the config sets is an upper bound.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from memsuite.memory_systems.base import CONTEXT_SEPARATOR, NO_MEMORY
+from memsuite.memory_systems.base import CONTEXT_SEPARATOR, ENTRY, NO_MEMORY
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Hit, RetrievalResult
 from memsuite.memory_systems.tokens import count_tokens, encoding
@@ -89,53 +89,62 @@ def within_budget(
 ) -> HandedContext:
     """``result`` cut to ``budget`` tokens by the rule above (None: nothing is cut).
 
+    The blocks are, in this order of preference: the hits as ``render`` shows them; the hits' texts,
+    where the context is them joined; the hits' ``entry`` metadata, where a library writes its own line
+    per hit and the context is those lines (A-MEM); else the context's own blocks.
+
     Args:
         render: A hit as the benchmark shows it to the answer model; the blocks are then the rendered
             hits, whatever the system's own context.
     """
     hits = tuple(result.hits)
+    separator, behind, texts_are_hits = CONTEXT_SEPARATOR, None, False
     if render is not None and hits:
         blocks, behind = [render(h) for h in hits], hits
     elif hits and result.context == CONTEXT_SEPARATOR.join(h.text for h in hits):
-        blocks, behind = [h.text for h in hits], hits
+        blocks, behind, texts_are_hits = [h.text for h in hits], hits, True
+    elif (
+        hits
+        and all(isinstance(h.metadata.get(ENTRY), str) for h in hits)
+        and result.context == "".join(h.metadata[ENTRY] for h in hits)
+    ):
+        blocks, behind, separator = [h.metadata[ENTRY] for h in hits], hits, ""
     else:
-        blocks, behind = (result.context.split(CONTEXT_SEPARATOR) if result.context else []), None
-    full = CONTEXT_SEPARATOR.join(blocks) if behind is not None else result.context
+        blocks = result.context.split(CONTEXT_SEPARATOR) if result.context else []
+    full = separator.join(blocks) if behind is not None else result.context
     if budget is None or not full.strip():
         return HandedContext(full or NO_MEMORY, hits, count_tokens(full or NO_MEMORY), False)
-    kept = _blocks_within(blocks, budget)
+    kept = _blocks_within(blocks, budget, separator)
     # Summed counts over-count a little where joining merges tokens at a boundary: the next block may
     # still fit in the joined text.
-    while 0 < kept < len(blocks) and count_tokens(CONTEXT_SEPARATOR.join(blocks[: kept + 1])) <= budget:
+    while 0 < kept < len(blocks) and count_tokens(separator.join(blocks[: kept + 1])) <= budget:
         kept += 1
     if kept == len(blocks):
         text, cut = full, False
     elif kept == 0:
         head = _head(blocks[0], budget)
-        # The first hit, cut: its text is the head shown (a rendered hit keeps its own text).
-        first = (
-            (replace(behind[0], text=head),) if behind and render is None else behind[:1] if behind else ()
-        )
+        # The first hit, cut: where the block is its text, the hit's text is the head shown.
+        first = (replace(behind[0], text=head),) if texts_are_hits else behind[:1] if behind else ()
         return HandedContext(head, first, count_tokens(head), True)
     else:
-        text, cut = CONTEXT_SEPARATOR.join(blocks[:kept]), True
+        text, cut = separator.join(blocks[:kept]), True
     tokens = count_tokens(text)
     while tokens > budget and kept > 1:  # joining merged or split tokens at a boundary
         kept -= 1
-        text, cut = CONTEXT_SEPARATOR.join(blocks[:kept]), True
+        text, cut = separator.join(blocks[:kept]), True
         tokens = count_tokens(text)
     # A system's own context names no hit per block: the hits behind it are those whose text it kept.
     shown = behind[:kept] if behind is not None else tuple(h for h in hits if h.text in text) if cut else hits
     return HandedContext(text, shown, tokens, cut)
 
 
-def _blocks_within(blocks: Sequence[str], budget: int) -> int:
+def _blocks_within(blocks: Sequence[str], budget: int, separator: str) -> int:
     """How many leading blocks fit in ``budget`` tokens, separators counted (each block counted once,
     and none after the first that does not fit)."""
-    separator = count_tokens(CONTEXT_SEPARATOR)
+    between = count_tokens(separator) if separator else 0
     used = 0
     for index, block in enumerate(blocks):
-        used += count_tokens(block) + (separator if index else 0)
+        used += count_tokens(block) + (between if index else 0)
         if used > budget:
             return index
     return len(blocks)

@@ -35,6 +35,9 @@ from memsuite.memory_systems.store import check_k, check_namespace, check_query,
 CONTEXT_SEPARATOR = "\n\n---\n\n"
 #: The context handed to the answer LLM when nothing was retrieved (MEME reference).
 NO_MEMORY = "(no memory)"
+#: The hit metadata holding the line a library wrote for that hit, where its context is those lines
+#: joined rather than the hits' texts (A-MEM's related notes): the driver's budget keeps whole lines.
+ENTRY = "entry"
 #: Version of the on-disk layout written by :meth:`MemorySystem.save`.
 SAVE_FORMAT_VERSION = 1
 #: Constructor arguments that are shared objects handed over by a run, not settings of the system.

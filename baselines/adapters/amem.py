@@ -58,7 +58,7 @@ from memsuite.baselines.adapters._common import (
     scope_id,
     session_datetime,
 )
-from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
+from memsuite.memory_systems.base import ENTRY, NO_MEMORY, MemorySystem
 from memsuite.memory_systems.embedder import Embedder
 from memsuite.memory_systems.errors import InvalidInputError, UnknownMemoryError, require
 from memsuite.memory_systems.llm.protocol import EndpointClient
@@ -322,7 +322,7 @@ class AMemMemory(MemorySystem):
                         hit = self._entry_hit(scope, link_id, neighbor.content, score, entry, via=note_id)
                         hits.append(hit)
                         linked += 1
-        if "".join(hit.metadata["entry"] for hit in hits) != raw:
+        if "".join(hit.metadata[ENTRY] for hit in hits) != raw:
             raise RuntimeError(
                 "a-mem's find_related_memories_raw returned other entries than its search and links: "
                 f"the adapter is written for a-mem {TESTED_VERSION}"
@@ -333,7 +333,7 @@ class AMemMemory(MemorySystem):
         self, scope: str, note_id: str, content: str, score: float, entry: str, via: str | None = None
     ) -> Hit:
         meta = dict(self._metadata.get(scope, {}).get(note_id, {}))
-        meta["entry"] = entry
+        meta[ENTRY] = entry
         if via is not None:
             meta["linked_from"] = via
         return Hit(note_id, content, score, meta)

@@ -148,3 +148,13 @@ def test_a_run_with_a_budget_and_no_k_fills_it_and_every_row_keeps_to_it(tmp_pat
     for row in rows:
         assert count_tokens(row.context) == row.metadata["context_tokens"] <= 64
     assert any(r.metadata["context_cut"] for r in rows)
+
+
+def test_a_librarys_own_line_per_hit_is_kept_whole():
+    entries = [f"talk start time:2024-05-0{i} memory content: {t}\n" for i, t in enumerate(TEXTS, 1)]
+    hits = tuple(Hit(h.id, h.text, h.score, {"entry": e}) for h, e in zip(HITS, entries, strict=True))
+    result = RetrievalResult("".join(entries), hits)
+    handed = within_budget(result, count_tokens(entries[0] + entries[1]))
+    assert handed.text == entries[0] + entries[1] and handed.hits == hits[:2] and handed.cut
+    handed = within_budget(result, 5)  # not even the first line fits: its head, the hit as it was
+    assert handed.tokens <= 5 and entries[0].startswith(handed.text) and handed.hits == hits[:1]
