@@ -145,4 +145,3 @@ def _point_label(value: Any) -> str:
     if isinstance(value, Mapping):
         value = value.get("model") or "?"
     return str(value)
-

@@ -201,12 +201,26 @@
       pointStyle: ["circle", "rect", "triangle", "rectRot", "crossRot", "star"][i % 6],
       pointRadius: 4,
     }));
+    // Budgets grow by factors of two: the axis spans whole powers of two around the points, with room
+    // at both ends so no point sits on the edge, and is ticked at each power as a plain number.
+    const xs = points.flat().map((p) => p.x).filter((x) => x > 0);
+    const low = 2 ** Math.floor(Math.log2(Math.min(...xs) / 1.2));
+    const high = 2 ** Math.ceil(Math.log2(Math.max(...xs) * 1.2));
+    const powers = [];
+    for (let v = low; v <= high; v *= 2) powers.push(v);
     new Chart(canvasIn(figure, 360), {
       type: "scatterWithErrorBars",
       data: { datasets },
       options: {
         scales: {
-          x: { type: "logarithmic", title: { display: true, text: spec.xlabel } },
+          x: {
+            type: "logarithmic",
+            min: low,
+            max: high,
+            title: { display: true, text: spec.xlabel },
+            afterBuildTicks: (axis) => { axis.ticks = powers.map((value) => ({ value })); },
+            ticks: { callback: (v) => Number(v).toLocaleString("en") },
+          },
           y: { min: 0, max: 1, title: { display: true, text: spec.ylabel } },
         },
         plugins: {
