@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from memsuite.eval.analysis import plots as plotting
+from memsuite.eval.analysis.compare import headline, run_judge
 from memsuite.eval.analysis.metrics import percentile
 from memsuite.eval.hooks import OutcomeSpec
 from memsuite.eval.protocol import Row
@@ -85,27 +87,14 @@ def like_for_like_warnings(runs: Sequence[RunFolder]) -> list[str]:
     return warnings
 
 
-def _common_judge(spec: OutcomeSpec, runs: Sequence[RunFolder]) -> str | None:
-    """The most preferred judge every system of every run carries, so every point is one rate."""
-    carried = [
-        {name for row in run.rows(s) for name in row.verdicts} | set(spec.derived)
-        for run in runs
-        for s in run.systems
-    ]
-    return next((j for j in spec.judges if carried and all(j in c for c in carried)), None)
-
-
 def context_figure(
     stem: str, benchmark: str, runs: Sequence[RunFolder], spec: OutcomeSpec | None, sweep: Sweep
 ) -> Figure | None:
     """Each system's headline rate (with its interval) against its mean context tokens, one point per
     variant of the sweep; None without outcomes, a judge all variants share, or recorded tokens."""
-    from memsuite.eval.analysis import plots as plotting
-    from memsuite.eval.analysis.compare import headline
-
     if spec is None:
         return None
-    judge = _common_judge(spec, runs)
+    judge = run_judge(spec, *runs)
     if judge is None:
         return None
     series: dict[str, list[dict[str, Any]]] = {}
