@@ -243,6 +243,8 @@ def test_context_budget_sweep_plots_each_systems_rate_against_its_context_tokens
     usage = csv.DictReader(io.StringIO((result.report_dir / "meme_usage.csv").read_text()))
     means = {(r["context_tokens"], r["system"]): float(r["context tokens mean"]) for r in usage}
     assert means[("12", "bm25")] <= 12 < means[("200", "bm25")]
+    listed = csv.DictReader(io.StringIO((result.report_dir / "runs.csv").read_text()))
+    assert [r["context_tokens"] for r in listed] == ["12", "200"]  # each run's budget in the runs table
     assert (result.report_dir / "meme_rate_against_context.png").stat().st_size > 2000
     markdown = (result.report_dir / "report.md").read_text()
     assert "against context tokens handed over per question" in markdown
