@@ -101,3 +101,15 @@ def test_rows_without_context_tokens_are_absent_never_zero(tmp_path):
     markdown = (tmp_path / "out" / "report.md").read_text()
     (line,) = [line for line in markdown.splitlines() if line.startswith("| bm25 |") and "none" in line]
     assert line.split(" | ")[1:5] == ["–", "–", "–", "–"]
+
+
+def test_a_ratio_under_ten_keeps_one_decimal_and_several_runs_are_named(tmp_path):
+    text = "word " * 70
+    folders = []
+    for name, short in (("a", text[:100]), ("b", text)):
+        rows = [_row("bm25", i, text) for i in range(3)] + [_row("dense", i, short) for i in range(3)]
+        folders.append(write_run(tmp_path / name, benchmark="meme", rows=rows, scores={}))
+    (warning,) = like_for_like_warnings(load_runs(folders))
+    long, short = count_tokens(text), count_tokens(text[:100])
+    assert f"Not like for like (a): bm25 handed over {long} tokens" in warning
+    assert f"dense {short} ({long / short:.1f}×)" in warning
