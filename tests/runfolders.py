@@ -12,15 +12,16 @@ from memsuite.eval.run.folder import RunFolder, UnitRecord
 
 
 def write_run(path, *, benchmark: str, rows: list[Row], scores: dict, header: dict | None = None, usage=None):
-    """A finished run folder written directly: header, rows, one done unit per unit id, summary."""
+    """A finished run folder written directly: header, rows, one done unit per (system, unit id), summary
+    (every system of the rows, in first-seen order, with the same scores and usage)."""
     folder = RunFolder(path)
-    system = rows[0].system
+    systems = list(dict.fromkeys(r.system for r in rows))
     units = sorted({r.unit_id for r in rows})
     base = {
         "status": "complete",
         "config": {
             "benchmark": benchmark,
-            "systems": [{"name": system, "label": "", "args": {}}],
+            "systems": [{"name": system, "label": "", "args": {}} for system in systems],
             "k": 5,
             "judges": ["rule"],
             "answer_llm": None,
@@ -33,11 +34,14 @@ def write_run(path, *, benchmark: str, rows: list[Row], scores: dict, header: di
         "units": {"total": len(units)},
     }
     folder.write_header({**base, **(header or {})})
-    for unit in units:
-        folder.append_unit(UnitRecord(system, unit, "done"), [r for r in rows if r.unit_id == unit])
+    for system in systems:
+        for unit in units:
+            done = [r for r in rows if r.unit_id == unit and r.system == system]
+            folder.append_unit(UnitRecord(system, unit, "done"), done)
     usage = usage or {"llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "wall_s": {}}
     summary = {
         system: {"scores": scores, "usage": usage, "units": {"done": len(units), "error": 0}, "wall_s": 9.0}
+        for system in systems
     }
     folder.write_summary(summary)
     return path

@@ -290,9 +290,10 @@ class Headline:
     interval: Interval
 
 
-def run_judge(spec: OutcomeSpec, run: RunFolder) -> str | None:
-    """The most preferred judge of ``spec`` that every system of the run carries."""
-    carried = [_judges(run, s) | set(spec.derived) for s in run.systems]
+def run_judge(spec: OutcomeSpec, *runs: RunFolder) -> str | None:
+    """The most preferred judge of ``spec`` that every system of the runs carries (one judge for all the
+    points of a sweep)."""
+    carried = [_judges(run, s) | set(spec.derived) for run in runs for s in run.systems]
     return next((j for j in spec.judges if carried and all(j in c for c in carried)), None)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -326,6 +327,60 @@ def plot_latency_distribution(
     ax.set_xlabel("latency of one search call, ms (box: p25-p75, whiskers: p5-p95)")
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", alpha=0.3)
+    return _save(figure, path)
+
+
+def plot_rate_against_context(
+    series: Mapping[str, Sequence[Mapping[str, Any]]],
+    path: Path,
+    *,
+    title: str,
+    ylabel: str = "pass rate",
+    xlabel: str = "context tokens handed over per question (mean, log scale)",
+) -> Path:
+    """A rate against the context it was bought with: one line per system through its points (one per
+    run of a sweep), each point at the system's mean context tokens, with its interval as a vertical bar.
+
+    Args:
+        series: System -> points in sweep order, each ``{"x", "y", "lo", "hi", "label"}`` (``lo`` /
+            ``hi`` may be absent: no interval; ``label`` names the variant, written beside the point).
+        path: PNG to write.
+        title: Figure title.
+        ylabel: The rate.
+        xlabel: The x axis.
+
+    Returns:
+        ``path``.
+    """
+    figure = _figure(7.5, 4.6)
+    ax = figure.add_subplot()
+    for number, (name, points) in enumerate(series.items()):
+        drawn = [p for p in points if _number(p.get("x")) is not None and _number(p.get("y")) is not None]
+        if not drawn:
+            continue
+        xs, ys = [float(p["x"]) for p in drawn], [float(p["y"]) for p in drawn]
+        below = [y - float(p.get("lo", y)) for p, y in zip(drawn, ys, strict=True)]
+        above = [float(p.get("hi", y)) - y for p, y in zip(drawn, ys, strict=True)]
+        style = series_style(number)
+        ax.errorbar(xs, ys, yerr=[below, above], label=name, capsize=3, elinewidth=0.9, **style)
+        for p, x, y in zip(drawn, xs, ys, strict=True):
+            if p.get("label"):
+                ax.annotate(str(p["label"]), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=6)
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    # Budgets grow by factors (128 ... 4096): equal steps on a log axis, ticked at powers of two as
+    # plain numbers (a base-10 log axis labels 3x10^2 and the like).
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(LogLocator(base=2))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.set_ylabel(ylabel, fontsize=9)
+    ax.set_title(textwrap.fill(title, 90), fontsize=10)
+    ax.grid(alpha=0.3, which="both")
+    if series:
+        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
     return _save(figure, path)
 
 

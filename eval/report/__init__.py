@@ -16,6 +16,10 @@ flattened); a table with no rows is not printed (neither in Markdown nor as CSV)
 set for an ablation (:mod:`memsuite.eval.study.ablation`): the runs are its variants in sweep order, and
 renderers add sweep curves.
 
+Context goes in every section too: the tokens each system handed over per question (mean, p50, p95)
+in its usage table, a warning above its tables when systems were handed more than 2x different amounts,
+and, for an ablation, each system's verdict rate against its mean context tokens (:mod:`.context`).
+
 Cost and usage go in every section: LLM calls, tokens, cost under a :class:`PriceTable` (tokens x
 the price of the model named in the run header's ``answer_llm`` / ``internal_llm`` identity), and
 ingest / query wall time from each system's usage in ``summary.json``.
@@ -27,7 +31,8 @@ marked (the context was the whole memory); :mod:`.caveats` has the shared marks 
 Modules: :mod:`.runs` (a run's labels: LLMs, judges, data source; the runs table), :mod:`.tables` (a
 table as Markdown or CSV), :mod:`.kit` (the helpers renderers share: percentages, judge order, rates with
 intervals, ranking metrics), :mod:`.model` (tables, figures, sections, the report), :mod:`.usage` (usage
-and cost), :mod:`.layout` (helpers for renderers: run column, stage tables), :mod:`.caveats` (left-out and
+and cost), :mod:`.context` (context tokens, the like-for-like warning, rate against context),
+:mod:`.layout` (helpers for renderers: run column, stage tables), :mod:`.caveats` (left-out and
 whole-memory marks), :mod:`.document` (building and writing). Import from those modules
 (``memsuite.build_report`` and ``memsuite.write_report`` are :mod:`.document`'s); this package imports
 none of them, since the analysis builds on its tables while the document builds on the analysis.

@@ -13,6 +13,7 @@ from memsuite.eval.analysis.leaderboard import leaderboard
 from memsuite.eval.definition import BenchmarkDefinition
 from memsuite.eval.registry import definition
 from memsuite.eval.report.agreement import render_agreement
+from memsuite.eval.report.context import context_figure, like_for_like_warnings
 from memsuite.eval.report.html import write_page
 from memsuite.eval.report.layout import run_cell, run_column, slug
 from memsuite.eval.report.model import (
@@ -147,6 +148,12 @@ def build_report(
         if not any(figure.name.endswith("_latency") for figure in section.figures):
             latency = latency_figure(f"{slug(benchmark)}_latency", section.title, group)
             section.figures += [latency] if latency is not None else []
+        section.warnings += like_for_like_warnings(group)
+        if group_options.sweep is not None:
+            spec = own.outcomes if own is not None else None
+            stem = f"{slug(benchmark)}_rate_against_context"
+            found = context_figure(stem, section.title, group, spec, group_options.sweep)
+            section.figures += [found] if found is not None else []
         sections.append(section)
     if len(by_benchmark) > 1:
         for benchmark in by_benchmark:
@@ -185,6 +192,7 @@ def report_markdown(report: Report, figures: Mapping[str, str] | None = None) ->
         parts.insert(1, "\n".join(f"> {w}" for w in warnings))
     for section in report.sections:
         parts.append(f"## {section.title}")
+        parts += [f"> **Warning:** {warning}" for warning in section.warnings]
         parts += [note for note in section.notes]
         for table in section.tables:
             listing = f"{len(table.rows)} rows in `{table.name}.csv`."

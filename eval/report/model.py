@@ -103,6 +103,9 @@ class Section:
     tables: list[Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """What a reader must know before reading its tables (e.g. systems handed very different amounts of
+    context): printed above them, marked so they cannot be missed."""
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,8 @@ def runs_table(runs: Sequence[RunFolder]) -> Table:
             "internal_llm": internal_llm_label(run),
             "judges": ", ".join(judges_used(run)),
             "k": run.config.get("k"),
+            # The budget every system's context was cut to (a dash: none, or a run made before budgets).
+            "context_tokens": (run.header.get("retrieval") or {}).get("context_tokens"),
             "embedder": (run.header.get("embedder") or {}).get("model"),
             "systems": ", ".join(run.systems),
             "units": (run.header.get("units") or {}).get("total"),

@@ -1,6 +1,6 @@
-"""Usage and cost of every run, the same for all benchmarks: LLM calls, tokens, USD cost under a
-:class:`~memsuite.memory_systems.llm.PriceTable`, ingest / query / judge wall time; the columns every score
-table appends and the full usage table every section ends with."""
+"""Usage and cost of every run, the same for all benchmarks: context tokens handed over per question,
+LLM calls, tokens, USD cost under a :class:`~memsuite.memory_systems.llm.PriceTable`, ingest / query /
+judge wall time; the columns every score table appends and the full usage table every section ends with."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 
 from memsuite.eval.analysis.metrics import percentile
 from memsuite.eval.protocol import Row
+from memsuite.eval.report.context import CONTEXT_COLUMNS, CONTEXT_FORMATS, CONTEXT_NOTE, context_record
 from memsuite.eval.report.layout import run_cell, run_column, series_name
 from memsuite.eval.report.model import Cell, Figure, ReportOptions, Table
 from memsuite.eval.report.runs import internal_llm_label, llm_label
@@ -215,17 +216,20 @@ def usage_table(name: str, title: str, runs: Sequence[RunFolder], options: Repor
             "answer_llm": llm_label(run.header.get("answer_llm")),
             "internal_llm": internal_llm_label(run),
             **usage_record(usage_summary(run, system, options.prices)),
+            **context_record(run.rows(system)),
             **latency_record(run.rows(system)),
         }
         for run in runs
         for system in run.systems
     ]
-    notes = [*USAGE_NOTES, LATENCY_NOTE]
+    notes = [*USAGE_NOTES, CONTEXT_NOTE, LATENCY_NOTE]
     unpriced = _unpriced_models(runs, options.prices)
     if unpriced:
         notes.append(f"no price for {', '.join(unpriced)}: cost shown as a dash; pass --prices FILE.")
-    columns = (*prefix, "system", *USAGE_TABLE_COLUMNS, *LATENCY_COLUMNS)
-    return Table.from_records(name, title, columns, records, notes, {c: ".1f" for c in LATENCY_COLUMNS})
+    # Context beside the cost: how much each system handed over is what its rates were bought with.
+    columns = (*prefix, "system", *CONTEXT_COLUMNS, *USAGE_TABLE_COLUMNS, *LATENCY_COLUMNS)
+    formats = {**CONTEXT_FORMATS, **{c: ".1f" for c in LATENCY_COLUMNS}}
+    return Table.from_records(name, title, columns, records, notes, formats)
 
 
 def latency_figure(stem: str, benchmark: str, runs: Sequence[RunFolder]) -> Figure | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memsuite.eval.budget import fill_depth
 
@@ -126,12 +126,14 @@ class RunConfig(BaseModel):
     def _options_default(cls, value: Any) -> Any:
         return {} if value is None else value
 
-    @model_validator(mode="after")
-    def _unique_labels(self) -> RunConfig:
-        labels = [s.key for s in self.systems]
+    @field_validator("systems", mode="after")
+    @classmethod
+    def _unique_labels(cls, value: tuple[SystemSpec, ...]) -> tuple[SystemSpec, ...]:
+        # A field check, so the message names the field (``systems: two systems share ...``).
+        labels = [s.key for s in value]
         if len(set(labels)) != len(labels):
             raise ValueError(f"two systems share a label ({labels}); give variants a 'label'")
-        return self
+        return value
 
     @property
     def depth(self) -> int:

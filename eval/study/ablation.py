@@ -20,6 +20,7 @@ config (data folders) keep their meaning: relative to the directory memsuite is 
 from __future__ import annotations
 
 import copy
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -118,8 +119,8 @@ def load_ablation(path: Path | str) -> Ablation:
         The ablation.
 
     Raises:
-        ConfigError: Unreadable file, unknown or missing keys, no values, labels that are not unique
-            or not one per value; the message names the file.
+        ConfigError: Unreadable file, unknown or missing keys, no values, a value named twice, labels
+            that are not unique or not one per value; the message names the file and the field.
     """
     path = Path(path)
     data = read_yaml(path, "ablation file")
@@ -130,6 +131,10 @@ def load_ablation(path: Path | str) -> Ablation:
     except ValidationError as exc:
         raise schema_error(exc.errors(), _AblationFile, source=str(path)) from None
     swept, values = parsed.sweep.key, parsed.sweep.values
+    repeated = _repeated(values)
+    if repeated is not None:
+        # Two variants of one value are one measurement twice, and their curves would double back.
+        raise ConfigError(f"{path}: sweep.values: {values[repeated]!r} is named twice; name each value once")
     labels = parsed.sweep.labels or [default_label(swept, v, i) for i, v in enumerate(values)]
     if len(labels) != len(values):
         raise ConfigError(f"{path}: sweep.labels needs one label per value ({len(values)})")
@@ -149,6 +154,18 @@ def load_ablation(path: Path | str) -> Ablation:
         overrides=dict(overrides),
         source=path,
     )
+
+
+def _repeated(values: Sequence[Any]) -> int | None:
+    """The index of the first value named a second time (mappings, such as LLM endpoints, compared by
+    content), None when each is named once."""
+    seen: set[str] = set()
+    for index, value in enumerate(values):
+        key = json.dumps(value, sort_keys=True, default=str)
+        if key in seen:
+            return index
+        seen.add(key)
+    return None
 
 
 def _get(data: Any, keys: Sequence[str]) -> Any:

@@ -170,6 +170,29 @@ def _failure_stages(
     }
 
 
+def _rate_against_context(
+    series: Mapping[str, Sequence[Mapping[str, Any]]],
+    *,
+    title: str,
+    ylabel: str = "pass rate",
+    xlabel: str = "context tokens handed over per question (mean, log scale)",
+) -> Spec:
+    lines = []
+    for name, points in series.items():
+        drawn = []
+        for point in points:
+            x, y = _number(point.get("x")), _number(point.get("y"))
+            if x is None or y is None:
+                continue
+            found = {"x": x, "y": y, "label": str(point.get("label") or "")}
+            found.update(_interval([point.get("lo"), point.get("hi")]))
+            if "n" in point:
+                found.update(n=point["n"], too_small=bool(point.get("too_small")))
+            drawn.append(found)
+        lines.append({"name": name, "points": drawn})
+    return {"kind": "scatter", "title": title, "xlabel": xlabel, "ylabel": ylabel, "series": lines}
+
+
 #: Each plot function of :mod:`memsuite.eval.analysis.plots` and its spec, taking the same arguments less
 #: the path.
 _SPECS: dict[Callable[..., Any], Callable[..., Spec]] = {
@@ -178,6 +201,7 @@ _SPECS: dict[Callable[..., Any], Callable[..., Spec]] = {
     plots.plot_checkpoint_curves: _checkpoint_curves,
     plots.plot_latency_distribution: _latency,
     plots.plot_failure_stages: _failure_stages,
+    plots.plot_rate_against_context: _rate_against_context,
 }
 
 

@@ -62,6 +62,8 @@ class SectionView:
     """Chart specs (:mod:`.charts`), or ``{"kind": "image", "src": ...}`` for a figure without one."""
     judges: bool = False
     """The judge-agreement section: shown in the judge view."""
+    warnings: list[str] = field(default_factory=list)
+    """Shown above its tables as warnings (:attr:`~memsuite.eval.report.model.Section.warnings`)."""
 
 
 def _scale(table: Table, column: str) -> float:
@@ -137,7 +139,9 @@ def section_views(report: Report, drawn: Mapping[str, str]) -> list[SectionView]
             elif figure.name in drawn:
                 charts.append({"kind": "image", "title": figure.title, "src": drawn[figure.name]})
         judges = section.title == "Judge agreement"
-        views.append(SectionView(section.title, list(section.notes), tables, charts, judges))
+        views.append(
+            SectionView(section.title, list(section.notes), tables, charts, judges, list(section.warnings))
+        )
     return views
 
 

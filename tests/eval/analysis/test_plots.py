@@ -207,3 +207,25 @@ def test_equal_series_stay_visible_with_distinct_styles_and_bands(tmp_path, save
     assert len(ax.collections) == 2
     low, high = ax.collections[0].get_paths()[0].get_extents().get_points()[:, 1]
     assert (low, high) == pytest.approx((0.3, 1.0))
+
+
+def test_rate_against_context(tmp_path, saved):
+    series = {
+        "bm25": [
+            {"x": 120.0, "y": 0.2, "lo": 0.1, "hi": 0.3, "label": "128"},
+            {"x": 900.0, "y": 0.9, "lo": 0.8, "hi": 1.0, "label": "1024"},
+        ],
+        "graphiti": [{"x": 30.0, "y": 0.1, "label": "128"}, {"x": None, "y": 0.5, "label": "1024"}],
+    }
+    path = plots.plot_rate_against_context(series, tmp_path / "ctx.png", title="t", ylabel="overall [rule]")
+    assert _is_png(path)
+    (ax,) = saved[path].axes
+    assert ax.get_xscale() == "log" and ax.get_ylabel() == "overall [rule]"
+    # One error-bar container per system: its line through the points and a vertical bar per interval.
+    found = {c.get_label(): c.lines for c in ax.containers}
+    line, _, (bars,) = found["bm25"]
+    assert list(line.get_xdata()) == [120.0, 900.0] and _ys(line) == [0.2, 0.9]
+    segments = [[tuple(map(float, p)) for p in s] for s in bars.get_segments()]
+    assert segments == [[(120.0, 0.1), (120.0, 0.3)], [(900.0, 0.8), (900.0, 1.0)]]
+    assert list(found["graphiti"][0].get_xdata()) == [30.0]  # a point without tokens is not drawn
+    assert sorted(t.get_text() for t in ax.texts) == ["1024", "128", "128"]

@@ -220,3 +220,64 @@ def test_every_shipped_config_validates(path, fetched_catalogue):
     for config in configs:
         unknown = {s.name for s in config.systems} - set(system_names())
         assert not unknown, f"{path.name} names unregistered systems {unknown}"
+
+
+def test_context_budget_sweep_plots_each_systems_rate_against_its_context_tokens(ablation_file, tmp_path):
+    from memsuite.eval.report.html.charts import chart_spec
+    from memsuite.eval.run.folder import load_runs
+    from memsuite.memory_systems.tokens import count_tokens
+
+    path = ablation_file.parent / "budget.yaml"
+    path.write_text(
+        "name: budget\nbase: base.yaml\nset: {k: null}\nsweep: {key: context_tokens, values: [12, 200]}\n"
+    )
+    result = run_ablation(load_ablation(path), out_dir=tmp_path / "runs", show_progress=False)
+    runs = load_runs(list(result.runs), ["12", "200"])
+    for run, budget in zip(runs, (12, 200), strict=True):
+        assert run.header["retrieval"]["context_tokens"] == budget
+        for system in ("bm25", "dense"):
+            rows = run.rows(system)
+            recounted = [count_tokens(row.context) for row in rows]
+            assert max(recounted) <= budget
+            assert [row.metadata["context_tokens"] for row in rows] == recounted
+    usage = csv.DictReader(io.StringIO((result.report_dir / "meme_usage.csv").read_text()))
+    means = {(r["context_tokens"], r["system"]): float(r["context tokens mean"]) for r in usage}
+    assert means[("12", "bm25")] <= 12 < means[("200", "bm25")]
+    listed = csv.DictReader(io.StringIO((result.report_dir / "runs.csv").read_text()))
+    assert [r["context_tokens"] for r in listed] == ["12", "200"]  # each run's budget in the runs table
+    assert (result.report_dir / "meme_rate_against_context.png").stat().st_size > 2000
+    markdown = (result.report_dir / "report.md").read_text()
+    assert "against context tokens handed over per question" in markdown
+    # The page draws the same points: x the mean context tokens, y the rate with its interval.
+    from memsuite.eval.report.document import build_report
+    from memsuite.eval.report.model import Sweep
+
+    report = build_report(runs, sweep=Sweep("context_tokens", (12, 200), ("12", "200")))
+    (figure,) = [f for s in report.sections for f in s.figures if f.name == "meme_rate_against_context"]
+    spec = chart_spec(figure)
+    points = {s["name"]: s["points"] for s in spec["series"]}
+    assert [p["label"] for p in points["bm25"]] == ["12", "200"]
+    assert [p["x"] for p in points["bm25"]] == [means[("12", "bm25")], means[("200", "bm25")]]
+    assert all("lo" in p and "hi" in p and p["lo"] <= p["y"] <= p["hi"] for p in points["bm25"])
+
+
+@pytest.mark.parametrize(
+    ("sweep", "field"),
+    [
+        ("set: {systems: [bm25, dense, bm25]}\nsweep: {key: context_tokens, values: [128, 256]}", "systems"),
+        ("sweep: {key: context_tokens, values: [128, 256, 128]}", "sweep.values"),
+        ("sweep: {key: context_tokens, values: [128, 256, 128], labels: [a, b, c]}", "sweep.values"),
+        ("sweep: {key: context_tokens, values: [128, 0]}", "context_tokens"),
+    ],
+    ids=["system twice", "budget twice", "budget twice, labelled", "budget not positive"],
+)
+def test_a_sweep_naming_a_system_or_budget_twice_is_refused_before_any_work(
+    ablation_file, tmp_path, capsys, sweep, field
+):
+    path = ablation_file.parent / "bad.yaml"
+    path.write_text(f"name: bad\nbase: base.yaml\n{sweep}\n")
+    out = tmp_path / "bad_runs"
+    assert main(["ablate", str(path), "--out", str(out), "--quiet", "--no-cache", "--no-plots"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("memsuite: error:") and f"{field}:" in error
+    assert not out.exists()  # refused before any variant ran

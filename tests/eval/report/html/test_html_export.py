@@ -107,6 +107,25 @@ def test_chart_specs_carry_the_plot_data_and_intervals():
         )
     )  # fmt: skip
     assert curves["panels"][0]["series"][0]["points"] == [{"y": 0.2, "lo": 0.1, "hi": 0.3}, {"y": None}]
+    context = chart_spec(
+        Figure(
+            "ctx",
+            "t",
+            partial(plots.plot_rate_against_context,
+                    {"bm25": [{"x": 979.0, "y": 0.9, "lo": 0.8, "hi": 1.0, "n": 14, "too_small": False,
+                               "label": "1024"}, {"x": None, "y": 0.1, "label": "128"}]},
+                    title="t", ylabel="overall [rule]"),
+        )
+    )  # fmt: skip
+    assert context["kind"] == "scatter" and context["ylabel"] == "overall [rule]"
+    assert context["series"] == [
+        {
+            "name": "bm25",
+            "points": [
+                {"x": 979.0, "y": 0.9, "label": "1024", "lo": 0.8, "hi": 1.0, "n": 14, "too_small": False}
+            ],
+        }
+    ]
     assert chart_spec(Figure("x", "t", lambda path: path)) is None  # not a plot call: the PNG is shown
 
 

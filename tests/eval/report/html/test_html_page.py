@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -329,3 +330,69 @@ def test_paired_view_of_rows_without_verdicts_says_there_is_nothing_to_pair(tmp_
     opened.page.wait_for_selector("#paired-result p")
     assert "nothing to pair" in opened.page.inner_text("#paired-result")
     assert opened.page.locator("p.mcnemar").count() == 0
+
+
+def _budget_row(system: str, i: int, context: str, correct: bool) -> Row:
+    from memsuite.memory_systems.tokens import count_tokens
+
+    return Row(
+        system, "meme", f"e{i % 4}", f"q{i}", "What did the crash print?", "quorum lost", context,
+        answer="a", verdicts={"rule": {"correct": correct}},
+        metadata={"task": "ER", "phase": "after", "entities": [f"x{i}"],
+                  "context_tokens": count_tokens(context), "context_cut": True},
+    )  # fmt: skip
+
+
+def test_unequal_context_warning_and_rate_against_context_chart(tmp_path, open_report):
+    from memsuite.eval.benchmarks.meme.scoring import meme_scores
+    from memsuite.eval.report.document import build_report, write_report
+    from memsuite.eval.report.model import Sweep
+
+    folders = []
+    for budget, words in ((128, 20), (1024, 160)):
+        # bm25 hands over its whole budget, graphiti a tenth of it: not like for like.
+        rows = [_budget_row("bm25", i, "quorum lost at shard " * words, i % 5 != 0) for i in range(20)]
+        rows += [_budget_row("graphiti", i, "quorum " * (words // 10), i % 2 == 0) for i in range(20)]
+        scores = {"by_judge": {"rule": meme_scores(rows)}}
+        folders.append(write_run(tmp_path / f"b{budget}", benchmark="meme", rows=rows, scores=scores))
+    sweep = Sweep("context_tokens", (128, 1024), ("b128", "b1024"))
+    report = build_report(load_runs(folders, ["b128", "b1024"]), sweep=sweep)
+    write_report(report, tmp_path / "report", plots=False)
+    opened = open_report(tmp_path / "report" / "index.html")
+    page = opened.page
+    warnings = page.locator("p.section-warning")
+    assert warnings.count() == 2 and warnings.first.is_visible()
+    assert warnings.first.inner_text().startswith("Warning: Not like for like (b128): bm25 handed over")
+    # The warning comes before the section's first table.
+    before = page.evaluate(
+        """() => {
+            const warning = document.querySelector("p.section-warning");
+            const table = document.querySelector("#view-overview .table-block:not(#table-runs)");
+            return !!(warning.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING);
+        }"""
+    )
+    assert before
+    chart = page.locator("figure.chart", has_text="against context tokens")
+    assert chart.locator("canvas").count() == 1
+    points = page.evaluate(
+        """() => {
+            const figure = [...document.querySelectorAll("figure.chart")]
+                .find((f) => f.textContent.includes("against context tokens"));
+            const chart = Chart.getChart(figure.querySelector("canvas"));
+            return chart.data.datasets.map((d) => [d.label, d.data.map((p) => [p.x, p.y, p.yMin, p.yMax])]);
+        }"""
+    )
+    assert [name for name, _ in points] == ["bm25", "graphiti"]
+    assert all(lo <= y <= hi for _, series in points for _, y, lo, hi in series)
+    assert points[0][1][0][0] < points[0][1][1][0]  # more context at the larger budget
+    warnings.first.scroll_into_view_if_needed()
+    shot = tmp_path / "warning.png"
+    page.screenshot(path=str(shot), full_page=True)
+    _assert_not_blank(shot)
+    chart.scroll_into_view_if_needed()
+    chart.screenshot(path=str(tmp_path / "chart.png"))
+    _assert_not_blank(tmp_path / "chart.png")
+    shots = os.environ.get("MEMSUITE_TEST_SHOTS")  # a folder to keep the screenshots in, to look at
+    if shots:
+        for name in ("warning.png", "chart.png"):
+            (Path(shots) / name).write_bytes((tmp_path / name).read_bytes())
