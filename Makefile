@@ -110,11 +110,19 @@ results: install
 	$(BIN)/memsuite run configs/lifebench_quick.yaml --out runs/results/lifebench_quick --quiet
 	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
 		--report-dir runs/results/meme_topk/report --quiet
+	$(BIN)/memsuite ablate configs/ablations/meme_context_tokens.yaml --out runs/results/meme_context_tokens \
+		--report-dir runs/results/meme_context_tokens/report --quiet
+	$(BIN)/memsuite ablate configs/ablations/locomo_context_tokens.yaml --out runs/results/locomo_context_tokens \
+		--report-dir runs/results/locomo_context_tokens/report --quiet
 	rm -rf results/meme_quick results/wmb_sample results/dynamicmem_quick results/meme_topk \
 		results/locomo_quick results/longmemeval_quick results/beam_quick results/realtalk_quick \
-		results/lifebench_quick results/leaderboard
+		results/lifebench_quick results/leaderboard results/meme_context_tokens results/locomo_context_tokens
 	$(BIN)/memsuite ablate configs/ablations/meme_topk.yaml --out runs/results/meme_topk \
 		--report-dir results/meme_topk --report-only --quiet
+	$(BIN)/memsuite ablate configs/ablations/meme_context_tokens.yaml --out runs/results/meme_context_tokens \
+		--report-dir results/meme_context_tokens --report-only --quiet
+	$(BIN)/memsuite ablate configs/ablations/locomo_context_tokens.yaml --out runs/results/locomo_context_tokens \
+		--report-dir results/locomo_context_tokens --report-only --quiet
 	$(BIN)/memsuite report runs/results/meme_quick --out results/meme_quick
 	$(BIN)/memsuite report runs/results/wmb_sample --out results/wmb_sample
 	$(BIN)/memsuite report runs/results/dynamicmem_quick --out results/dynamicmem_quick
@@ -131,7 +139,8 @@ results: install
 
 # The libraries' ceilings: mem0ai, graphiti-core, langmem, llamaindex_memory, a-mem, cognee and the native
 # LLM paradigms with every LLM call answered by the gold-backed oracle endpoint, on MEME (10 generated
-# episodes, no filler) and DynamicMem (two generated users, 15 months). Not part of `make results`: 32 min
+# episodes, no filler) and DynamicMem (two generated users, 15 months), and the MEME ceilings again at equal
+# context budgets (256, 512, 1,024 tokens). Not part of `make results`: 32 min
 # wall on 2 cores shared with other jobs (about 16 min each; 11 min of CPU). Runs go to
 # runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored / maintained /
 # retrieved shares and evidence rate per system, with intervals; on MEME each system's LLM calls, tokens
@@ -141,7 +150,12 @@ results-oracle: install libraries cognee
 	$(BIN)/memsuite run configs/oracle_libraries.yaml --out runs/results_oracle/oracle_libraries --quiet
 	$(BIN)/memsuite run configs/oracle_libraries_dynamicmem.yaml \
 		--out runs/results_oracle/oracle_libraries_dynamicmem --quiet
-	rm -rf results/oracle_libraries results/oracle_libraries_dynamicmem
+	$(BIN)/memsuite ablate configs/ablations/oracle_libraries_context_tokens.yaml \
+		--out runs/results_oracle/oracle_libraries_context_tokens --quiet
+	rm -rf results/oracle_libraries results/oracle_libraries_dynamicmem results/oracle_libraries_context_tokens
+	$(BIN)/memsuite ablate configs/ablations/oracle_libraries_context_tokens.yaml \
+		--out runs/results_oracle/oracle_libraries_context_tokens \
+		--report-dir results/oracle_libraries_context_tokens --report-only --quiet
 	$(BIN)/memsuite report runs/results_oracle/oracle_libraries --out results/oracle_libraries
 	$(BIN)/memsuite report runs/results_oracle/oracle_libraries_dynamicmem \
 		--out results/oracle_libraries_dynamicmem
