@@ -79,11 +79,19 @@ def like_for_like_warnings(runs: Sequence[RunFolder]) -> list[str]:
             continue
         where = f" ({run.label})" if len(runs) > 1 else ""
         ratio = "none at all" if not low else f"{high / low:.{0 if high >= 10 * low else 1}f}×"
-        warnings.append(
+        said = (
             f"Not like for like{where}: {most} handed over {high:.0f} tokens per question on average, "
-            f"{least} {low:.0f} ({ratio}). Rates below compare context sizes as much as memories; set "
-            "context_tokens in the run config to give every system the same budget."
+            f"{least} {low:.0f} ({ratio}). Rates below compare context sizes as much as memories; "
         )
+        budget = (run.header.get("retrieval") or {}).get("context_tokens")
+        if budget is None:
+            said += "set context_tokens in the run config to give every system the same budget."
+        else:  # the same budget for all: a system left it unused, by what its retrieval returns
+            said += (
+                f"every system had the same budget ({budget} tokens), and {least} handed over less "
+                "because its retrieval returned less."
+            )
+        warnings.append(said)
     return warnings
 
 

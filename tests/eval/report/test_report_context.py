@@ -113,3 +113,17 @@ def test_a_ratio_under_ten_keeps_one_decimal_and_several_runs_are_named(tmp_path
     long, short = count_tokens(text), count_tokens(text[:100])
     assert f"Not like for like (a): bm25 handed over {long} tokens" in warning
     assert f"dense {short} ({long / short:.1f}×)" in warning
+
+
+def test_under_one_budget_the_warning_says_the_budget_was_the_same_and_left_unused(tmp_path):
+    rows = [_row("bm25", i, LONG, cut=True) for i in range(4)]
+    rows += [_row("graphiti", i, SHORT) for i in range(4)]
+    header = {"retrieval": {"k": None, "depth": 25, "context_tokens": 200}}
+    path = write_run(tmp_path / "r", benchmark="meme", rows=rows, scores={}, header=header)
+    (warning,) = like_for_like_warnings(load_runs([path]))
+    assert warning.startswith("Not like for like: bm25 handed over")
+    assert warning.endswith(
+        "every system had the same budget (200 tokens), and graphiti handed over less because its "
+        "retrieval returned less."
+    )
+    assert "set context_tokens" not in warning
