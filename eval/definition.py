@@ -18,8 +18,8 @@ decorated function. The entry points -- the runner, the command line, config val
 report's :func:`~memsuite.eval.report.document.build_report`, rejudge, the studies -- look a definition
 up by name once and hand its parts down (the judges in :class:`~memsuite.eval.protocol.RunContext`,
 the outcome specs, the scores layout, the data option); the registry hands the data catalogue the
-function that gathers every definition's entries. The parts' types are the contract's (:mod:`memsuite.eval.protocol`) and
-:mod:`memsuite.eval.hooks`'.
+function that gathers every definition's entries. The parts' types are the contract's
+(:mod:`memsuite.eval.protocol`) and :mod:`memsuite.eval.hooks`'.
 """
 
 from __future__ import annotations

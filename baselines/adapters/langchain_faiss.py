@@ -2,8 +2,9 @@
 
 WMB-100K's LangChain baseline: one document per turn, ``"{speaker}: {text}"``, in a LangChain
 ``FAISS`` store (``langchain_community/vectorstores/faiss.py``, langchain-community 0.4.2), written
-with ``FAISS.add_texts`` and retrieved with ``FAISS.similarity_search_with_score``. Here each namespace has its own store (an exact
-``IndexFlatIP`` over unit vectors, so scores are cosine, higher is better), which keeps namespaces
+with ``FAISS.add_texts`` and retrieved with ``FAISS.similarity_search_with_score``. Here each
+namespace has its own store (an exact ``IndexFlatIP`` over unit vectors, so scores are cosine, higher
+is better), which keeps namespaces
 apart without LangChain's metadata filter (that one filters a fixed ``fetch_k=20`` candidates and so
 under-returns, like mem0's). No LLM anywhere.
 

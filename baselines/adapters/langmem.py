@@ -9,7 +9,8 @@ A memory is one store item under ``("memories", <namespace>)`` with langmem's ow
 (``{"kind": "Memory", "content": {"content": text}}``); its id is the item's key.
 
 - ``ingest_session`` is langmem's ``create_memory_store_manager`` (``langmem/knowledge/extraction.py``,
-  langmem 0.0.30; its ``MemoryStoreManager.invoke``, ``enable_deletes=True``, its default): it searches the store with the session's last message (no LLM), shows the best
+  langmem 0.0.30; its ``MemoryStoreManager.invoke``, ``enable_deletes=True``, its default): it
+  searches the store with the session's last message (no LLM), shows the best
   ``query_limit`` memories to one trustcall tool-calling request that answers with ``Memory`` (new),
   ``PatchDoc`` (a JSON patch of a shown memory) and ``RemoveDoc`` (delete a shown memory) calls, and
   writes the result to the store. The report is the store's difference (keys added, changed, gone).

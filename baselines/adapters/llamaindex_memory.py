@@ -52,10 +52,10 @@ from typing import Any
 
 from memsuite.baselines.adapters._common import (
     ClientAccount,
-    context_budget,
     LibraryLLMError,
     StateFolder,
     adapter_usage,
+    context_budget,
     installed_version,
     scope_id,
 )

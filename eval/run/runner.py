@@ -7,7 +7,6 @@ signature (embedder, llm); benchmarks supply units and a protocol (eval/protocol
 from __future__ import annotations
 
 import logging
-import sys
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace

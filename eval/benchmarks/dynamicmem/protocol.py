@@ -51,7 +51,6 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval import answer as shared
-from memsuite.eval.budget import hits_within
 from memsuite.eval.benchmarks.dynamicmem import scoring
 from memsuite.eval.benchmarks.dynamicmem.judges import FieldsCase, service_fields, value_fields
 from memsuite.eval.benchmarks.dynamicmem.loader import (
@@ -78,6 +77,7 @@ from memsuite.eval.benchmarks.dynamicmem.schema import (
     UserData,
     category_of,
 )
+from memsuite.eval.budget import hits_within
 from memsuite.eval.protocol import JudgeScores, Row, RunContext, Scores
 from memsuite.memory_systems.base import NO_MEMORY, MemorySystem
 from memsuite.memory_systems.chunking import chunk_documents

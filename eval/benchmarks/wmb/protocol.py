@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import Any
 
 from memsuite.eval.answer import judge, memory_flags
-from memsuite.eval.budget import hits_within
 from memsuite.eval.benchmarks.wmb.catalogue import DATA
 from memsuite.eval.benchmarks.wmb.judges import JudgeFn, WMBCase
 from memsuite.eval.benchmarks.wmb.loader import (
@@ -51,12 +50,13 @@ from memsuite.eval.benchmarks.wmb.loader import (
 )
 from memsuite.eval.benchmarks.wmb.schema import CATEGORIES, Conversation, Question
 from memsuite.eval.benchmarks.wmb.scoring import WMB_LAYOUT, kept_hits, result_json, wmb_scores
+from memsuite.eval.budget import hits_within
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import JudgeScores, Row, RunContext, Scores
 from memsuite.memory_systems.base import MemorySystem
+from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Hit
 from memsuite.memory_systems.tokens import count_tokens
-from memsuite.memory_systems.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
