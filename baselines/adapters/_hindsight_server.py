@@ -49,7 +49,9 @@ def _wait(ready, deadline: float, what: str, process: subprocess.Popen, log: Pat
     while time.monotonic() < deadline:
         if process.poll() is not None:
             tail = log.read_text(encoding="utf-8", errors="replace")[-2000:] if log.exists() else ""
-            raise RuntimeError(f"{what} exited with {process.returncode} while starting; its log ends:\n{tail}")
+            raise RuntimeError(
+                f"{what} exited with {process.returncode} while starting; its log ends:\n{tail}"
+            )
         if ready():
             return
         time.sleep(0.2)
@@ -70,7 +72,9 @@ def _healthy(url: str) -> bool:
         return False
 
 
-def start_postgres(bin_dir: Path, user: str | None, folder: Path, logs: Path, deadline: float) -> tuple[subprocess.Popen, int]:
+def start_postgres(
+    bin_dir: Path, user: str | None, folder: Path, logs: Path, deadline: float
+) -> tuple[subprocess.Popen, int]:
     data = folder / "data"
     # the build bundles its own ICU and OpenSSL beside its binaries (pg0 runs it with this path too)
     env = {
