@@ -34,6 +34,9 @@ NO_SHARED_DATA = "MEMSUITE_NO_SHARED_DATA"
 if os.environ.get("PYTEST_XDIST_WORKER_COUNT"):
     _share = (os.cpu_count() or 2) // int(os.environ["PYTEST_XDIST_WORKER_COUNT"])
     os.environ.setdefault("MEMSUITE_LLM_THREADS", str(max(1, _share)))
+#: The Hindsight adapters the tests build one after another share one server (PostgreSQL and
+#: hindsight-api, about 20 s to start on two cores), kept up between them and stopped at exit.
+os.environ.setdefault("MEMSUITE_HINDSIGHT_LINGER_S", "300")
 #: The data cache (`memsuite data`) of the tests: an empty folder of their own, never the user's cache.
 os.environ["MEMSUITE_DATA"] = tempfile.mkdtemp(prefix="memsuite-test-data-")
 
