@@ -117,7 +117,8 @@ class Server:
             "MEMSUITE_HINDSIGHT_PG_BIN": str(pg_bin),
             "MEMSUITE_HINDSIGHT_PG_USER": pg_user or "",
             "MEMSUITE_HINDSIGHT_LOGS": str(logs),
-            "MEMSUITE_HINDSIGHT_STARTUP_S": str(startup_s),
+            # the script's own deadline only backs the adapter's, which comes first and kills it
+            "MEMSUITE_HINDSIGHT_STARTUP_S": str(startup_s + 30),
         }
         env.pop("VIRTUAL_ENV", None)
         started = time.monotonic()
@@ -132,7 +133,7 @@ class Server:
             encoding="utf-8",
             **lifeline.popen_options(),
         )
-        reply = self._ready_line(startup_s + 10)  # the script keeps its own deadline; this one backs it
+        reply = self._ready_line(startup_s)
         if reply is None:
             self.kill()
             raise SystemTimeoutError("hindsight", startup_s, "start", "PostgreSQL and hindsight-api")
