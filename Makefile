@@ -156,14 +156,14 @@ results: install
 	$(BIN)/python perf/locomo_recall_table.py runs/results/locomo_quick --ks 5 10 25 \
 		> results/locomo_quick/recall_at_k.md
 
-# The libraries' ceilings: mem0ai, graphiti-core, langmem, llamaindex_memory, a-mem, cognee and the native
-# LLM paradigms with every LLM call answered by the gold-backed oracle endpoint, on MEME (10 generated
+# The libraries' ceilings: mem0ai, graphiti-core, langmem, llamaindex_memory, a-mem, cognee, hindsight and
+# the native LLM paradigms with every LLM call answered by the gold-backed oracle endpoint, on MEME (10 generated
 # episodes, no filler) and DynamicMem (two generated users, 15 months). Not part of `make results`: 32 min
 # wall on 2 cores shared with other jobs (about 16 min each; 11 min of CPU). Runs go to
 # runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored / maintained /
 # retrieved shares and evidence rate per system, with intervals; on MEME each system's LLM calls, tokens
 # and own time per session, counted at the endpoint; docs/llm-endpoints.md) to results/.
-results-oracle: install libraries cognee
+results-oracle: install libraries cognee hindsight
 	rm -rf runs/results_oracle
 	$(BIN)/memsuite run configs/oracle_libraries.yaml --out runs/results_oracle/oracle_libraries --quiet
 	$(BIN)/memsuite run configs/oracle_libraries_dynamicmem.yaml \
