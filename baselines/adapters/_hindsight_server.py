@@ -133,13 +133,34 @@ def _stop(process: subprocess.Popen | None, sig: int) -> None:
         process.wait()
 
 
+_PREFIX = "memsuite-hindsight-pg-"
+_OWNER = "owner.pid"
+
+
+def remove_orphans() -> None:
+    """Remove the data folders of servers that were killed before they could (a SIGKILLed run)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_PREFIX}*"):
+        try:
+            owner = int((folder / _OWNER).read_text())
+        except (OSError, ValueError):
+            continue  # another server's, still being made
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            continue
+
+
 def main() -> None:
     bin_dir = Path(os.environ["MEMSUITE_HINDSIGHT_PG_BIN"])
     user = os.environ.get("MEMSUITE_HINDSIGHT_PG_USER") or None
     startup_s = float(os.environ.get("MEMSUITE_HINDSIGHT_STARTUP_S", "120"))
     # The data folder is outside the adapter's state folder: that one may sit where the database user
     # cannot reach (a private temporary folder); this one is owned by that user.
-    folder = Path(tempfile.mkdtemp(prefix="memsuite-hindsight-pg-"))
+    remove_orphans()
+    folder = Path(tempfile.mkdtemp(prefix=_PREFIX))
+    (folder / _OWNER).write_text(str(os.getpid()))
     if user:
         entry = pwd.getpwnam(user)
         os.chown(folder, entry.pw_uid, entry.pw_gid)

@@ -12,7 +12,8 @@ and ``recall`` makes no LLM call.
 A perfect extraction lists each gold fact the chunk states as one fact, worded as the native ``facts``
 oracle words them (:func:`memsuite.baselines.gold_facts.worded`) in ``what``, the other dimensions
 "N/A" (the prompt's word for none), ``fact_type`` ``world`` (the prompt's class for what the user
-states), its entity (and value) as entities. A fact is stated by a chunk when its value (for a
+states), and as entities what the wording names: the entity, its value and, for a rule or dependency,
+the upstream entity. A fact is stated by a chunk when its value (for a
 deletion, its entity's name) occurs in it. The markers are checked against the Hindsight of the
 adapter's own venv (:data:`memsuite.eval.oracle.kinds.OWN_VENV_LIBRARIES`).
 """
@@ -54,6 +55,12 @@ def facts_of_chunk(unit: UnitGold, chunk: str) -> list[OracleFact]:
     return list(dict.fromkeys(fact for s in sessions for fact in s.facts if _states(fact, flat)))
 
 
+def entities(fact: OracleFact) -> list[str]:
+    """What the fact's wording names: its entity, its value and, for a rule or dependency, the upstream
+    entity it is tied to (the prompt asks for the people, places and concepts a fact mentions)."""
+    return [e for e in dict.fromkeys((fact.name, fact.value, fact.source_name)) if e]
+
+
 def extraction(facts: list[OracleFact]) -> dict[str, Any]:
     return {
         "facts": [
@@ -65,7 +72,7 @@ def extraction(facts: list[OracleFact]) -> dict[str, Any]:
                 "why": "N/A",
                 "fact_kind": "conversation",
                 "fact_type": "world",
-                "entities": [fact.name, *([fact.value] if fact.value else [])],
+                "entities": entities(fact),
             }
             for fact in facts
         ]
