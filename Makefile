@@ -20,6 +20,7 @@ COGNEE_PYTHON ?= $(PYTHON)
 HINDSIGHT_VENV := .venv-hindsight
 HINDSIGHT_STAMP := $(HINDSIGHT_VENV)/.memsuite-hindsight-installed
 HINDSIGHT_PG_USER := memsuite-pg
+HINDSIGHT_PYTHON ?= $(PYTHON)
 HINDSIGHT_PG_HOME := $(abspath $(HINDSIGHT_VENV))/pg0
 LINT_PATHS := memsuite memory_systems baselines eval tests perf setup.py
 # llama-cpp-python is source-only; the default build crashes on decode on CPUs with AMX. Build with
@@ -76,7 +77,7 @@ $(COGNEE_STAMP):
 hindsight: $(HINDSIGHT_STAMP)
 
 $(HINDSIGHT_STAMP): requirements/hindsight.txt
-	test -x $(HINDSIGHT_VENV)/bin/python || $(COGNEE_PYTHON) -m venv $(HINDSIGHT_VENV)
+	test -x $(HINDSIGHT_VENV)/bin/python || $(HINDSIGHT_PYTHON) -m venv $(HINDSIGHT_VENV)
 	$(HINDSIGHT_VENV)/bin/python -m pip install --quiet --no-deps -r requirements/hindsight.txt
 	$(HINDSIGHT_VENV)/bin/python -m pip check
 	if [ "$$(id -u)" = 0 ]; then \
@@ -101,11 +102,11 @@ demo: install
 # tests and the contract checks of the systems that take an LLM); `test-slow` runs exactly those. CI
 # (.ci/run) runs both.
 TEST_WORKERS ?= 2
-test: install libraries cognee
+test: install libraries cognee hindsight
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not slow"
 
-test-slow: install libraries cognee
+test-slow: install libraries cognee hindsight
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m slow
 
 # The lint rules plus the formatter's layout (the tests run the lint rules only).
