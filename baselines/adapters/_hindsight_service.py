@@ -204,7 +204,7 @@ class Server:
                 return error.code, json.loads(text)
             except ValueError:
                 return error.code, {"detail": text[:2000]}
-        except (TimeoutError, socket.timeout) as error:
+        except TimeoutError as error:
             self.kill()
             raise SystemTimeoutError(
                 "hindsight", timeout_s, verb, f"hindsight-api's {method} {path}"

@@ -106,7 +106,8 @@ def postgres_bin(python: Path) -> Path:
     found = sorted((python.parent.parent / "pg0" / ".pg0" / "installation").glob("*/bin/postgres"))
     if not found:
         raise MissingDependencyError(
-            f"Hindsight's PostgreSQL is not unpacked under {python.parent.parent / 'pg0'}: run `make {MAKE_TARGET}`"
+            f"Hindsight's PostgreSQL is not unpacked under {python.parent.parent / 'pg0'}: "
+            f"run `make {MAKE_TARGET}`"
         )
     return found[-1].parent
 
@@ -245,7 +246,7 @@ class HindsightMemory(MemorySystem):
             for scope in list(self._records):
                 try:
                     self._call("DELETE", bank_path(self._bank(scope)), None, verb="close")
-                except Exception:  # noqa: BLE001 - a server that fails here is stopped below anyway
+                except Exception:
                     break
         self._records.clear()
         self._release()

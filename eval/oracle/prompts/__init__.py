@@ -7,8 +7,8 @@ kinds and the system module they serve, :class:`~memsuite.eval.oracle.kinds.Prom
 third-party library's kinds are pinned to its version and source files, memsuite's own to its prompt
 constants (:class:`~memsuite.eval.oracle.kinds.OwnPrompt`). :data:`FAMILIES` lists them all.
 
-- ``mem0ai``, ``graphiti``, ``langmem``, ``llamaindex_memory``, ``amem``, ``cognee``, ``hindsight``: the library
-  adapters' calls.
+- ``mem0ai``, ``graphiti``, ``langmem``, ``llamaindex_memory``, ``amem``, ``cognee``, ``hindsight``: the
+  library adapters' calls.
 - ``llm_extraction``, ``temporal_kg``, ``md_flat``, ``karpathy_wiki``: the native LLM paradigms' calls.
 - ``answers``: the benchmarks' answer prompts and the preflight ping (memsuite's driver sends them).
 """
