@@ -138,8 +138,9 @@ _OWNER = "owner.pid"
 
 
 def remove_orphans() -> None:
-    """Remove the data folders of servers that were killed before they could (a SIGKILLed run)."""
-    for folder in Path(tempfile.gettempdir()).glob(f"{_PREFIX}*"):
+    """Remove the data and log folders of servers that were killed before they could remove them (a
+    SIGKILLed run): each names its owner's pid (this script's for the data, memsuite's for the logs)."""
+    for folder in Path(tempfile.gettempdir()).glob("memsuite-hindsight-*"):
         try:
             owner = int((folder / _OWNER).read_text())
         except (OSError, ValueError):

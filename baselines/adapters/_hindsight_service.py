@@ -109,6 +109,7 @@ class Server:
     ) -> None:
         # its own folder, not an adapter's: a shared server outlives the adapter that started it
         self.logs = logs = Path(tempfile.mkdtemp(prefix="memsuite-hindsight-"))
+        (logs / "owner.pid").write_text(str(os.getpid()))  # a later server removes it if this one dies
         self.lock = threading.RLock()
         self.loopback = _Loopback(ClientAccount(None, "hindsight"), embedder, 2000)
         env = {
@@ -136,10 +137,12 @@ class Server:
         reply = self._ready_line(startup_s)
         if reply is None:
             self.kill()
+            shutil.rmtree(logs, ignore_errors=True)
             raise SystemTimeoutError("hindsight", startup_s, "start", "PostgreSQL and hindsight-api")
         if not reply.get("ok"):
-            self.kill()
-            raise HindsightError(f"Hindsight's server did not start: {reply.get('error')}\n{self.log_tail()}")
+            tail = self.log_tail()
+            self.stop()
+            raise HindsightError(f"Hindsight's server did not start: {reply.get('error')}\n{tail}")
         self.url = reply["url"]
         self.startup_s = time.monotonic() - started
         self.users = 0
