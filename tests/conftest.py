@@ -34,6 +34,9 @@ NO_SHARED_DATA = "MEMSUITE_NO_SHARED_DATA"
 if os.environ.get("PYTEST_XDIST_WORKER_COUNT"):
     _share = (os.cpu_count() or 2) // int(os.environ["PYTEST_XDIST_WORKER_COUNT"])
     os.environ.setdefault("MEMSUITE_LLM_THREADS", str(max(1, _share)))
+#: The Hindsight adapters the tests build one after another share one server (PostgreSQL and
+#: hindsight-api, about 20 s to start on two cores), kept up between them and stopped at exit.
+os.environ.setdefault("MEMSUITE_HINDSIGHT_LINGER_S", "300")
 #: The data cache (`memsuite data`) of the tests: an empty folder of their own, never the user's cache.
 os.environ["MEMSUITE_DATA"] = tempfile.mkdtemp(prefix="memsuite-test-data-")
 
@@ -154,3 +157,22 @@ def silent_cognee(monkeypatch):
     monkeypatch.setattr(cognee, "_WORKER", Path(__file__).resolve().parent / "silent_worker.py")
     monkeypatch.setenv("MEMSUITE_COGNEE_PYTHON", sys.executable)
     monkeypatch.setenv("SILENT_WORKER_COGNEE_VERSION", cognee.TESTED_VERSION)
+
+
+@pytest.fixture
+def silent_hindsight(monkeypatch, tmp_path):
+    """The Hindsight adapter's server replaced by a stand-in (tests/silent_hindsight_server.py) run by
+    this Python: ``silent_hindsight("mute")`` never comes up, ``silent_hindsight("stall")`` answers its
+    version and then nothing. No Hindsight venv needed; each adapter gets a server of its own."""
+    from memsuite.baselines.adapters import _hindsight_service, hindsight
+
+    stand_in = Path(__file__).resolve().parent / "silent_hindsight_server.py"
+    monkeypatch.setattr(_hindsight_service, "_SCRIPT", stand_in)
+    monkeypatch.setattr(hindsight, "postgres_bin", lambda python: tmp_path)
+    monkeypatch.setenv("MEMSUITE_HINDSIGHT_PYTHON", sys.executable)
+    monkeypatch.setenv("MEMSUITE_HINDSIGHT_LINGER_S", "0")
+
+    def mode(name: str) -> None:
+        monkeypatch.setenv("SILENT_HINDSIGHT_MODE", name)
+
+    return mode

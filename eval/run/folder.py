@@ -84,10 +84,11 @@ def now_iso() -> str:
 
 def package_versions() -> dict[str, str]:
     """Installed versions of the packages that affect results (absent ones omitted), with those of the
-    libraries that run in a venv of their own and that venv's folder (``cognee``, ``cognee_venv``)."""
-    from memsuite.baselines.adapters.cognee import venv_versions
+    libraries that run in a venv of their own and that venv's folder (``cognee``, ``cognee_venv``,
+    ``hindsight-api-slim``, ``hindsight_venv``)."""
+    from memsuite.baselines.adapters import cognee, hindsight
 
-    versions = venv_versions()
+    versions = {**cognee.venv_versions(), **hindsight.venv_versions()}
     for name in TRACKED_PACKAGES:
         try:
             versions[name] = metadata.version(name)

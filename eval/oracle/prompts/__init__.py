@@ -7,8 +7,8 @@ kinds and the system module they serve, :class:`~memsuite.eval.oracle.kinds.Prom
 third-party library's kinds are pinned to its version and source files, memsuite's own to its prompt
 constants (:class:`~memsuite.eval.oracle.kinds.OwnPrompt`). :data:`FAMILIES` lists them all.
 
-- ``mem0ai``, ``graphiti``, ``langmem``, ``llamaindex_memory``, ``amem``, ``cognee``: the library
-  adapters' calls.
+- ``mem0ai``, ``graphiti``, ``langmem``, ``llamaindex_memory``, ``amem``, ``cognee``, ``hindsight``: the
+  library adapters' calls.
 - ``llm_extraction``, ``temporal_kg``, ``md_flat``, ``karpathy_wiki``: the native LLM paradigms' calls.
 - ``answers``: the benchmarks' answer prompts and the preflight ping (memsuite's driver sends them).
 """
@@ -23,6 +23,7 @@ from memsuite.eval.oracle.prompts import (
     answers,
     cognee,
     graphiti,
+    hindsight,
     karpathy_wiki,
     langmem,
     llamaindex_memory,
@@ -40,6 +41,7 @@ FAMILIES: tuple[PromptFamily, ...] = (
     llamaindex_memory.FAMILY,
     amem.FAMILY,
     cognee.FAMILY,
+    hindsight.FAMILY,
     llm_extraction.FAMILY,
     temporal_kg.FAMILY,
     md_flat.FAMILY,
