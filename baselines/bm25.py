@@ -9,6 +9,7 @@ retrieved context is then byte-identical to the MEME reference implementation's.
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 import bm25s
 import numpy as np
 from bm25s.scoring import _score_idf_lucene, _score_tfc_lucene
+from bm25s.tokenization import _infer_stopwords
 
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.records import Hit, MemoryRecord
@@ -30,6 +32,16 @@ logging.getLogger("bm25s").setLevel(logging.WARNING)
 _DTYPE = np.float32
 _K1 = 1.5
 _B = 0.75
+
+# bm25s.tokenize's defaults (scikit-learn's token pattern, lower case, its English stop words) with
+# one stop-word set for all texts: bm25s.tokenize builds the set again for every text it splits.
+_SPLIT = re.compile(r"(?u)\b\w\w+\b").findall
+_STOPWORDS = frozenset(_infer_stopwords("english"))
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` as ``bm25s.tokenize`` (defaults) gives them, in order, repeats kept."""
+    return [w for w in _SPLIT(text.lower()) if w not in _STOPWORDS]
 
 
 class _Index:
@@ -59,9 +71,8 @@ class _Index:
         """Append records after those held, tokenised as ``BM25.index`` tokenises its corpus."""
         if not records:
             return
-        words = bm25s.tokenize([r.text for r in records], return_ids=False, show_progress=False)
         postings = self._postings
-        for position, doc_words in enumerate(words, start=len(self.records)):
+        for position, doc_words in enumerate(map(words, [r.text for r in records]), start=len(self.records)):
             self._lengths.append(len(doc_words))
             for word, count in Counter(doc_words).items():
                 entry = postings.get(word)
@@ -103,7 +114,7 @@ class _Index:
         count again), as ``BM25.get_scores`` sums them; None when no word of the query is indexed
         (every document would score 0: bm25s raises on such a query)."""
         scores = None
-        for word in bm25s.tokenize([query], return_ids=False, show_progress=False)[0]:
+        for word in words(query):
             column = self._column(word)
             if column is None:
                 continue

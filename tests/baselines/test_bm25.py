@@ -198,3 +198,16 @@ def test_ranked_ids_follow_changes_and_match_the_default_contract():
     assert memory.ranked_ids("lamp river") == expected
     # The contract's default (one search at k = every record) gives the same ids.
     assert super(BM25Memory, memory)._ranked_ids("lamp river", namespace="default") == expected
+
+
+def test_words_are_bm25s_tokens():
+    from memsuite.baselines.bm25 import words
+
+    texts = [
+        *_zipf_corpus(50, seed=9),
+        "The CAFÉ's naïve owner -- 2023-03-01, 9:00 -- said: it's THE best! a I x_y __init__ über",
+        "日本語のテキスト and Ελληνικά words; don't stop-words: the, and, of",
+        "",
+        "!!!",
+    ]
+    assert [words(t) for t in texts] == bm25s.tokenize(texts, return_ids=False, show_progress=False)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -212,8 +213,10 @@ class LifebenchBenchmark:
         if places is not None:
             # Rank places, not ids: a repeated id and its day are read from the place.
             order = rank_places(system, question.question, len(memory.keys), namespace, places)
-            ranking = list(dict.fromkeys([memory.keys[p] for p in order]))
-            day_ranking = list(dict.fromkeys([memory.days[p] for p in order]))
+            # One C-level pass per list: a ranking holds every record the user has so far.
+            pick = itemgetter(*order) if len(order) > 1 else lambda seq: [seq[p] for p in order]
+            ranking = list(dict.fromkeys(pick(memory.keys)))
+            day_ranking = list(dict.fromkeys(pick(memory.days)))
         if isinstance(system, ReferenceContext):
             no_ranking = f"a reference row ({system.scope} records given, not retrieved)"
             context = given(
