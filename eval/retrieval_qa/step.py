@@ -75,7 +75,9 @@ def placement(system: MemorySystem, namespace: str, key: str) -> dict[str, int] 
     return places or None
 
 
-def rank_places(system: MemorySystem, question: str, count: int, namespace: str, places: dict[str, int]) -> list[int]:
+def rank_places(
+    system: MemorySystem, question: str, count: int, namespace: str, places: dict[str, int]
+) -> list[int]:
     """Every place ``0 .. count - 1`` of the unit in the system's rank order (:func:`rank`)."""
     # dict.fromkeys keeps each place's first rank; None stands for a memory holding no document.
     ranked = dict.fromkeys(map(places.get, system.ranked_ids(question, namespace=namespace)))

@@ -3,8 +3,8 @@ verdict."""
 
 from __future__ import annotations
 
-from memsuite.eval.retrieval_qa.evidence import evidence_verdict
 from memsuite.baselines.bm25 import BM25Memory
+from memsuite.eval.retrieval_qa.evidence import evidence_verdict
 from memsuite.eval.retrieval_qa.step import cut_blocks, placement, rank, rank_places, stores
 from memsuite.memory_systems.base import NO_MEMORY
 from memsuite.memory_systems.records import MemoryRecord
@@ -15,7 +15,8 @@ class _Ranked:
 
     def __init__(self, places: list[int | None]) -> None:
         self.stored = [
-            MemoryRecord(str(i), "t", "ns", {} if p is None else {"position": p}) for i, p in enumerate(places)
+            MemoryRecord(str(i), "t", "ns", {} if p is None else {"position": p})
+            for i, p in enumerate(places)
         ]
         self.asked = 0
 
