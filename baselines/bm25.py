@@ -1,9 +1,10 @@
 """BM25 over MEME chunks with bm25s (MEME paper's BM25).
 
 The index of a namespace grows with each ``store`` (each record tokenised once) and is rebuilt lazily
-on the first search after an update or a delete; its scores are bm25s's, bit for bit. Tokenisation is ``bm25s.tokenize`` with its defaults (lower-case, no stop
-words, no stemmer) for corpus and query alike, method "lucene", k = min(top_k, number of chunks): the
-retrieved context is then byte-identical to the MEME reference implementation's.
+on the first search after an update or a delete; its scores are bm25s's, bit for bit. Tokenisation is
+``bm25s.tokenize``'s defaults (lower case, its English stop words, no stemmer) for corpus and query
+alike, method "lucene", k = min(top_k, number of chunks): the retrieved context is then byte-identical
+to the MEME reference implementation's.
 """
 
 from __future__ import annotations
