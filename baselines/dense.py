@@ -142,18 +142,27 @@ class DenseMemory(MemorySystem):
         fresh = [q for q in dict.fromkeys(queries) if q not in known]
         known.update(zip(fresh, self.embedder.encode(fresh), strict=True))
 
-    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
+    def _ranked(self, query: str, k: int, namespace: str) -> list[tuple[int, float]]:
+        """The best ``k`` memories of ``namespace`` as (memory id, score), best first."""
         self._flush(namespace)
         index = self._indexes.get(namespace)
         if index is None or index.index.ntotal == 0:
             return []
         prepared = self._query_vectors.get(namespace, {}).get(query)
         query_vector = self.embedder.encode([query]) if prepared is None else prepared[None, :]
+        return index.search(query_vector, k)
+
+    def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
         hits = []
-        for memory_id, score in index.search(query_vector, k):
+        for memory_id, score in self._ranked(query, k, namespace):
             record = self._records.get(str(memory_id), namespace)
             hits.append(Hit(record.id, record.text, score, record.metadata))
         return hits
+
+    def _ranked_ids(self, query: str, *, namespace: str) -> list[str]:
+        # Every indexed memory, without a record look-up and a hit for each.
+        count = self._records.count(namespace)
+        return [str(memory_id) for memory_id, _ in self._ranked(query, count, namespace)] if count else []
 
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         self._records.get(memory_id, namespace)

@@ -119,6 +119,23 @@ class MemorySystem(ABC):
     def _search(self, query: str, *, k: int, namespace: str) -> list[Hit]:
         """Up to ``k`` memories of ``namespace``, best first; the inputs are already checked."""
 
+    def ranked_ids(self, query: str, *, namespace: str = "default") -> list[str]:
+        """The ids of the memories :meth:`search` returns with ``k`` = every memory of ``namespace``
+        (:meth:`records`), in its order: a benchmark's whole ranking without one hit per memory.
+
+        Raises:
+            InvalidInputError: An empty or over-long query, a bad namespace.
+            NotImplementedError: The system does not list its records.
+        """
+        self._checked(query, None, namespace, what="query")
+        return self._ranked_ids(query, namespace=namespace)
+
+    def _ranked_ids(self, query: str, *, namespace: str) -> list[str]:
+        """:meth:`ranked_ids` after its checks. Default: one search at k = every record. A system
+        that ranks from arrays overrides it to skip building a hit per memory."""
+        count = len(self.records(namespace=namespace))
+        return [hit.id for hit in self._search(query, k=count, namespace=namespace)] if count else []
+
     @abstractmethod
     def update(self, memory_id: str, text: str, *, namespace: str = "default") -> None:
         """Replace a memory's text; the old text is never returned again.

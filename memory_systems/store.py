@@ -125,6 +125,10 @@ class RecordStore:
         """All records of a namespace in insertion order."""
         return list(self._by_namespace.get(check_namespace(namespace), {}).values())
 
+    def count(self, namespace: str) -> int:
+        """How many records a namespace holds."""
+        return len(self._by_namespace.get(check_namespace(namespace), {}))
+
     def namespaces(self) -> list[str]:
         return [ns for ns, bucket in self._by_namespace.items() if bucket]
 

@@ -5,10 +5,11 @@ judge, row.
 A protocol ingests its unit, then calls :func:`announce` once with every question it will ask (dense
 encodes them in one batch), and per question:
 
-- :func:`rank` -- one ``search`` over every document of the unit (when :func:`stores` says the
-  system's memories are those documents), read as document ids in rank order; documents the system
-  did not return (a blank one, or fewer hits) follow in unit order. A system storing the documents in
-  unit order breaks equal scores by that order (bm25 and dense do);
+- :func:`rank` -- the system's ranking of every memory of the unit (``ranked_ids``: the ids of one
+  ``search`` at k = all), when :func:`placement` finds the system's memories are the unit's documents,
+  read as document ids in rank order; documents the system did not return (a blank one, or fewer
+  hits) follow in unit order. A system storing the documents in unit order breaks equal scores by
+  that order (bm25 and dense do);
 - :func:`retrieved` -- one ``retrieve`` at the run's k, each hit rendered by the benchmark when every
   hit carries what it renders (else the system's own context), cut in rank order to the run's budget
   and the answer model's window (:mod:`memsuite.eval.budget`); or, for a reference row, :func:`given`
@@ -59,13 +60,37 @@ def announce(system: MemorySystem, questions: Sequence[str], namespace: str) -> 
 def stores(system: MemorySystem, namespace: str, key: str) -> bool:
     """Whether the system's memories are the unit's documents: a stored record carries ``key`` (the
     metadata the benchmark gave each document); False for a system that cannot list its memory."""
+    return placement(system, namespace, key) is not None
+
+
+def placement(system: MemorySystem, namespace: str, key: str) -> dict[str, int] | None:
+    """Memory id -> the place in the unit of the document it holds (its ``key`` metadata), for the
+    records that carry ``key``; None when none does (:func:`stores`) or the system cannot list its
+    memory. Read once per state of the memory: :func:`rank` then maps each ranking through it."""
     try:
-        return any(key in (r.metadata or {}) for r in system.records(namespace=namespace))
+        records = system.records(namespace=namespace)
     except NotImplementedError:
-        return False
+        return None
+    places = {r.id: r.metadata[key] for r in records if r.metadata and key in r.metadata}
+    return places or None
 
 
-def rank(system: MemorySystem, question: str, ids: Sequence[str], namespace: str, key: str) -> list[str]:
+def rank_places(
+    system: MemorySystem, question: str, count: int, namespace: str, places: dict[str, int]
+) -> list[int]:
+    """Every place ``0 .. count - 1`` of the unit in the system's rank order (:func:`rank`)."""
+    # dict.fromkeys keeps each place's first rank; None stands for a memory holding no document.
+    ranked = dict.fromkeys(map(places.get, system.ranked_ids(question, namespace=namespace)))
+    ranked.pop(None, None)
+    order = list(ranked)
+    if len(order) < count:
+        order.extend(p for p in range(count) if p not in ranked)
+    return order
+
+
+def rank(
+    system: MemorySystem, question: str, ids: Sequence[str], namespace: str, places: dict[str, int]
+) -> list[str]:
     """Every document id in the system's rank order (module docstring).
 
     Args:
@@ -74,17 +99,9 @@ def rank(system: MemorySystem, question: str, ids: Sequence[str], namespace: str
         ids: The unit's document ids in unit order; a document's place in it is its ``key`` metadata
             (a unit may hold one id twice: each place ranks apart).
         namespace: The unit's namespace.
-        key: The metadata key holding a document's place in ``ids``.
+        places: :func:`placement` of the memory as it is now.
     """
-    hits = system.search(question, k=len(ids), namespace=namespace)
-    returned = [False] * len(ids)
-    ranking = []
-    for hit in hits:
-        place = hit.metadata.get(key) if hit.metadata else None
-        if place is not None and not returned[place]:
-            returned[place] = True
-            ranking.append(ids[place])
-    return ranking + [d for d, seen in zip(ids, returned, strict=True) if not seen]
+    return [ids[p] for p in rank_places(system, question, len(ids), namespace, places)]
 
 
 def retrieved(

@@ -21,14 +21,42 @@ and graphiti-core) goes through :class:`LLMClient` (docs/llm-endpoints.md):
 starts the embedded SmolLM2 server (memory_systems/llm_server.py) and stops it afterwards.
 """
 
-from memsuite.memory_systems.llm.cache import CACHE_VERSION, ResponseCache, request_key
-from memsuite.memory_systems.llm.client import JSON_RETRY_PROMPT, LLMClient
-from memsuite.memory_systems.llm.config import NO_KEY, OPENAI_BASE_URL, LLMConfig
-from memsuite.memory_systems.llm.jsonparse import parse_json
-from memsuite.memory_systems.llm.pricing import DEFAULT_PRICES, PriceTable
-from memsuite.memory_systems.llm.protocol import ChatClient, EndpointClient
-from memsuite.memory_systems.llm.results import FAILURE_KINDS, LLMFailure, LLMResult, ToolCall
-from memsuite.memory_systems.llm.spec import local_config, open_llm
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memsuite.memory_systems.llm.cache import CACHE_VERSION, ResponseCache, request_key
+    from memsuite.memory_systems.llm.client import JSON_RETRY_PROMPT, LLMClient
+    from memsuite.memory_systems.llm.config import NO_KEY, OPENAI_BASE_URL, LLMConfig
+    from memsuite.memory_systems.llm.jsonparse import parse_json
+    from memsuite.memory_systems.llm.pricing import DEFAULT_PRICES, PriceTable
+    from memsuite.memory_systems.llm.protocol import ChatClient, EndpointClient
+    from memsuite.memory_systems.llm.results import FAILURE_KINDS, LLMFailure, LLMResult, ToolCall
+    from memsuite.memory_systems.llm.spec import local_config, open_llm
+
+# Name -> the module defining it. Loaded on first use: the client imports the openai SDK (over a
+# second), which a run without an LLM (retrieval only) never needs, yet every importer of a light
+# module here (protocol, results) would pay for it through this package.
+_HOMES = {
+    **dict.fromkeys(("CACHE_VERSION", "ResponseCache", "request_key"), "cache"),
+    **dict.fromkeys(("JSON_RETRY_PROMPT", "LLMClient"), "client"),
+    **dict.fromkeys(("NO_KEY", "OPENAI_BASE_URL", "LLMConfig"), "config"),
+    "parse_json": "jsonparse",
+    **dict.fromkeys(("DEFAULT_PRICES", "PriceTable"), "pricing"),
+    **dict.fromkeys(("ChatClient", "EndpointClient"), "protocol"),
+    **dict.fromkeys(("FAILURE_KINDS", "LLMFailure", "LLMResult", "ToolCall"), "results"),
+    **dict.fromkeys(("local_config", "open_llm"), "spec"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CACHE_VERSION",

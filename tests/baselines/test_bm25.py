@@ -156,3 +156,58 @@ def test_ranking_agrees_with_rank_bm25():
     # Okapi's idf (log((N - df + .5) / (df + .5))) differs from Lucene's (log(1 + ...)), so near-ties
     # may flip; on rare terms the top-1 must almost always agree.
     assert agree >= 27
+
+
+def _direct_scores(corpus: list[str], query: str) -> list[float]:
+    """bm25s's score of every document (``BM25.get_scores``), indexed from scratch."""
+    retriever = bm25s.BM25(method="lucene")
+    retriever.index(bm25s.tokenize(corpus, show_progress=False), show_progress=False)
+    words = bm25s.tokenize([query], return_ids=False, show_progress=False)[0]
+    return retriever.get_scores([w for w in words if w in retriever.vocab_dict]).tolist()
+
+
+def test_an_index_grown_batch_by_batch_scores_bit_identically_to_bm25s_rebuilt():
+    # A memory that grows between questions (LifeBench's day-by-day ingestion) is never rebuilt;
+    # its scores must still be the ones bm25s computes over everything held so far.
+    corpus = _zipf_corpus(360, vocab=300, seed=5, length=(1, 30))
+    memory = BM25Memory()
+    rng = random.Random(3)
+    held = 0
+    for size in (1, 7, 52, 100, 200):
+        memory.store(corpus[held : held + size])
+        held += size
+        for _ in range(15):
+            query = " ".join(f"t{rng.randint(0, 320)}" for _ in range(rng.randint(1, 5)))
+            if not {w for d in corpus[:held] for w in d.split()} & set(query.split()):
+                assert memory.search(query, k=held) == [] and memory.ranked_ids(query) == []
+                continue
+            direct = _direct_scores(corpus[:held], query)
+            hits = memory.search(query, k=held)
+            assert {int(h.id): h.score for h in hits} == dict(enumerate(direct))  # exact floats
+            assert memory.ranked_ids(query) == [h.id for h in hits]
+
+
+def test_ranked_ids_follow_changes_and_match_the_default_contract():
+    memory = BM25Memory()
+    ids = memory.store(["river stone", "lamp orchard", "river lamp"])
+    memory.search("lamp")  # builds the index; the changes below must reach it
+    memory.update(ids[0], "lamp lamp lamp")
+    memory.delete(ids[2])
+    memory.store(["orchard river"])
+    expected = [h.id for h in memory.search("lamp river", k=3)]
+    assert memory.ranked_ids("lamp river") == expected
+    # The contract's default (one search at k = every record) gives the same ids.
+    assert super(BM25Memory, memory)._ranked_ids("lamp river", namespace="default") == expected
+
+
+def test_words_are_bm25s_tokens():
+    from memsuite.baselines.bm25 import words
+
+    texts = [
+        *_zipf_corpus(50, seed=9),
+        "The CAFÉ's naïve owner -- 2023-03-01, 9:00 -- said: it's THE best! a I x_y __init__ über",
+        "日本語のテキスト and Ελληνικά words; don't stop-words: the, and, of",
+        "",
+        "!!!",
+    ]
+    assert [words(t) for t in texts] == bm25s.tokenize(texts, return_ids=False, show_progress=False)

@@ -113,3 +113,14 @@ def test_announced_queries_are_encoded_once_together(embedder):
     memory.store(texts, namespace="a")
     memory.search(questions[0], k=1, namespace="a")  # a reset forgets the announced queries
     assert memory.usage().embedded_texts == 6 + 4 + 4
+
+
+def test_ranked_ids_are_the_whole_search_without_hits(embedder):
+    memory = DenseMemory(embedder=embedder, window_tokens=8, window_overlap=2)
+    texts = ["list references", "The ferry leaves at noon from the old harbour pier.", "list references"]
+    ids = memory.store(texts)
+    memory.delete(ids[0])
+    memory.store(["a ferry timetable"])
+    expected = [hit.id for hit in memory.search("the ferry", k=3)]
+    assert memory.ranked_ids("the ferry") == expected and len(expected) == 3
+    assert memory.ranked_ids("the ferry", namespace="empty") == []

@@ -327,6 +327,19 @@ def test_announced_queries_change_no_hit(system):
         assert [h.score for h in hits] == pytest.approx([h.score for h in want], abs=1e-5)
 
 
+def test_ranked_ids_are_the_ids_of_a_search_over_every_memory(system):
+    system.store(FACTS, namespace="a")
+    try:
+        count = len(system.records(namespace="a"))
+    except NotImplementedError:
+        pytest.skip("the system does not list its records: no whole ranking")
+    query = "which port does the staging database use"
+    assert system.ranked_ids(query, namespace="a") == [
+        h.id for h in system.search(query, k=count, namespace="a")
+    ]
+    assert system.ranked_ids(query, namespace="empty") == []
+
+
 def test_reset_forgets_every_namespace(system):
     system.store(FACTS, namespace="a")
     system.store(OTHER, namespace="b")

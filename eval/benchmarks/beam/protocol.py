@@ -45,7 +45,7 @@ from memsuite.eval.benchmarks.beam.scoring import BEAM_LAYOUT, beam_scores
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.retrieval_qa.step import announce, answer_row, given, rank, retrieved, stores
+from memsuite.eval.retrieval_qa.step import announce, answer_row, given, placement, rank, retrieved
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document as StoredDocument
@@ -169,10 +169,10 @@ class BeamBenchmark:
         system.finalize(namespace=namespace)
         doc_of = {m: d.doc_id for d in corpus for m in d.message_ids}
         ids = [d.doc_id for d in corpus]
-        ranked = not isinstance(system, ReferenceContext) and stores(system, namespace, "position")
+        places = None if isinstance(system, ReferenceContext) else placement(system, namespace, "position")
         announce(system, [q.question for q in conversation.questions], namespace)
         for question in conversation.questions:
-            yield self._ask(system, conversation, question, ids, doc_of, ranked, ctx, failures)
+            yield self._ask(system, conversation, question, ids, doc_of, places, ctx, failures)
 
     def _ask(
         self,
@@ -181,13 +181,13 @@ class BeamBenchmark:
         question: BeamQuestion,
         ids: list[str],
         doc_of: dict[str, str],
-        ranked: bool,
+        places: dict[str, int] | None,
         ctx: RunContext,
         failures: int,
     ) -> Row:
         namespace = conversation.conversation_id
         relevant = tuple(dict.fromkeys(doc_of[m] for m in question.evidence))
-        ranking = rank(system, question.question, ids, namespace, "position") if ranked else None
+        ranking = rank(system, question.question, ids, namespace, places) if places else None
         if isinstance(system, ReferenceContext):
             no_ranking = f"a reference row ({system.scope} messages given, not retrieved)"
         elif ranking is None:

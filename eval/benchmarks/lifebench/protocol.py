@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ from memsuite.eval.benchmarks.lifebench.scoring import LIFEBENCH_LAYOUT, lifeben
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.retrieval_qa.step import announce, answer_row, given, rank, retrieved, stores
+from memsuite.eval.retrieval_qa.step import announce, answer_row, given, placement, rank_places, retrieved
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document, Session, Turn
@@ -192,29 +193,30 @@ class LifebenchBenchmark:
         for asked, group in groupby(ordered, key=lambda q: q.asked):
             questions = list(group)
             memory.up_to(asked)
-            ranked = not isinstance(system, ReferenceContext) and stores(system, unit_id, "position")
+            places = None if isinstance(system, ReferenceContext) else placement(system, unit_id, "position")
             announce(system, [q.question for q in questions], unit_id)
             for question in questions:
-                yield self._ask(system, memory, question, ranked, ctx, budget)
+                yield self._ask(system, memory, question, places, ctx, budget)
 
     def _ask(
         self,
         system: MemorySystem,
         memory: _Memory,
         question: Question,
-        ranked: bool,
+        places: dict[str, int] | None,
         ctx: RunContext,
         budget: int | None,
     ) -> Row:
         namespace = memory.namespace
         ranking = day_ranking = None
-        if ranked:
+        ranked = places is not None
+        if places is not None:
             # Rank places, not ids: a repeated id and its day are read from the place.
-            places = rank(
-                system, question.question, [str(i) for i in range(len(memory.keys))], namespace, "position"
-            )
-            ranking = list(dict.fromkeys(memory.keys[int(p)] for p in places))
-            day_ranking = list(dict.fromkeys(memory.days[int(p)] for p in places))
+            order = rank_places(system, question.question, len(memory.keys), namespace, places)
+            # One C-level pass per list: a ranking holds every record the user has so far.
+            pick = itemgetter(*order) if len(order) > 1 else lambda seq: [seq[p] for p in order]
+            ranking = list(dict.fromkeys(pick(memory.keys)))
+            day_ranking = list(dict.fromkeys(pick(memory.days)))
         if isinstance(system, ReferenceContext):
             no_ranking = f"a reference row ({system.scope} records given, not retrieved)"
             context = given(

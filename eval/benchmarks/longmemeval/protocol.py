@@ -56,10 +56,10 @@ from memsuite.eval.retrieval_qa.step import (
     announce,
     answer_row,
     cut_blocks,
+    placement,
     rank,
     reference,
     retrieved,
-    stores,
 )
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
@@ -212,8 +212,8 @@ class LongMemEvalBenchmark:
         reference_row = isinstance(system, ReferenceContext)
         corpus_ids = [d.corpus_id for d in documents]
         # By corpus position, not id: a haystack may hold one session twice (the release does).
-        ranked = not reference_row and stores(system, namespace, "corpus_index")
-        ranking = rank(system, question.question, corpus_ids, namespace, "corpus_index") if ranked else None
+        places = None if reference_row else placement(system, namespace, "corpus_index")
+        ranking = rank(system, question.question, corpus_ids, namespace, places) if places else None
         relevant = tuple(sorted({d.corpus_id for d in documents if d.relevant}))
         metrics = (
             question_metrics(ranking, corpus_ids, set(relevant), self.granularity)

@@ -52,7 +52,7 @@ from memsuite.eval.benchmarks.realtalk.scoring import REALTALK_LAYOUT, realtalk_
 from memsuite.eval.data.shared import data_path, shared_data_file
 from memsuite.eval.protocol import Row, RunContext, Scores
 from memsuite.eval.reference import ReferenceContext
-from memsuite.eval.retrieval_qa.step import announce, answer_row, given, rank, retrieved, stores
+from memsuite.eval.retrieval_qa.step import announce, answer_row, given, placement, rank, retrieved
 from memsuite.memory_systems.base import MemorySystem
 from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Document as StoredDocument
@@ -191,7 +191,7 @@ class RealtalkBenchmark:
             )
             failures += ingested.failures
         system.finalize(namespace=namespace)
-        ranked = not isinstance(system, ReferenceContext) and stores(system, namespace, "position")
+        places = None if isinstance(system, ReferenceContext) else placement(system, namespace, "position")
         budget = context_budget(ctx, _PROMPT_RESERVE_TOKENS)
         holder = holders(corpus)
         ids = [d.doc_id for d in corpus]
@@ -199,7 +199,7 @@ class RealtalkBenchmark:
         announce(system, [q.question for q in questions], namespace)
         for question in questions:
             relevant = relevant_documents(question.relevant, holder)
-            yield self._ask(system, chat, question, relevant, ids, ranked, ctx, budget, failures)
+            yield self._ask(system, chat, question, relevant, ids, places, ctx, budget, failures)
 
     def _ask(
         self,
@@ -208,13 +208,13 @@ class RealtalkBenchmark:
         question: Question,
         relevant: tuple[str, ...],
         ids: list[str],
-        ranked: bool,
+        places: dict[str, int] | None,
         ctx: RunContext,
         budget: int | None,
         failures: int,
     ) -> Row:
         namespace = chat.chat_id
-        ranking = rank(system, question.question, ids, namespace, "position") if ranked else None
+        ranking = rank(system, question.question, ids, namespace, places) if places else None
         if isinstance(system, ReferenceContext):
             no_ranking = f"a reference row ({system.scope} documents given, not retrieved)"
             context = given(
@@ -227,7 +227,7 @@ class RealtalkBenchmark:
                 separator="\n",
             )
         else:
-            no_ranking = None if ranked else "the memories are not the chat's documents"
+            no_ranking = None if places else "the memories are not the chat's documents"
             context = retrieved(
                 system,
                 question.question,
