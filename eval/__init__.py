@@ -9,6 +9,7 @@ Packages and modules, in the order a row flows (ARCHITECTURE.md):
 - ``summary``: a run's ``summary.json`` as typed data, beside the scores it holds.
 - ``hooks``: the other parts a definition hands the driver (compare outcomes, rejudge formats and
   questions).
+- ``budget``: the run's context budget: what every system hands over, cut in its rank order.
 - ``answer``: the one answer-and-judge step every protocol uses.
 - ``reference``: the reference rows ``full_context`` and ``gold_evidence``.
 - ``definition``: a benchmark's parts and its judges' needs.
