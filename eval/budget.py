@@ -28,7 +28,7 @@ from memsuite.memory_systems.errors import ConfigError
 from memsuite.memory_systems.records import Hit, RetrievalResult
 from memsuite.memory_systems.tokens import count_tokens, encoding
 
-#: The k used when a run sets neither ``k`` nor ``context_tokens`` (every paper's default depth).
+#: The k used when a run sets neither ``k`` nor ``context_tokens`` (the depth configs always defaulted to).
 DEFAULT_K = 5
 #: Tokens of the shortest memory a budget is filled with: a run with a budget and no ``k`` asks each
 #: system for ``context_tokens // FILL_TOKENS_PER_HIT`` hits (a one-line fact is about 8 to 20 tokens).
