@@ -57,10 +57,10 @@ def check_texts(items: object) -> list[str]:
     return [check_text(item, what=f"item {i}") for i, item in enumerate(items)]
 
 
-def check_k(k: object) -> int:
-    """Return ``k`` if it is a positive int."""
+def check_k(k: object, *, name: str = "k") -> int:
+    """Return ``k`` if it is a positive int (``name``: the setting it is, for the message)."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise InvalidInputError(f"k must be a positive int, got {k!r}")
+        raise InvalidInputError(f"{name} must be a positive int, got {k!r}")
     return k
 
 

@@ -21,9 +21,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memsuite.memory_systems.errors import ConfigError, InvalidInputError, require
+from memsuite.memory_systems.errors import ConfigError, require
 from memsuite.memory_systems.llm.protocol import EndpointClient
 from memsuite.memory_systems.records import Usage
+from memsuite.memory_systems.store import check_k
 
 #: The memsuite extra that installs every adapter's library.
 EXTRA = "adapters"
@@ -48,11 +49,7 @@ def installed_version(distribution: str) -> str | None:
 
 def context_budget(value: object) -> int | None:
     """A ``context_tokens`` setting (cl100k tokens): None, or a positive int."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"context_tokens must be a positive int or None, got {value!r}")
-    return value
+    return None if value is None else check_k(value, name="context_tokens")
 
 
 def scope_id(namespace: str) -> str:

@@ -33,9 +33,7 @@ class Loopback:
     second then fails like a retry.
     """
 
-    def __init__(
-        self, account: ClientAccount, embedder: Embedder, max_tokens: int, library: str
-    ) -> None:
+    def __init__(self, account: ClientAccount, embedder: Embedder, max_tokens: int, library: str) -> None:
         self.account, self.embedder, self.max_tokens, self.library = account, embedder, max_tokens, library
         self.failures = 0
         self._asked: set[str] = set()
