@@ -179,12 +179,16 @@ results-oracle: install libraries cognee hindsight
 	$(BIN)/memsuite run configs/oracle_libraries.yaml --out runs/results_oracle/oracle_libraries --quiet
 	$(BIN)/memsuite run configs/oracle_libraries_dynamicmem.yaml \
 		--out runs/results_oracle/oracle_libraries_dynamicmem --quiet
-	$(BIN)/memsuite ablate configs/ablations/oracle_libraries_context_tokens.yaml \
-		--out runs/results_oracle/oracle_libraries_context_tokens --quiet
-	rm -rf results/oracle_libraries results/oracle_libraries_dynamicmem results/oracle_libraries_context_tokens
-	$(BIN)/memsuite ablate configs/ablations/oracle_libraries_context_tokens.yaml \
-		--out runs/results_oracle/oracle_libraries_context_tokens \
-		--report-dir results/oracle_libraries_context_tokens --report-only --quiet
+	for sweep in oracle_libraries_context_tokens oracle_libraries_dynamicmem_context_tokens; do \
+		$(BIN)/memsuite ablate configs/ablations/$$sweep.yaml --out runs/results_oracle/$$sweep --quiet || exit 1; \
+	done
+	rm -rf results/oracle_libraries results/oracle_libraries_dynamicmem results/oracle_libraries_context_tokens \
+		results/oracle_libraries_dynamicmem_context_tokens
+	for sweep in oracle_libraries_context_tokens oracle_libraries_dynamicmem_context_tokens; do \
+		$(BIN)/memsuite ablate configs/ablations/$$sweep.yaml --out runs/results_oracle/$$sweep \
+			--report-dir results/$$sweep --report-only --quiet && \
+		$(BIN)/python perf/oracle_ceilings_table.py results/$$sweep > results/$$sweep/ceilings.md || exit 1; \
+	done
 	$(BIN)/memsuite report runs/results_oracle/oracle_libraries --out results/oracle_libraries
 	$(BIN)/memsuite report runs/results_oracle/oracle_libraries_dynamicmem \
 		--out results/oracle_libraries_dynamicmem

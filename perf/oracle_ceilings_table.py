@@ -31,6 +31,21 @@ from collections import defaultdict
 from pathlib import Path
 
 STAGES = ("encoded", "maintained", "retrieved")
+#: Why the stage columns and the evidence column are not the same measure, printed above the table.
+STAGES_AND_EVIDENCE = {
+    "meme": (
+        "The stage columns and the evidence column measure different things and are not comparable: a "
+        "stage share is cumulative over every after-question (its gold fact was stored, still current, "
+        "then in the retrieved context), while evidence is the mean of the six task rates after the "
+        "trivial-pass filter, and a Del question passes evidence when the forget request itself is in "
+        "context, though the stages count its fact as not maintained."
+    ),
+    "dynamicmem": (
+        "The stage columns read each state key's current value in the memory and in the retrieved "
+        "context (the rule judge); Evidence F1 compares the retrieved events' ids with the gold events', "
+        "so it is defined only for a memory that keeps event ids (bm25) and is not a stage share."
+    ),
+}
 #: z of a two-sided 95 % interval.
 _Z = 1.959964
 
@@ -61,34 +76,48 @@ def _num(text: str | None) -> float | None:
     return float(text) if text not in (None, "") else None
 
 
-def ceilings(report: Path) -> tuple[str, list[dict[str, object]]]:
-    """(benchmark, one record per system: questions, stored, maintained, retrieved, evidence)."""
+def _swept(rows: list[dict[str, str]]) -> str | None:
+    """The swept key of an ablation report's CSV (its first column, before ``system``), else None."""
+    first = next(iter(rows[0]), "system") if rows else "system"
+    return None if first == "system" else first
+
+
+def _key(row: dict[str, str], swept: str | None) -> tuple[str, str]:
+    """(the variant's swept value, or "" in a single run's report; the system's name)."""
+    return (row[swept] if swept else "", _name(row["system"]))
+
+
+def ceilings(report: Path) -> tuple[str, str | None, list[dict[str, object]]]:
+    """(benchmark, the swept key of an ablation report or None, one record per system and variant:
+    questions, stored, maintained, retrieved, evidence, and the mean context tokens per question)."""
     benchmark = "meme" if (report / "meme_failure_stages.csv").exists() else "dynamicmem"
-    failed: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys((*STAGES, "n"), 0.0))
-    for row in _rows(report / f"{benchmark}_failure_stages.csv"):
-        tally, n = failed[_name(row["system"])], float(row["n"])
+    stage_rows = _rows(report / f"{benchmark}_failure_stages.csv")
+    swept = _swept(stage_rows)
+    failed: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: dict.fromkeys((*STAGES, "n"), 0.0))
+    for row in stage_rows:
+        tally, n = failed[_key(row, swept)], float(row["n"])
         tally["n"] += n
         for stage in STAGES:
             tally[stage] += round(float(row[stage]) * n)  # shares of n questions: whole counts
-    intervals: dict[str, tuple[float, float] | None] = {}
+    usage = _rows(report / f"{benchmark}_usage.csv")
+    context = {_key(r, swept): _num(r.get("context tokens mean")) for r in usage}
+    intervals: dict[tuple[str, str], tuple[float, float] | None] = {}
     if benchmark == "meme":
         evidence_rows = _rows(report / "meme_main_evidence.csv")
-        evidence = {_name(r["system"]): _num(r["Overall"]) for r in evidence_rows}
+        evidence = {_key(r, swept): _num(r["Overall"]) for r in evidence_rows}
         for r in evidence_rows:
             lo, hi = _num(r.get("Overall lo")), _num(r.get("Overall hi"))
-            intervals[_name(r["system"])] = None if lo is None or hi is None else (lo, hi)
+            intervals[_key(r, swept)] = None if lo is None or hi is None else (lo, hi)
     else:
         # A memory that made LLM calls stores extracted text, no event ids: its F1 is 0 by construction.
-        extracted = {
-            _name(r["system"]) for r in _rows(report / "dynamicmem_usage.csv") if _num(r["llm_calls"])
-        }
+        extracted = {_key(r, swept) for r in usage if _num(r["llm_calls"])}
         evidence = {
-            _name(r["system"]): _num(r["mean"])
+            _key(r, swept): _num(r["mean"])
             for r in _rows(report / "dynamicmem_checkpoints.csv")
-            if r["metric"].startswith("Evidence F1") and _name(r["system"]) not in extracted
+            if r["metric"].startswith("Evidence F1") and _key(r, swept) not in extracted
         }
     records = []
-    for system, tally in failed.items():
+    for key, tally in failed.items():
         n, left = tally["n"], tally["n"]
         shares: dict[str, object] = {}
         for stage, label in zip(STAGES, ("stored", "maintained", "retrieved"), strict=True):
@@ -97,28 +126,36 @@ def ceilings(report: Path) -> tuple[str, list[dict[str, object]]]:
             shares[f"{label} interval"] = wilson(left, n)
         records.append(
             {
-                "system": system,
+                "variant": key[0],
+                "system": key[1],
                 "questions": int(n),
+                "context tokens": context.get(key),
                 **shares,
-                "evidence": evidence.get(system),
-                "evidence interval": intervals.get(system),
+                "evidence": evidence.get(key),
+                "evidence interval": intervals.get(key),
             }
         )
-    return benchmark, records
+    if swept:  # each system's variants together, in the sweep's order
+        order = {system: i for i, system in enumerate(dict.fromkeys(r["system"] for r in records))}
+        records.sort(key=lambda r: order[r["system"]])
+    return benchmark, swept, records
 
 
-def markdown(benchmark: str, records: list[dict[str, object]]) -> str:
+def markdown(benchmark: str, records: list[dict[str, object]], swept: str | None = None) -> str:
     unit = "after-questions" if benchmark == "meme" else "state keys"
     evidence = "evidence (Overall)" if benchmark == "meme" else "Evidence F1 (retrieved events)"
+    lead = f"| system | {swept} " if swept else "| system "
     lines = [
-        f"| system | {unit} | stored | maintained | retrieved | {evidence} |",
-        "|---|---:|---:|---:|---:|---:|",
+        f"{lead}| {unit} | context tokens (mean) | stored | maintained | retrieved | {evidence} |",
+        "|---|" + ("---:|" * (6 + bool(swept))),
     ]
     for r in records:
         text = [
             _cell(r[k], r.get(f"{k} interval")) for k in ("stored", "maintained", "retrieved", "evidence")
         ]
-        lines.append(f"| {r['system']} | {r['questions']} | " + " | ".join(text) + " |")
+        tokens = "–" if r["context tokens"] is None else f"{r['context tokens']:,.0f}"
+        head = f"| {r['system']} | {r['variant']} " if swept else f"| {r['system']} "
+        lines.append(f"{head}| {r['questions']} | {tokens} | " + " | ".join(text) + " |")
     return "\n".join(lines)
 
 
@@ -215,15 +252,18 @@ def main() -> None:
             costs = session_costs(args.run)
         except (OSError, ValueError, KeyError) as exc:
             sys.exit(f"--run {args.run}: {exc}")
-    benchmark, records = ceilings(args.report)
+    benchmark, swept, records = ceilings(args.report)
     print(
         f"Ceilings of {args.report.name} (oracle-served rows; generated by perf/oracle_ceilings_table.py "
         "from the report's CSVs): share of each system's questions whose gold fact was stored, still "
         "maintained at question time, and retrieved (cumulative, from the failure-stage table), and its "
         "evidence rate, each with its 95 % interval (stages: Wilson over questions; evidence: the report's "
-        "bootstrap over episodes).\n"
+        "bootstrap over episodes), with the mean context tokens handed over per question"
+        + (f", per {swept}" if swept else "")
+        + ".\n"
     )
-    print(markdown(benchmark, records))
+    print(STAGES_AND_EVIDENCE[benchmark] + "\n")
+    print(markdown(benchmark, records, swept))
     if costs is not None:
         order = {r["system"]: i for i, r in enumerate(records)}  # the ceilings' order
         costs.sort(key=lambda r: order.get(str(r["system"]), len(order)))

@@ -47,7 +47,7 @@ def installed_version(distribution: str) -> str | None:
         return None
 
 
-def context_budget(value: object) -> int | None:
+def check_context_tokens(value: object) -> int | None:
     """A ``context_tokens`` setting (cl100k tokens): None, or a positive int."""
     return None if value is None else check_k(value, name="context_tokens")
 

@@ -60,7 +60,7 @@ from memsuite.baselines.adapters._common import (
     ClientAccount,
     StateFolder,
     adapter_usage,
-    context_budget,
+    check_context_tokens,
     scope_id,
 )
 from memsuite.baselines.adapters._loopback import Loopback
@@ -280,7 +280,7 @@ class CogneeMemory(MemorySystem):
     ) -> None:
         super().__init__(top_k=top_k)
         self.max_tokens = check_k(max_tokens)
-        self.context_tokens = context_budget(context_tokens)
+        self.context_tokens = check_context_tokens(context_tokens)
         if not call_timeout_s > 0:
             raise InvalidInputError(f"call_timeout_s must be positive, got {call_timeout_s!r}")
         self.call_timeout_s = float(call_timeout_s)

@@ -44,7 +44,7 @@ from memsuite.baselines.adapters import _hindsight_service as service
 from memsuite.baselines.adapters._common import (
     ClientAccount,
     adapter_usage,
-    context_budget,
+    check_context_tokens,
     scope_id,
     session_datetime,
 )
@@ -168,7 +168,7 @@ class HindsightMemory(MemorySystem):
     ) -> None:
         super().__init__(top_k=top_k)
         self.max_tokens = check_k(max_tokens)
-        self.context_tokens = context_budget(context_tokens)
+        self.context_tokens = check_context_tokens(context_tokens)
         for name, value in (("call_timeout_s", call_timeout_s), ("startup_timeout_s", startup_timeout_s)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise InvalidInputError(f"{name} must be positive, got {value!r}")

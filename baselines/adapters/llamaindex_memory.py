@@ -55,7 +55,7 @@ from memsuite.baselines.adapters._common import (
     LibraryLLMError,
     StateFolder,
     adapter_usage,
-    context_budget,
+    check_context_tokens,
     installed_version,
     scope_id,
 )
@@ -145,7 +145,7 @@ class LlamaIndexMemory(MemorySystem):
         context_tokens: int | None = None,
     ) -> None:
         super().__init__(top_k=top_k)
-        self.context_tokens = context_budget(context_tokens)
+        self.context_tokens = check_context_tokens(context_tokens)
         self.token_limit = check_k(token_limit if self.context_tokens is None else self.context_tokens)
         self.max_facts = check_k(max_facts)
         self.max_tokens = check_k(max_tokens)
