@@ -52,6 +52,41 @@ def chunk_session(unit: UnitGold, text: str) -> tuple[SessionGold, bool]:
     return best, _holds(flat, best.turns[0])
 
 
+def states(fact: OracleFact, flat: str) -> bool:
+    """Whether the normalised text ``flat`` shows ``fact``: its value (its name when it has none),
+    compared with runs of whitespace as one space and case folded, as ``flat`` is: a multi-line value
+    (a recipe card, an error log) is found in the chunk that quotes it."""
+    return normalise(fact.value or fact.name).lower() in flat.lower()
+
+
+def facts_of_chunk(unit: UnitGold, chunk: str, library: str) -> list[OracleFact]:
+    """The gold facts a library's chunk of the unit's sessions states: every fact of the sessions the
+    chunk holds whole (each of their turns); when it holds none whole (a longer session cut into
+    chunks), the facts whose value it shows (:func:`states`) of the sessions it holds a part of.
+
+    A whole session states all of its gold facts, whatever their wording (a DynamicMem day's facts are
+    values in memsuite's words, its turns raw event JSON), and no other session's: a value it repeats
+    from an earlier session (the old value of a change) is that session's fact, not this one's.
+
+    Raises:
+        Unservable: The chunk is from no session of the unit.
+    """
+    flat = normalise(chunk)
+    whole, parts = [], []
+    for session in unit.sessions:
+        turns = [turn for turn in session.turns if turn]
+        held = [turn in flat for turn in turns]
+        if turns and all(held):
+            whole.append(session)
+        elif any(held) or any(flat in turn for turn in turns):
+            parts.append(session)
+    if whole:
+        return list(dict.fromkeys(fact for session in whole for fact in session.facts))
+    if not parts:
+        raise Unservable(f"{library}: the chunk {flat[:80]!r} is from no session of unit {unit.unit_id!r}")
+    return list(dict.fromkeys(fact for session in parts for fact in session.facts if states(fact, flat)))
+
+
 def session_facts(request: OracleRequest, text: str) -> tuple[OracleFact, ...]:
     """The gold facts to reply for the chunk in ``text``: its session's, on the session's first chunk."""
     session, first = chunk_session(request.need_unit(), text)

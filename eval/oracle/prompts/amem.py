@@ -24,6 +24,7 @@ from typing import Any
 
 from memsuite.baselines.adapters import amem as adapter
 from memsuite.baselines.gold_facts import OracleFact, worded
+from memsuite.eval.oracle.chunks import states
 from memsuite.eval.oracle.gold import UnitGold, normalise
 from memsuite.eval.oracle.kinds import OracleRequest, PromptFamily, PromptKind, Unservable
 
@@ -39,13 +40,6 @@ _NEIGHBOUR = re.compile(
 )
 
 
-def _states(fact: OracleFact, text: str) -> bool:
-    lowered = text.lower()
-    if fact.value:
-        return fact.value.lower() in lowered
-    return fact.name.lower() in lowered
-
-
 def facts_of_note(unit: UnitGold, content: str) -> list[OracleFact]:
     """The gold facts a note (one turn of the unit) states.
 
@@ -56,7 +50,7 @@ def facts_of_note(unit: UnitGold, content: str) -> list[OracleFact]:
     sessions = [s for s in unit.sessions if any(turn and turn in flat for turn in s.turns)]
     if not sessions:
         raise Unservable(f"a-mem: the note {flat[:80]!r} is no turn of unit {unit.unit_id!r}")
-    found = [fact for s in sessions for fact in s.facts if _states(fact, flat)]
+    found = [fact for s in sessions for fact in s.facts if states(fact, flat)]
     return list(dict.fromkeys(found))
 
 

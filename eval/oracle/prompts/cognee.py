@@ -22,7 +22,7 @@ from typing import Any
 
 from memsuite.baselines.adapters import cognee as adapter
 from memsuite.baselines.gold_facts import OracleFact, worded
-from memsuite.eval.oracle.gold import UnitGold, normalise
+from memsuite.eval.oracle.chunks import facts_of_chunk
 from memsuite.eval.oracle.kinds import OWN_VENV_LIBRARIES, OracleRequest, PromptFamily, PromptKind, Unservable
 
 VERSION = "1.6.5"
@@ -32,28 +32,6 @@ NO_FACTS = "This chunk states no fact to remember."
 
 
 OWN_VENV_LIBRARIES[LIBRARY] = adapter.site_packages
-
-
-def _states(fact: OracleFact, text: str) -> bool:
-    lowered = text.lower()
-    return (fact.value or fact.name).lower() in lowered
-
-
-def facts_of_chunk(unit: UnitGold, chunk: str) -> list[OracleFact]:
-    """The gold facts a chunk of the unit's sessions states.
-
-    Raises:
-        Unservable: The chunk is from no session of the unit.
-    """
-    flat = normalise(chunk)
-    sessions = [
-        s
-        for s in unit.sessions
-        if any(turn and turn in flat for turn in s.turns) or any(flat in turn for turn in s.turns if turn)
-    ]
-    if not sessions:
-        raise Unservable(f"cognee: the chunk {flat[:80]!r} is from no session of unit {unit.unit_id!r}")
-    return list(dict.fromkeys(fact for s in sessions for fact in s.facts if _states(fact, flat)))
 
 
 def summary(facts: list[OracleFact]) -> dict[str, Any]:
@@ -94,11 +72,11 @@ def _chunk(request: OracleRequest) -> str:
 
 
 def summarize_reply(request: OracleRequest) -> dict[str, Any]:
-    return summary(facts_of_chunk(request.need_unit(), _chunk(request)))
+    return summary(facts_of_chunk(request.need_unit(), _chunk(request), "cognee"))
 
 
 def graph_reply(request: OracleRequest) -> dict[str, Any]:
-    return graph(facts_of_chunk(request.need_unit(), _chunk(request)))
+    return graph(facts_of_chunk(request.need_unit(), _chunk(request), "cognee"))
 
 
 def _kind(name: str, markers: tuple[str, ...], reply: Any, source: str) -> PromptKind:

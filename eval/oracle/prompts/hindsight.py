@@ -24,7 +24,7 @@ from typing import Any
 
 from memsuite.baselines.adapters import hindsight as adapter
 from memsuite.baselines.gold_facts import OracleFact, worded
-from memsuite.eval.oracle.gold import UnitGold, normalise
+from memsuite.eval.oracle.chunks import facts_of_chunk
 from memsuite.eval.oracle.kinds import OWN_VENV_LIBRARIES, OracleRequest, PromptFamily, PromptKind, Unservable
 
 VERSION = "1.1.0"
@@ -32,27 +32,6 @@ LIBRARY = "hindsight-api-slim"
 _CONTENT = "\nContent:\n"
 
 OWN_VENV_LIBRARIES[LIBRARY] = adapter.site_packages
-
-
-def _states(fact: OracleFact, text: str) -> bool:
-    return (fact.value or fact.name).lower() in text.lower()
-
-
-def facts_of_chunk(unit: UnitGold, chunk: str) -> list[OracleFact]:
-    """The gold facts a chunk of the unit's sessions states.
-
-    Raises:
-        Unservable: The chunk is from no session of the unit.
-    """
-    flat = normalise(chunk)
-    sessions = [
-        s
-        for s in unit.sessions
-        if any(turn and turn in flat for turn in s.turns) or any(flat in turn for turn in s.turns if turn)
-    ]
-    if not sessions:
-        raise Unservable(f"hindsight: the chunk {flat[:80]!r} is from no session of unit {unit.unit_id!r}")
-    return list(dict.fromkeys(fact for s in sessions for fact in s.facts if _states(fact, flat)))
 
 
 def entities(fact: OracleFact) -> list[str]:
@@ -87,7 +66,7 @@ def _chunk(request: OracleRequest) -> str:
 
 
 def extraction_reply(request: OracleRequest) -> dict[str, Any]:
-    return extraction(facts_of_chunk(request.need_unit(), _chunk(request)))
+    return extraction(facts_of_chunk(request.need_unit(), _chunk(request), "hindsight"))
 
 
 KINDS = (
