@@ -51,12 +51,3 @@ def test_a_reworded_prompt_is_refused(meme, oracle):
     ]
     result = oracle.for_system(f"cognee@{episode.episode_id}").chat_json(messages, phase="ingest")
     assert result.failure is not None and result.failure.status_code == 422
-
-
-def test_a_chunk_from_no_session_is_refused(meme):
-    episode = next(iter(meme.episodes.values()))
-    from memsuite.eval.oracle.kinds import Unservable
-
-    unit = type("Unit", (), {"sessions": (), "unit_id": episode.episode_id})()
-    with pytest.raises(Unservable, match="from no session"):
-        cognee_kinds.facts_of_chunk(unit, "user: a chunk no session holds")

@@ -16,7 +16,7 @@ import yaml
 # importing the adapter registers "hindsight" (an installed checkout's entry points may predate it)
 from memsuite.baselines.adapters.hindsight import hindsight_python, postgres_bin
 from memsuite.eval.benchmarks.meme.generator import generate_episodes
-from memsuite.eval.oracle.kinds import PromptKind, Unservable, check_kinds
+from memsuite.eval.oracle.kinds import PromptKind, check_kinds
 from memsuite.eval.oracle.prompts import hindsight as hindsight_kinds
 from memsuite.memory_systems.errors import ConfigError, MissingDependencyError
 
@@ -56,13 +56,6 @@ def test_a_reworded_prompt_is_refused(meme, oracle):
     ]
     result = oracle.for_system(f"hindsight@{episode.episode_id}").chat_json(messages, phase="ingest")
     assert result.failure is not None and result.failure.status_code == 422
-
-
-def test_a_chunk_from_no_session_is_refused(meme):
-    episode = next(iter(meme.episodes.values()))
-    unit = type("Unit", (), {"sessions": (), "unit_id": episode.episode_id})()
-    with pytest.raises(Unservable, match="from no session"):
-        hindsight_kinds.facts_of_chunk(unit, "user: a chunk no session holds")
 
 
 def test_an_episode_through_hindsights_own_server_and_the_oracle(tmp_path):
