@@ -23,6 +23,10 @@ Verbs (one bank per namespace; a memory is one Hindsight document, its memsuite 
 - ``update`` retains the new text under the same ``document_id`` with ``update_mode="replace"``;
   ``delete`` is ``DELETE .../documents/{id}`` (its facts with it).
 
+``records`` lists the retained documents (memsuite's memories: ids, texts); ``snapshot`` is what
+Hindsight holds, the text of every fact it keeps for the namespace (``GET .../memories/list``), so a
+stage table reads what Hindsight's extraction and retain stored, not the text it was handed.
+
 ``save`` writes each namespace's memories (id, text, metadata, how they were added); ``load`` stores
 their texts again (chunks mode, no LLM), so what an LLM extracted from a session is not restored.
 """
@@ -77,6 +81,8 @@ PG_USER = "memsuite-pg"
 STORE_STRATEGY = "memsuite_store"
 #: recall's own default ``max_tokens`` (``RecallRequest``), used when no context budget is set.
 RECALL_MAX_TOKENS = 4096
+#: Facts per page when ``snapshot`` lists a bank's facts.
+LIST_PAGE = 500
 _ROOT = Path(__file__).resolve().parents[2]
 _SAVED = "hindsight_memories.json"
 
@@ -368,6 +374,28 @@ class HindsightMemory(MemorySystem):
 
     def records(self, *, namespace: str = "default") -> list[MemoryRecord]:
         return list(self._records.get(scope_id(check_namespace(namespace)), {}).values())
+
+    def snapshot(self, *, namespace: str = "default") -> str:
+        """Every fact Hindsight keeps for the namespace (its memory units, ``memories/list``), one a
+        block, by the order its documents were retained in, then by text: Hindsight orders facts by
+        time with ties broken by random ids, so its own order would differ between equal memories."""
+        scope = scope_id(check_namespace(namespace))
+        records = self._records.get(scope)
+        if not records:
+            return ""
+        items: list[dict[str, Any]] = []
+        path = bank_path(self._bank(scope), "memories", "list")
+        with self._lock:
+            while True:
+                page = f"{path}?limit={LIST_PAGE}&offset={len(items)}"
+                found = self._ok("GET", page, None, verb="snapshot").get("items") or []
+                items += found
+                if len(found) < LIST_PAGE:
+                    break
+        order = {memory_id: place for place, memory_id in enumerate(records)}
+        texts = [str(item.get("text") or "") for item in items]
+        places = [order.get(item.get("document_id"), len(order)) for item in items]
+        return "\n\n".join(text for _, text in sorted(zip(places, texts, strict=True)))
 
     def namespaces(self) -> list[str]:
         return [r.namespace for records in self._records.values() for r in list(records.values())[:1]]
