@@ -60,13 +60,15 @@ def states(fact: OracleFact, flat: str) -> bool:
 
 
 def facts_of_chunk(unit: UnitGold, chunk: str, library: str) -> list[OracleFact]:
-    """The gold facts a library's chunk of the unit's sessions states: every fact of the sessions the
-    chunk holds whole (each of their turns); when it holds none whole (a longer session cut into
-    chunks), the facts whose value it shows (:func:`states`) of the sessions it holds a part of.
+    """The gold facts a library's chunk of the unit's sessions states.
 
-    A whole session states all of its gold facts, whatever their wording (a DynamicMem day's facts are
-    values in memsuite's words, its turns raw event JSON), and no other session's: a value it repeats
-    from an earlier session (the old value of a change) is that session's fact, not this one's.
+    A chunk that holds sessions whole (each of their turns) states all of their gold facts, whatever
+    their wording (a DynamicMem day's facts are values in memsuite's words, its turns raw event JSON),
+    and no other session's: a value it repeats from an earlier session (the old value of a change) is
+    that session's fact. A chunk that holds no session whole (a longer session cut into chunks) states
+    the facts of the sessions it holds a part of whose value it shows (:func:`states`), and the chunk
+    holding a session's first turn also those of its facts that no turn of the session shows in so
+    many words, so each fact is stated by some chunk.
 
     Raises:
         Unservable: The chunk is from no session of the unit.
@@ -84,7 +86,12 @@ def facts_of_chunk(unit: UnitGold, chunk: str, library: str) -> list[OracleFact]
         return list(dict.fromkeys(fact for session in whole for fact in session.facts))
     if not parts:
         raise Unservable(f"{library}: the chunk {flat[:80]!r} is from no session of unit {unit.unit_id!r}")
-    return list(dict.fromkeys(fact for session in parts for fact in session.facts if states(fact, flat)))
+    found = []
+    for session in parts:
+        turns = [turn for turn in session.turns if turn]
+        first, everything = _holds(flat, turns[0]), " ".join(turns)
+        found += [f for f in session.facts if states(f, flat) or (first and not states(f, everything))]
+    return list(dict.fromkeys(found))
 
 
 def session_facts(request: OracleRequest, text: str) -> tuple[OracleFact, ...]:

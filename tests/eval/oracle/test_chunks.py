@@ -1,6 +1,7 @@
 """What a library's chunk states (eval/oracle/chunks.py), the rule the chunk-reading oracle kinds share
 (cognee, Hindsight, A-MEM's notes): a session held whole states every gold fact it has, a part of one
-the facts whose value it shows, multi-line values included; a chunk of no session is refused."""
+the facts whose value it shows (multi-line values included) and, on its first chunk, the facts no turn
+words as their value; a chunk of no session is refused."""
 
 from __future__ import annotations
 
@@ -41,8 +42,11 @@ def test_a_session_held_whole_states_all_of_its_facts(unit):
 
 
 def test_a_part_of_a_session_states_the_facts_whose_value_it_shows(unit):
+    # The gym fact is in no turn in so many words: the chunk holding the first turn states it.
     part = f"user: {unit.sessions[0].turns[0]}"
-    assert [f.name for f in facts_of_chunk(unit, part, "cognee")] == ["recipe card"]
+    assert [f.name for f in facts_of_chunk(unit, part, "cognee")] == ["recipe card", "gym"]
+    later = f"user: {unit.sessions[0].turns[1]}"
+    assert [f.name for f in facts_of_chunk(unit, later, "cognee")] == ["car insurer"]
     inside = "my insurer is halvard mutual"  # a chunk cut from inside one turn
     assert [f.name for f in facts_of_chunk(unit, inside, "cognee")] == ["car insurer"]
 
@@ -82,4 +86,9 @@ def test_a_dynamicmem_day_states_its_facts_though_its_turns_are_raw_events():
         text = "\n".join(f"user: {turn}" for turn in session.turns)
         assert facts_of_chunk(gold, text, "hindsight") == list(dict.fromkeys(session.facts))
         hidden += sum(not states(f, normalise(text)) for f in session.facts)
+        # Cut in two at a turn, as a library chunks a long day: together the halves state every fact.
+        middle = len(session.turns) // 2
+        halves = [session.turns[:middle], session.turns[middle:]] if middle else [session.turns]
+        stated = [f for half in halves for f in facts_of_chunk(gold, "\n".join(half), "hindsight")]
+        assert set(stated) == set(session.facts)
     assert hidden  # values in memsuite's words, not the events': a value-in-text rule would drop them
