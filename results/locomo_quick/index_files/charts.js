@@ -1,6 +1,7 @@
 // The report's plots drawn with Chart.js from the chart specs of charts.py: bars and curves with their
 // 95 % intervals as whiskers (the error-bars plugin), latency as box plots (quartiles, median, p5-p95),
-// failure stages as stacked shares. Hovering a bar or point shows its value, interval and n.
+// failure stages as stacked shares, a rate against context tokens as points with vertical intervals.
+// Hovering a bar or point shows its value, interval and n.
 "use strict";
 (function () {
   const { el } = window.MEMSUITE;
@@ -8,6 +9,7 @@
     ChartErrorBars.BarWithErrorBarsController,
     ChartErrorBars.BarWithErrorBar,
     ChartErrorBars.LineWithErrorBarsController,
+    ChartErrorBars.ScatterWithErrorBarsController,
     ChartErrorBars.PointWithErrorBar
   );
   Chart.defaults.animation = false;
@@ -184,11 +186,63 @@
     });
   }
 
+  function scatter(figure, spec) {
+    // A rate against the context it was bought with: one line per system through its variants, x the
+    // mean context tokens (log), the rate's interval as a vertical bar; hovering names the variant.
+    const points = spec.series.map((s) => s.points);
+    const datasets = spec.series.map((s, i) => ({
+      label: s.name,
+      data: s.points.map((p) => ({ x: p.x, ...withInterval(p) })),
+      showLine: true,
+      borderColor: PALETTE[i % PALETTE.length],
+      backgroundColor: PALETTE[i % PALETTE.length],
+      errorBarColor: PALETTE[i % PALETTE.length],
+      errorBarWhiskerColor: PALETTE[i % PALETTE.length],
+      pointStyle: ["circle", "rect", "triangle", "rectRot", "crossRot", "star"][i % 6],
+      pointRadius: 4,
+    }));
+    // Budgets grow by factors of two: the axis spans whole powers of two around the points, with room
+    // at both ends so no point sits on the edge, and is ticked at each power as a plain number.
+    const xs = points.flat().map((p) => p.x).filter((x) => x > 0);
+    const low = 2 ** Math.floor(Math.log2(Math.min(...xs) / 1.2));
+    const high = 2 ** Math.ceil(Math.log2(Math.max(...xs) * 1.2));
+    const powers = [];
+    for (let v = low; v <= high; v *= 2) powers.push(v);
+    new Chart(canvasIn(figure, 360), {
+      type: "scatterWithErrorBars",
+      data: { datasets },
+      options: {
+        scales: {
+          x: {
+            type: "logarithmic",
+            min: low,
+            max: high,
+            title: { display: true, text: spec.xlabel },
+            afterBuildTicks: (axis) => { axis.ticks = powers.map((value) => ({ value })); },
+            ticks: { callback: (v) => Number(v).toLocaleString("en") },
+          },
+          y: { min: 0, max: 1, title: { display: true, text: spec.ylabel } },
+        },
+        plugins: {
+          tooltip: {
+            callbacks: {
+              label: (item) => {
+                const point = points[item.datasetIndex][item.dataIndex];
+                return `${pointLabel(item.dataset.label, point)} at ${fmt(point.x, 0)} tokens (${point.label})`;
+              },
+            },
+          },
+          legend: { position: "right" },
+        },
+      },
+    });
+  }
+
   function image(figure, spec) {
     figure.appendChild(el("img", { src: spec.src, alt: spec.title, class: "chart-image" }));
   }
 
-  const DRAW = { bars, curves, latency, stages, image };
+  const DRAW = { bars, curves, latency, stages, scatter, image };
 
   function drawCharts(root) {
     const specs = JSON.parse(document.getElementById("memsuite-charts").textContent);
