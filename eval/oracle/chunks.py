@@ -1,10 +1,14 @@
-"""Finding a prompt's session and facts in a unit's gold: what the native paradigms' prompt kinds share.
+"""Finding a prompt's session and facts in a unit's gold: what the prompt kinds share.
 
 A native paradigm sends a session in chunks, each under its header (``[Session: <timestamp>]``). A
 session is found in a chunk by that header and its turns; its facts are replied on the chunk holding
 its first turn (a later chunk of the same session, and filler, give nothing). A memory, line or page
 is tied to a gold entity by its text (a gold fact's sentence, or its ``facts``-mode wording), so what
 the prompt does not show a perfect model cannot edit either: the loss is the paradigm's own view's.
+
+A library sends what it chunked itself, with no header (cognee's and Hindsight's chunks, A-MEM's
+notes): :func:`facts_of_chunk` finds the sessions by their turns and :func:`states` whether a chunk
+shows a fact's value.
 """
 
 from __future__ import annotations
