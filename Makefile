@@ -167,13 +167,14 @@ results: install
 
 # The libraries' ceilings: mem0ai, graphiti-core, langmem, llamaindex_memory, a-mem, cognee, hindsight and
 # the native LLM paradigms with every LLM call answered by the gold-backed oracle endpoint, on MEME (10
-# generated episodes, no filler) and DynamicMem (two generated users, 15 months), and the MEME ceilings again
-# at equal context budgets (256, 512, 1,024 tokens). Not part of `make results`: about 80 min wall on 2
-# cores shared with other jobs (the two k = 5 runs about 16 min each, 11 min of CPU; the equal-budget
-# sweep, three runs of ten systems, 48 min at load 4 to 8). Runs go to
-# runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored / maintained /
-# retrieved shares and evidence rate per system, with intervals; on MEME each system's LLM calls, tokens
-# and own time per session, counted at the endpoint; docs/llm-endpoints.md) to results/.
+# generated episodes, no filler) and DynamicMem (two generated users, 15 months), and both again at equal
+# context budgets (256, 512, 1,024 tokens). Not part of `make results`: about 2 h wall on 2 cores shared
+# with other jobs (the two runs at k = 5 and top_k 20 about 16 min each; the MEME equal-budget sweep,
+# three runs of eleven systems, about 55 min at load 4 to 8; the DynamicMem one 35 min at load 2 to 4).
+# Runs go to runs/results_oracle/ (not committed); reports and each one's ceilings.md (stored /
+# maintained / retrieved shares and evidence rate per system, per budget in a sweep, with intervals and
+# context tokens; on MEME each system's LLM calls, tokens and own time per session, counted at the
+# endpoint; docs/llm-endpoints.md) to results/.
 results-oracle: install libraries cognee hindsight
 	rm -rf runs/results_oracle
 	$(BIN)/memsuite run configs/oracle_libraries.yaml --out runs/results_oracle/oracle_libraries --quiet
