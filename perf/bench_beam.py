@@ -200,16 +200,21 @@ def dense_windows(data: Path, chats: list[str]) -> list[str]:
     return list(asked)
 
 
-def child_raw(args: argparse.Namespace) -> dict:
+def raw_encode(texts: list[str]) -> dict:
+    """One ``SentenceTransformer.encode`` of ``texts`` with dense's model and batch size, normalised,
+    timed after a warm-up batch: the peer a dense run's encoding is compared with."""
     from memsuite.memory_systems.embedder import Embedder
 
-    windows = dense_windows(args.data, args.dense_chats)
     embedder = Embedder()  # the model and batch size dense uses by default
     model, batch_size = embedder.model, embedder.batch_size_used
-    model.encode(windows[:batch_size], batch_size=batch_size)  # warm up
+    model.encode(texts[:batch_size], batch_size=batch_size)  # warm up
     started = time.perf_counter()
-    model.encode(windows, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
-    return {"texts": len(windows), "batch_size": batch_size, "encode_s": time.perf_counter() - started}
+    model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
+    return {"texts": len(texts), "batch_size": batch_size, "encode_s": time.perf_counter() - started}
+
+
+def child_raw(args: argparse.Namespace) -> dict:
+    return raw_encode(dense_windows(args.data, args.dense_chats))
 
 
 def measure_raw(args: argparse.Namespace, rep: int) -> dict:

@@ -38,7 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's memsuite, whichever is installed
-from bench_beam import interleaved, run_measured  # noqa: E402  (the child-process measurements)
+from bench_beam import interleaved, raw_encode, run_measured  # noqa: E402  (shared measurements)
 
 SHARED = Path(os.environ.get("MEMSUITE_SHARED_DATA", ROOT.parent / "shared/data")) / "lifebench"
 K = 10
@@ -107,18 +107,6 @@ def dense_texts(data: Path, user: str) -> list[str]:
     return list(asked)
 
 
-def child_raw_encode(data: Path, user: str) -> dict:
-    from memsuite.memory_systems.embedder import Embedder
-
-    texts = dense_texts(data, user)
-    embedder = Embedder()  # the model and batch size dense uses by default
-    model, batch_size = embedder.model, embedder.batch_size_used
-    model.encode(texts[:batch_size], batch_size=batch_size)  # warm up
-    started = time.perf_counter()
-    model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
-    return {"texts": len(texts), "batch_size": batch_size, "encode_s": time.perf_counter() - started}
-
-
 def dense_figures(data: Path, user: str, repeats: int) -> dict:
     """dense cold end to end and the raw encode of its texts, taken in turn, as bench_beam does."""
     figures: dict = {}
@@ -152,7 +140,7 @@ def main() -> int:
         print(f"no LifeBench data at {args.data}: set MEMSUITE_SHARED_DATA", file=sys.stderr)
         return 2
     if args._raw_encode:
-        print(json.dumps(child_raw_encode(args.data, args.user)))
+        print(json.dumps(raw_encode(dense_texts(args.data, args.user))))
         return 0
     parts = args.part.split(",")
     if "bm25" in parts:

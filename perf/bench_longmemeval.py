@@ -41,6 +41,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_beam import raw_encode  # perf/, beside this script: the raw encode peer
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared/data/longmemeval/longmemeval_s_cleaned.dev.json.gz"
 SYSTEMS = ("bm25", "dense", "flat_bm25")
@@ -131,15 +133,7 @@ def dense_windows(data: Path, per_type: int | None, granularity: str, window_tok
 
 
 def child_raw(args: argparse.Namespace) -> dict:
-    from memsuite.memory_systems.embedder import Embedder
-
-    windows = dense_windows(args.data, args.per_type, args.granularity, args.window_tokens)
-    embedder = Embedder()  # the model and batch size dense uses by default
-    model, batch_size = embedder.model, embedder.batch_size_used
-    model.encode(windows[:batch_size], batch_size=batch_size)  # warm up
-    started = time.perf_counter()
-    model.encode(windows, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True)
-    return {"texts": len(windows), "batch_size": batch_size, "encode_s": time.perf_counter() - started}
+    return raw_encode(dense_windows(args.data, args.per_type, args.granularity, args.window_tokens))
 
 
 def part_raw(args: argparse.Namespace, figures: dict) -> None:

@@ -78,21 +78,21 @@ def facts_of_chunk(unit: UnitGold, chunk: str, library: str) -> list[OracleFact]
         Unservable: The chunk is from no session of the unit.
     """
     flat = normalise(chunk)
-    whole, parts = [], []
+    whole: list[SessionGold] = []
+    parts: list[tuple[SessionGold, list[str]]] = []  # with the session's non-empty turns
     for session in unit.sessions:
         turns = [turn for turn in session.turns if turn]
         held = [turn in flat for turn in turns]
         if turns and all(held):
             whole.append(session)
         elif any(held) or any(flat in turn for turn in turns):
-            parts.append(session)
+            parts.append((session, turns))
     if whole:
         return list(dict.fromkeys(fact for session in whole for fact in session.facts))
     if not parts:
         raise Unservable(f"{library}: the chunk {flat[:80]!r} is from no session of unit {unit.unit_id!r}")
     found = []
-    for session in parts:
-        turns = [turn for turn in session.turns if turn]
+    for session, turns in parts:
         first, everything = _holds(flat, turns[0]), " ".join(turns)
         found += [f for f in session.facts if states(f, flat) or (first and not states(f, everything))]
     return list(dict.fromkeys(found))
